@@ -1,0 +1,36 @@
+# The two set-up commands of the README: `make site` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: site build test check bench serve clean
+
+site: $(STAMP)
+	$(BIN)/rulekb build --sources sources --out site
+
+build: site
+
+$(STAMP): pyproject.toml requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+check: $(STAMP)
+	$(BIN)/rulekb check sources
+
+bench: $(STAMP)
+	$(BIN)/rulekb bench --sources sources
+
+serve: $(STAMP)
+	$(BIN)/rulekb serve --site site
+
+clean:
+	rm -rf site build .cache docs/generated .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,164 @@
+"""Subcommands of the later stages (build, search, show, serve, diff, bench), registered on the CLI.
+
+Kept apart from cli.py so that each stage's command sits beside the others but
+imports its stage (mkdocs, whoosh, ...) only when it runs.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from .cli import DEFAULT_SITE, DEFAULT_SOURCES, print_problems, summary
+from .model import ERROR
+
+
+def cmd_build(args) -> int:
+    from .ingest import load_corpus
+    from .site import BuildFailed, build_site
+    corpus = load_corpus(args.sources, use_cache=not args.no_cache)
+    problems = corpus.all_problems()
+    errors = [p for p in problems if p.severity == ERROR]
+    if errors:
+        print_problems(errors)
+        print(f"rulekb build: {summary(problems)} in {args.sources}; the site was not changed "
+              f"(`rulekb check {args.sources}` lists every problem)", file=sys.stderr)
+        return 1
+    try:
+        result = build_site(corpus, args.out, sources=Path(args.sources).resolve())
+    except BuildFailed as error:
+        print(f"rulekb build: {error}; the previous site is unchanged", file=sys.stderr)
+        return 1
+    from .search import DEFAULT_INDEX, ensure_index, sources_fingerprint
+    ensure_index(corpus, args.index or DEFAULT_INDEX, fingerprint=sources_fingerprint(args.sources))
+    sections = sum(len(d.sections) for d in corpus.documents)
+    print(f"read {len(corpus.documents)} documents ({sections} sections) from {args.sources}: {summary(problems)}"
+          + (" (rulekb check lists them)" if problems else ""))
+    print(f"built {result['pages']} pages into {args.out}/ in {result['seconds']:.1f} s")
+    print(f"open it: rulekb serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
+    return 0
+
+
+def _knowledge_base(args):
+    from .index import KnowledgeBase
+    from .search import DEFAULT_INDEX, index_for_sources
+    if not Path(args.sources).is_dir():
+        from .cli import UsageError
+        raise UsageError(f"no sources folder {args.sources}")
+    return KnowledgeBase(index_for_sources(args.sources, args.index or DEFAULT_INDEX))
+
+
+MARK = re.compile(r"</?mark>")
+
+
+def _terminal_snippet(snippet: str) -> str:
+    import html
+    bold, plain = ("\033[1m", "\033[0m") if sys.stdout.isatty() else ("[", "]")
+    return html.unescape(MARK.sub(lambda m: plain if m.group(0).startswith("</") else bold, snippet))
+
+
+def cmd_search(args) -> int:
+    from .search import QueryError, search
+    kb = _knowledge_base(args)
+    try:
+        answer = search(kb, args.query, limit=args.limit, kind=args.doc)
+    except QueryError as error:
+        print(f"rulekb search: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(answer.as_json(), ensure_ascii=False, indent=1))
+        return 0
+    if answer.notice:
+        print(answer.notice[:1].upper() + answer.notice[1:] + ".")
+    if answer.suggestion:
+        print(f"Did you mean: {answer.suggestion}?")
+    if not answer.results:
+        print("No results.")
+        return 0
+    for rank, result in enumerate(answer.results, 1):
+        heading = f"{result.number} {result.title}".strip() if result.number else result.title
+        penalty = f"  [{result.penalty}]" if result.penalty else ""
+        print(f"{rank:>2}. {result.id:<18} {heading}{penalty}")
+        print(f"    {_terminal_snippet(result.snippet)}")
+    return 0
+
+
+def cmd_show(args) -> int:
+    from .ingest import load_corpus
+    from .lookup import find_section, section_text, section_view
+    from .pages import plan
+    corpus = load_corpus(args.sources)
+    found = find_section(corpus, args.ref)
+    if not found:
+        print(f"rulekb show: no section {args.ref!r} (try `rulekb search {args.ref!r}`)", file=sys.stderr)
+        return 1
+    layout = plan(corpus)
+    urls = {sid: layout.url(page) + f"#{anchor}" for sid, (page, anchor) in layout.locations.items()}
+    view = section_view(corpus, *found, urls=urls)
+    if args.json:
+        print(json.dumps(view, ensure_ascii=False, indent=1))
+    else:
+        sys.stdout.write(section_text(view))
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .ingest import load_corpus
+    from .lookup import find_section, section_view
+    from .pages import plan
+    from .server import Api, make_server
+    site = Path(args.site)
+    if not (site / "index.html").is_file():
+        print(f"rulekb serve: no built site in {site}/; run `make site` (or `rulekb build`) first", file=sys.stderr)
+        return 1
+    corpus = load_corpus(args.sources)
+    layout = plan(corpus)
+    urls = {sid: layout.url(page) + f"#{anchor}" for sid, (page, anchor) in layout.locations.items()}
+
+    def show(section_id: str):
+        found = find_section(corpus, section_id)
+        return section_view(corpus, *found, urls=urls) if found else None
+
+    server = make_server(site, Api(_knowledge_base(args), show), args.host, args.port)
+    print(f"serving {site}/ on http://{args.host}:{server.server_address[1]}/  (API: /api/search?q=..., "
+          f"/api/sections/<id>); Ctrl-C stops", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def register(commands) -> None:
+    build = commands.add_parser("build", help="ingest sources/ and build the static site (and its JSON exports)")
+    build.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    build.add_argument("--out", default=str(DEFAULT_SITE), help="where the site goes (default: site)")
+    build.add_argument("--no-cache", action="store_true", help="parse everything again")
+    build.add_argument("--index", default=None, help="where the search index goes (default: build/index)")
+    build.set_defaults(run=cmd_build)
+
+    search = commands.add_parser("search", help="find sections by number, phrase, abbreviation (typos welcome)")
+    search.add_argument("query", help='e.g. "704.5k", "ipg 2.1", "missed trigger", "GRV"')
+    search.add_argument("--limit", type=int, default=10, help="how many results (default 10)")
+    search.add_argument("--doc", choices=["cr", "mtr", "ipg", "floor"], help="only this document")
+    search.add_argument("--json", action="store_true", help="print JSON for bots and tools")
+    search.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    search.add_argument("--index", default=None, help="index folder (default: build/index)")
+    search.set_defaults(run=cmd_search)
+
+    show = commands.add_parser("show", help="print one section: text, examples, penalty, references both ways")
+    show.add_argument("ref", help='e.g. "704.5k", "ipg 2.1", "mtr 4.3", "cr:704.5k"')
+    show.add_argument("--json", action="store_true", help="print JSON for bots")
+    show.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    show.set_defaults(run=cmd_show)
+
+    serve = commands.add_parser("serve", help="serve the built site and a JSON search API on 127.0.0.1")
+    serve.add_argument("--site", default=str(DEFAULT_SITE), help="the built site (default: site)")
+    serve.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    serve.add_argument("--index", default=None, help="index folder (default: build/index)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(run=cmd_serve)

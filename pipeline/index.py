@@ -1,0 +1,259 @@
+"""The whoosh knowledge base: write the index of every section and glossary term, and query it.
+
+The only module that imports whoosh. It stores and retrieves plain data (Entry,
+Hit); deciding what a question means (numbers, abbreviations, typos, ranking
+policy) is `search`'s job.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+from whoosh import index as whoosh_index
+from whoosh.analysis import StemmingAnalyzer
+from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.query import And, FuzzyTerm, Or, Phrase, Term
+
+# Numbers and words: keep "704.5k" and "2HG" whole.
+TOKENS = r"\d+(?:\.\d+[a-z]?)*[a-z]*|\w+(?:[’']\w+)*"
+STEMMED = StemmingAnalyzer(expression=TOKENS, stoplist=frozenset(
+    "a an and are as at be by for from if in into is it of on or that the their then there these they this to was will with".split()))
+FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0}
+PHRASE_FIELDS = {"title", "aliases", "headings"}
+WORDS = re.compile(r"[a-z][a-z’'-]*[a-z]|[a-z]")
+SYNTAX = re.compile(r"[\"():*~^\[\]{}+!\\/<>=]|(?<!\w)-|\b(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\b")
+
+SCHEMA = Schema(
+    id=ID(stored=True, unique=True),
+    document=ID(stored=True),
+    kind=ID(stored=True),
+    number=ID(stored=True),               # lower-cased number as written: "704.5k", "2.1", "appendix a"
+    section_kind=ID(stored=True),
+    title=TEXT(analyzer=STEMMED, stored=True, field_boost=FIELD_BOOSTS["title"]),
+    aliases=TEXT(analyzer=STEMMED, field_boost=FIELD_BOOSTS["aliases"]),
+    headings=TEXT(analyzer=STEMMED, stored=True, field_boost=FIELD_BOOSTS["headings"]),
+    text=TEXT(analyzer=STEMMED, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
+    url=STORED,
+    edition=STORED,
+    current=BOOLEAN(stored=True),
+    excerpt=BOOLEAN(stored=True),
+    level=NUMERIC(stored=True),
+    order=NUMERIC(stored=True),
+    penalty=STORED,
+    parent=ID(stored=True),
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One searchable thing: a section, rule, subrule, infraction or glossary term."""
+    id: str
+    document: str
+    kind: str
+    number: str
+    section_kind: str
+    title: str
+    headings: str
+    text: str
+    url: str
+    edition: str
+    current: bool
+    excerpt: bool
+    level: int
+    order: int
+    penalty: str = ""
+    parent: str = ""
+    aliases: str = ""
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    document: str
+    kind: str
+    number: str
+    title: str
+    url: str
+    current: bool
+    excerpt: bool
+    level: int
+    order: int
+    score: float
+    text: str
+    headings: str
+    penalty: str
+    section_kind: str
+
+
+def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str) -> int:
+    """Write a fresh index into `directory` (replacing any old one whole); return the entry count."""
+    directory = Path(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".index-", dir=directory.parent))
+    count = 0
+    vocabulary: Counter = Counter()
+    try:
+        ix = whoosh_index.create_in(str(building), SCHEMA)
+        writer = ix.writer(limitmb=128, procs=2, multisegment=True)
+        for entry in entries:
+            vocabulary.update(WORDS.findall(f"{entry.title} {entry.aliases} {entry.text}".lower()))
+            writer.add_document(
+                id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(),
+                section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases,
+                headings=entry.headings, text=entry.text, url=entry.url, edition=entry.edition,
+                current=entry.current, excerpt=entry.excerpt, level=entry.level, order=entry.order,
+                penalty=entry.penalty, parent=entry.parent)
+            count += 1
+        writer.commit()
+        (building / "vocabulary.json").write_text(json.dumps(dict(sorted(vocabulary.items()))))
+        (building / "fingerprint.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": count}))
+        if directory.exists():
+            shutil.rmtree(directory)
+        building.rename(directory)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return count
+
+
+def index_fingerprint(directory: Path | str) -> Optional[str]:
+    try:
+        return json.loads((Path(directory) / "fingerprint.json").read_text())["fingerprint"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+class KnowledgeBase:
+    """Read access to a written index. One searcher, guarded by the caller if shared by threads."""
+
+    def __init__(self, directory: Path | str):
+        self.directory = Path(directory)
+        self.ix = whoosh_index.open_dir(str(directory))
+        self.searcher = self.ix.searcher()
+        self.parser = MultifieldParser(list(FIELD_BOOSTS), self.ix.schema, group=OrGroup.factory(0.9))
+        self._vocabulary = None
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    def __len__(self) -> int:
+        return self.searcher.doc_count()
+
+    # -- exact look-ups -------------------------------------------------------------------
+
+    def by_number(self, number: str, kind: Optional[str] = None, document: Optional[str] = None) -> list[Hit]:
+        query = Term("number", number.lower().rstrip("."))
+        if kind:
+            query = And([query, Term("kind", kind)])
+        if document:
+            query = And([query, Term("document", document)])
+        return self._hits(self.searcher.search(query, limit=20))
+
+    def by_id(self, section_id: str) -> Optional[Hit]:
+        hits = self._hits(self.searcher.search(Term("id", section_id), limit=1))
+        return hits[0] if hits else None
+
+    def by_parent(self, section_id: str, limit: int = 60) -> list[Hit]:
+        return self._hits(self.searcher.search(Term("parent", section_id), limit=limit))
+
+    def numbers(self, kind: str) -> list[tuple[str, str, bool]]:
+        """Every (number, document, current) of a kind, for "nearest number" suggestions."""
+        found = []
+        for fields in self.searcher.documents(kind=kind):
+            if fields.get("number"):
+                found.append((fields["number"], fields["document"], fields.get("current", False)))
+        return found
+
+    # -- text search ----------------------------------------------------------------------
+
+    def text_search(self, words: str, phrases: Iterable[tuple[str, float]] = (), fuzzy: Iterable[str] = (),
+                    kind: Optional[str] = None, limit: int = 50) -> list[Hit]:
+        parts = []
+        cleaned = SYNTAX.sub(" ", words).strip()
+        if cleaned:
+            parts.append(self.parser.parse(cleaned))
+        for phrase, boost in phrases:
+            tokens = [token.text for token in STEMMED(phrase)]
+            for field, field_boost in FIELD_BOOSTS.items():
+                if len(tokens) > 1 and field in PHRASE_FIELDS:
+                    parts.append(Phrase(field, tokens, boost=boost * field_boost))
+                elif len(tokens) > 1:   # body text keeps no positions (a third of the index time): all words
+                    parts.append(And([Term(field, token) for token in tokens], boost=boost * field_boost * 0.5))
+                elif tokens:
+                    parts.append(Term(field, tokens[0], boost=boost * field_boost))
+        for word in fuzzy:
+            stem = [token.text for token in STEMMED(word)]
+            for field in ("title", "text"):
+                for token in stem:
+                    parts.append(FuzzyTerm(field, token, boost=0.6, maxdist=2 if len(token) > 6 else 1, prefixlength=1))
+        if not parts:
+            return []
+        query = Or(parts)
+        if kind:
+            query = And([query, Term("kind", kind)])
+        return self._hits(self.searcher.search(query, limit=limit))
+
+    @property
+    def vocabulary(self) -> dict[str, int]:
+        if self._vocabulary is None:
+            try:
+                self._vocabulary = json.loads((self.directory / "vocabulary.json").read_text())
+            except (OSError, ValueError):
+                self._vocabulary = {}
+            by_start: dict[str, list[str]] = {}
+            for word in self._vocabulary:
+                if len(word) > 2 and not word[0].isdigit():
+                    by_start.setdefault(word[0], []).append(word)
+            self._by_start = by_start
+        return self._vocabulary
+
+    def known_word(self, word: str) -> bool:
+        return word.lower() in self.vocabulary
+
+    def suggest(self, word: str) -> Optional[str]:
+        """The closest word of the index's vocabulary (edit distance 1-2), for a word it does not know."""
+        word = word.lower()
+        vocabulary = self.vocabulary
+        letters = set(word)
+        best = None
+        limit = 1 if len(word) <= 5 else 2
+        for candidate in self._by_start.get(word[:1], ()):
+            if abs(len(candidate) - len(word)) > limit or len(letters ^ set(candidate)) > 2 * limit + 1:
+                continue
+            distance = _distance(candidate, word)
+            if distance <= limit:
+                key = (distance, -vocabulary[candidate])
+                if best is None or key < best[0]:
+                    best = (key, candidate)
+        return best[1] if best else None
+
+    def _hits(self, results) -> list[Hit]:
+        hits = []
+        for hit in results:
+            fields = hit.fields()
+            hits.append(Hit(
+                id=fields["id"], document=fields["document"], kind=fields["kind"], number=fields.get("number", ""),
+                title=fields.get("title", ""), url=fields.get("url", ""), current=fields.get("current", False),
+                excerpt=fields.get("excerpt", False), level=fields.get("level", 0), order=fields.get("order", 0),
+                score=hit.score or 0.0, text=fields.get("text", ""),
+                headings=fields.get("headings", ""), penalty=fields.get("penalty", ""),
+                section_kind=fields.get("section_kind", "")))
+        return hits
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance (short words only)."""
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
+        previous = current
+    return previous[-1]

@@ -1,0 +1,178 @@
+"""Resolve references once every document's sections are known, and record backlinks.
+
+Parsers record references as written; this stage decides which section each names
+(within its document, or in another document the text names), leaves the ones it
+cannot resolve as written with target None, and reports each of those as a Problem.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+from typing import Iterable, Optional
+from urllib.parse import urlsplit
+
+from .model import WARNING, Corpus, Document, Problem, Reference, Section
+from .reader import SourceText
+
+TITLE_WORDS = re.compile(r"[a-z0-9]+")
+
+
+class _Targets:
+    """Every section of every document, findable by (document id, number)."""
+
+    def __init__(self, documents: list[Document]):
+        self.documents = documents
+        self.numbers: dict[str, dict[str, Section]] = {}
+        for document in documents:
+            table = {}
+            for section in document.sections:
+                if section.number:
+                    table.setdefault(section.number.lower(), section)
+            self.numbers[document.id] = table
+
+    def find(self, document: Document, number: str) -> Optional[Section]:
+        table = self.numbers.get(document.id, {})
+        number = number.lower().rstrip(".")
+        return table.get(number) or table.get(f"appendix {number}")
+
+    def of_kind(self, kind: str, citing: Document) -> list[Document]:
+        """Documents of a kind, best first for a citation from `citing`: the same era, then current."""
+        same_kind = [document for document in self.documents if document.info.kind == kind]
+        edition = citing.info.edition or "9999"
+
+        def rank(document: Document):
+            before = (document.info.edition or "") <= edition
+            return (before, document.info.complete and not document.info.excerpt,
+                    document.info.edition or "" if before else "", document.info.current)
+        return sorted(same_kind, key=rank, reverse=True)
+
+
+def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ()) -> Corpus:
+    documents = list(documents)
+    targets = _Targets(documents)
+    found_problems = list(problems)
+    linked = []
+    backlinks: dict[str, list[str]] = {}
+    for document in documents:
+        unresolved: list[Problem] = []
+        sections = []
+        for section in document.sections:
+            refs = tuple(_resolve(ref, document, section, targets) for ref in section.refs)
+            if refs != section.refs:
+                section = replace(section, refs=refs)
+            sections.append(section)
+            for ref in refs:
+                if ref.target:
+                    citing = backlinks.setdefault(ref.target, [])
+                    if not citing or citing[-1] != section.id:
+                        if section.id not in citing and ref.target != section.id:
+                            citing.append(section.id)
+                else:
+                    unresolved.append(_unresolved_problem(ref, document))
+        glossary = []
+        for entry in document.glossary:
+            refs = tuple(_resolve(ref, document, None, targets) for ref in entry.refs)
+            for ref in refs:
+                if not ref.target:
+                    unresolved.append(_unresolved_problem(ref, document))
+            glossary.append(replace(entry, refs=refs) if refs != entry.refs else entry)
+        linked.append(replace(document, sections=tuple(sections), glossary=tuple(glossary),
+                              problems=tuple(document.problems) + tuple(_dedupe(unresolved))))
+    return Corpus(documents=tuple(linked), problems=tuple(found_problems),
+                  backlinks={target: tuple(citing) for target, citing in backlinks.items()})
+
+
+def _resolve(ref: Reference, document: Document, section: Optional[Section], targets: _Targets) -> Reference:
+    if ref.target:
+        return ref
+    if ref.document and ref.document not in (document.info.kind, document.id):
+        for candidate in targets.of_kind(ref.document, document):
+            found = targets.find(candidate, ref.number)
+            if found:
+                return replace(ref, target=found.id)
+        return ref
+    found = targets.find(document, ref.number)
+    if found and _title_agrees(ref, found):
+        return replace(ref, target=found.id)
+    if "(" in ref.text:
+        # "Tardiness (3.1)" written in one document about another: the title decides which.
+        for other in targets.documents:
+            if other is document:
+                continue
+            candidate = targets.find(other, ref.number)
+            if candidate and _title_agrees(ref, candidate, required=True) and other.info.current:
+                return replace(ref, target=candidate.id)
+    return ref
+
+
+def _title_agrees(ref: Reference, section: Section, required: bool = False) -> bool:
+    """For "Title (3.1)" references: the written title must be the section's (last words of it)."""
+    if "(" not in ref.text:
+        return not required
+    written = [word.rstrip("s") for word in TITLE_WORDS.findall(ref.text.split("(")[0].lower())]
+    title = {word.rstrip("s") for word in TITLE_WORDS.findall(section.title.lower())}
+    return bool(written) and all(word in title for word in written[-2:])
+
+
+def _unresolved_problem(ref: Reference, document: Document) -> Problem:
+    if ref.document and ref.document not in (document.info.kind, document.id):
+        where = f"the {ref.document.upper()}, which is not among the sources"
+        return Problem(WARNING, document.info.source, ref.line,
+                       f"reference “{ref.text}” names {ref.number} in {where} (or has no such section); kept as written")
+    return Problem(WARNING, document.info.source, ref.line,
+                   f"reference “{ref.text}” names {ref.number}, which is not in this document; kept as written")
+
+
+def _dedupe(problems: list[Problem]) -> list[Problem]:
+    seen = set()
+    kept = []
+    for problem in problems:
+        key = (problem.line, problem.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(problem)
+    return kept
+
+
+def references_from_links(document: Document, source: SourceText) -> Document:
+    """Turn an HTML source's links to its own sections into References of the sections holding them.
+
+    Internal anchors ("#ipg2-1") and links to the document's own pages on an external
+    site ("http://www.bluewizard.net/...Guide.html#2.1") become internal references;
+    links elsewhere (card databases) are not references.
+    """
+    if not source.links or not document.sections:
+        return document
+    ordered = sorted((s for s in document.sections if s.line), key=lambda s: s.line)
+    lines = [s.line for s in ordered]
+    by_number = {s.number.lower(): s for s in document.sections if s.number}
+    anchor_lines = dict(source.anchors)
+    added: dict[str, list[Reference]] = {}
+
+    for link in source.links:
+        fragment = urlsplit(link.href).fragment
+        if not fragment:
+            continue
+        target = None
+        if fragment in anchor_lines:
+            at = bisect.bisect_left(lines, anchor_lines[fragment])
+            if at < len(ordered):
+                target = ordered[at]
+        if target is None:
+            number = re.sub(r"^(?:ipg|mtr|cr)[-_]?", "", fragment.lower()).replace("-", ".").replace("_", ".")
+            target = by_number.get(number) or by_number.get(number.replace("appendix.", "appendix "))
+        if target is None:
+            continue
+        holder_index = bisect.bisect_right(lines, link.line) - 1
+        if holder_index < 0:
+            continue    # a link in the front matter: the contents list, not a reference
+        holder = ordered[holder_index]
+        if holder.id == target.id or any(ref.target == target.id or ref.number == target.number for ref in holder.refs):
+            continue
+        added.setdefault(holder.id, []).append(
+            Reference(link.text or target.number, target.number, None, target.id, link.line))
+    if not added:
+        return document
+    sections = tuple(replace(s, refs=s.refs + tuple(added[s.id])) if s.id in added else s for s in document.sections)
+    return replace(document, sections=sections)

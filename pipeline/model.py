@@ -1,0 +1,202 @@
+"""The one data model every stage shares: documents, sections, references, problems.
+
+Plain frozen dataclasses, nothing else. No parsing, no I/O, no rendering here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+# Severity of a Problem. Only "error" makes `rulekb check` exit non-zero.
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+
+# Kinds of Block inside a section body.
+PARAGRAPH = "paragraph"
+BULLET = "bullet"          # an item of an unordered list ("• Standard")
+NUMBERED = "numbered"      # an item of an ordered list ("1. Each player draws...")
+SUBHEADING = "subheading"  # an unnumbered heading inside a section ("Definition")
+TABLE_ROW = "row"          # one row of a (possibly flattened) table; cells in `cells`
+
+
+def slug(text: str) -> str:
+    """"Appendix A" -> "appendix-a"; "Two-Headed Giant" -> "two-headed-giant"."""
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.") or "section"
+
+
+def section_id(document_id: str, number: str) -> str:
+    """"cr", "704.5k." -> "cr:704.5k"; "mtr", "Appendix A" -> "mtr:appendix-a"."""
+    number = number.strip().rstrip(".")
+    if re.fullmatch(r"[0-9][0-9A-Za-z.]*", number):
+        return f"{document_id}:{number}"
+    return f"{document_id}:{slug(number)}"
+
+
+def subsection_id(parent_id: str, title: str) -> str:
+    """Id of an unnumbered subheading: "floor:112a" + "Sideboarding" -> "floor:112a/sideboarding"."""
+    return f"{parent_id}/{slug(title)}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str
+    file: str
+    line: Optional[int]
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.severity}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference as the text writes it, and (after linking) what it points at.
+
+    `number` is the single target number this reference names ("704.5k"); a phrase
+    naming several ("rules 103.2 and 103.3", "603.7d–f") gives several References
+    sharing the same `text`. `document` is the kind or id the text names ("mtr",
+    "ipg", "cr") or None for the citing document itself. `target` is a section id
+    or None until the link stage resolves it (and stays None if it cannot).
+    """
+    text: str
+    number: str
+    document: Optional[str] = None
+    target: Optional[str] = None
+    line: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Block:
+    """One paragraph, list item, subheading or table row of a section body."""
+    kind: str
+    text: str
+    marker: str = ""               # "•", "1.", "A." for list items
+    cells: tuple[str, ...] = ()    # for table rows
+
+    def as_text(self) -> str:
+        return f"{self.marker} {self.text}" if self.marker else self.text
+
+
+@dataclass(frozen=True)
+class Infraction:
+    """The parts of an IPG infraction section, as text (paragraphs joined by blank lines)."""
+    category: str                  # "Game Play Error"
+    name: str                      # "Missed Trigger"
+    penalty: str                   # "No Penalty", "Warning", "Game Loss", ...
+    definition: str = ""
+    examples: tuple[str, ...] = ()
+    philosophy: str = ""
+    additional_remedy: str = ""
+    upgrades: tuple[str, ...] = ()
+    downgrades: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    """A numbered (or unnumbered sub-) section of a document.
+
+    `number` is as the document writes it minus a trailing dot ("704.5k", "112a",
+    "2.1", "Appendix A"); "" for an unnumbered subheading. `id` is
+    "<document id>:<number>" (for unnumbered ones "<parent id>/<slug>").
+    """
+    id: str
+    number: str
+    title: str
+    level: int                                 # 1 = chapter/top level
+    blocks: tuple[Block, ...] = ()
+    examples: tuple[str, ...] = ()
+    parent: Optional[str] = None
+    refs: tuple[Reference, ...] = ()
+    line: Optional[int] = None
+    infraction: Optional[Infraction] = None
+    kind: str = "section"                      # chapter, section, rule, subrule, appendix, ...
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(block.as_text() for block in self.blocks)
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    term: str
+    text: str
+    refs: tuple[Reference, ...] = ()
+    line: Optional[int] = None
+    names: tuple[str, ...] = ()   # every name a term line gives ("Partner", "Partner with [name]")
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """One row of the penalty quick reference."""
+    section: Optional[str]        # section id of the infraction, None if not found
+    category: str
+    infraction: str
+    penalty: str
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    id: str                       # "cr", "mtr", "ipg", or "<kind>-<edition>" for older ones
+    kind: str                     # "cr", "mtr", "ipg", "floor"
+    title: str
+    edition: Optional[str]        # ISO date "2026-01-16"
+    source: str                   # file name inside sources/
+    complete: bool = True
+    excerpt: bool = False
+    current: bool = True          # the edition a visitor lands on for this kind
+    sha256: str = ""
+    note: str = ""                # what the manifest says of it, shown on the site
+    encoding: str = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    info: DocumentInfo
+    sections: tuple[Section, ...] = ()
+    glossary: tuple[GlossaryEntry, ...] = ()
+    front_matter: tuple[Block, ...] = ()      # title block, introduction before the first section
+    credits: tuple[Block, ...] = ()           # CR credits, trademark lines at the end
+    penalties: tuple[Penalty, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def section(self, number_or_id: str) -> Optional[Section]:
+        wanted = number_or_id if ":" in number_or_id else f"{self.id}:{number_or_id}"
+        for section in self.sections:
+            if section.id == wanted:
+                return section
+        return None
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Every document of a sources/ folder, linked: references resolved, backlinks known."""
+    documents: tuple[Document, ...] = ()
+    problems: tuple[Problem, ...] = ()          # problems found while reading or linking
+    backlinks: dict = field(default_factory=dict)  # section id -> tuple of citing section ids
+
+    def document(self, doc_id: str) -> Optional[Document]:
+        for document in self.documents:
+            if document.id == doc_id:
+                return document
+        return None
+
+    def all_problems(self) -> tuple[Problem, ...]:
+        found = list(self.problems)
+        for document in self.documents:
+            found.extend(document.problems)
+        return tuple(found)
+
+
+__all__ = [
+    "slug", "section_id", "subsection_id",
+    "ERROR", "WARNING", "INFO", "PARAGRAPH", "BULLET", "NUMBERED", "SUBHEADING", "TABLE_ROW",
+    "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty",
+    "DocumentInfo", "Document", "Corpus", "replace",
+]

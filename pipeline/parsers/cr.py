@@ -1,0 +1,709 @@
+"""Parse the Magic: The Gathering Comprehensive Rules (kind "cr") into a Document.
+
+The document, in the order the file gives it:
+- front matter: title, "These rules are effective as of ...", the introduction;
+- the contents list (every heading again, "Glossary" and "Credits" too): skipped, but
+  remembered to notice a truncated file (a listed heading that never comes);
+- the rules: chapters "1. Game Concepts" (level 1), sections "100. General" (2), rules
+  "100.1. ..." (3) and subrules "100.1a ..." (4). Continuation paragraphs (indented or not)
+  and "Example:" paragraphs belong to the rule above them;
+- the glossary, from the "Glossary" heading after the rules: a term line, then its
+  definition lines. Numbered senses ("1. Text on an object...") are definition text there;
+- the credits, from the "Credits" heading after the rules, and everything after them.
+
+How it decides, in one pass over the lines:
+- A number at the start of a line is a heading only if it makes sense where it stands. The
+  real anomalies are accepted ("119.1d." extra dot, "606.5 " missing dot, "901.4.All"
+  missing space, "800.4c If" next to "800.4a." in one excerpt). In hard-wrapped copies a line
+  can start with a number that goes on with the sentence above ("(See rule\\n101.4 and rule
+  509...)"): right after a line that stops mid-sentence, a number that goes backwards, or is
+  followed by a lowercase word or by nothing, is text.
+- Hard-wrapped lines are joined with a space when the line above stops mid-sentence, or,
+  once the file has shown it is hard-wrapped, whenever no blank line parts them.
+- The contents list is the run of heading lines after "Contents" (or dot-leader lines, or
+  headings that come back before any rule) up to the first heading seen twice.
+- In an excerpt (rules not followed by a glossary), unnumbered paragraphs set off by a blank
+  line after the last rule are not rules text (a blog's "Post a Comment"): they go to credits.
+
+It must not: read files, resolve references (the link stage does), change the text it keeps
+(lines are only stripped and joined), raise on odd content (it records Problems), or drop any
+line other than the contents list and page numbers.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import fields, replace
+from itertools import accumulate
+from typing import Callable, Optional
+
+from ..layout import is_contents_line, is_page_number, strip_dot_leader
+from ..model import (ERROR, INFO, PARAGRAPH, SUBHEADING, WARNING, Block, Document, DocumentInfo,
+                     GlossaryEntry, Problem, Reference, Section)
+from ..reader import SourceText
+from ..refs import (BARE_CR, DOCUMENT_NAMES, KEYWORD_LIST, SUBRULE_LETTERS, TRAILING_DOCUMENT,
+                    _expand, find_references)
+from . import register
+
+# --- the shapes of lines ---------------------------------------------------------------------------
+
+# "1. Game Concepts", "100. General", "100.1. Text", "100.1a Text", "119.1d. Text", "606.5 Text",
+# "901.4.All": section (or chapter) digits, rule number, subrule letter, then the dots and the gap
+# before the text, either of which may be missing.
+NUMBERED_LINE = re.compile(r"([1-9]\d{2}|[1-9])(?:\.(\d{1,3})([a-z]?))?(\.{0,2})(\s*)(.*)", re.S)
+EXAMPLE = re.compile(r"Examples?:")
+CONTENTS_LABEL = re.compile(r"(?:table of )?contents", re.I)
+MARKDOWN_HEADING = re.compile(r"#{1,6}\s+")
+GLOSSARY_LABEL = "glossary"
+CREDITS_LABEL = "credits"
+# What may close a sentence after its final punctuation: "...Option.”", "...(See rule 704.)".
+CLOSING_MARKS = "\"'”’)]"
+SENTENCE_END = ".!?:;"
+TITLE_MAX = 100          # a heading or glossary term is no longer than this
+RULE_TITLE_MAX = 80      # "702.2. Deathtouch", "204.4. Supertypes": a rule that is only a heading
+PAGE_NUMBER_MAX = 16     # "Page 123 of 456" at most
+# Three joins of a line cut mid-sentence with a line starting in lowercase prove hard wrapping.
+WRAPS_TO_PROVE_HARD_WRAPPING = 3
+# Names on a glossary term line: a quoted name (a comma inside the quotes belongs to it) or a plain one.
+TERM_NAME = re.compile(r"“([^”]*)”|\"([^\"]*)\"|([^,“\"]+)")
+OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
+# Subrule letters skip l and o: the letter expected after each one.
+NEXT_LETTER = {ord(a): ord(b) for a, b in zip(SUBRULE_LETTERS, SUBRULE_LETTERS[1:])}
+FIRST_LETTER = ord(SUBRULE_LETTERS[0])
+MAX_MISSING_REPORTED = 5
+LEVELS = {"chapter": 1, "section": 2, "rule": 3, "subrule": 4}
+
+
+def ends_sentence(text: str) -> bool:
+    return text.rstrip(CLOSING_MARKS)[-1:] in SENTENCE_END if text else True
+
+
+def reads_like_title(text: str) -> bool:
+    """"Game Concepts", "Supertypes", "∞ (Infinity)"; not "These rules apply...", "game.", "each"."""
+    return (0 < len(text) <= TITLE_MAX and not text[0].islower()
+            and text[-1] not in ".,;:" and not ends_sentence(text))
+
+
+def reads_like_term(text: str) -> bool:
+    """"Ability", "For Mirrodin!", "Partner, “Partner with [name]”"; not "2. An..." nor a sentence."""
+    return len(text) <= TITLE_MAX and not text[0].isdigit() and text.rstrip(CLOSING_MARKS)[-1:] not in ".:;"
+
+
+def heading_shape(stripped: str) -> Optional[tuple[str, str, tuple[int, int, int], str]]:
+    """(number, kind, sort key, text) if the line is shaped like a heading or a rule, else None.
+
+    "100.2c Text" -> ("100.2c", "subrule", (100, 2, ord("c")), "Text"); "1. Game Concepts" -> chapter.
+    """
+    match = NUMBERED_LINE.match(stripped)
+    if match is None:
+        return None
+    section, rule, letter, dots, gap, text = match.groups()
+    if rule is None:
+        if dots == "." and gap and reads_like_title(text):
+            if len(section) == 1:
+                return section, "chapter", (int(section) * 100 - 1, -1, -1), text
+            return section, "section", (int(section), -1, -1), text
+        return None
+    if len(section) != 3 or not (dots or gap):
+        return None
+    if letter:
+        return f"{section}.{rule}{letter}", "subrule", (int(section), int(rule), ord(letter)), text
+    return f"{section}.{rule}", "rule", (int(section), int(rule), -1), text
+
+
+# --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
+
+class _Paragraph:
+    """Lines of one paragraph (joined with spaces at the end) and where it starts."""
+    __slots__ = ("parts", "line", "after_blank", "kind")
+
+    def __init__(self, text: str, line: int, after_blank: bool = False, kind: str = PARAGRAPH):
+        self.parts = [text]
+        self.line = line
+        self.after_blank = after_blank
+        self.kind = kind
+
+    @property
+    def text(self) -> str:
+        parts = self.parts
+        return parts[0] if len(parts) == 1 else " ".join(parts)
+
+
+class _Draft:
+    """A chapter, section, rule or subrule being read."""
+    __slots__ = ("number", "kind", "parent", "line", "title", "paragraphs", "examples")
+
+    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = ""):
+        self.number = number
+        self.kind = kind
+        self.parent = parent
+        self.line = line
+        self.title = title
+        self.paragraphs: list[_Paragraph] = []
+        self.examples: list[_Paragraph] = []
+
+
+class _Term:
+    """A glossary term line and its definition lines."""
+    __slots__ = ("term", "line", "lines", "definition_line")
+
+    def __init__(self, term: str, line: int):
+        self.term = term
+        self.line = line
+        self.lines: list[str] = []
+        self.definition_line = line
+
+
+# --- the parser --------------------------------------------------------------------------------------
+
+class _CrParser:
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.handle: Callable[[str, str, int], None] = self.front_line   # what the current part does with a line
+        self.in_glossary = False
+        self.in_rules = False
+        self.front: list[_Paragraph] = []
+        self.credits: list[_Paragraph] = []
+        self.drafts: list[_Draft] = []
+        self.terms: list[_Term] = []
+        self.problems: list[Problem] = []
+        self.term: Optional[_Term] = None
+        self.open: Optional[_Paragraph] = None      # the paragraph the previous line went to
+        self.open_is_example = False
+        self.after_blank = True
+        self.hard_wrapped = False
+        self.wraps_seen = 0
+        self.current: Optional[_Draft] = None       # the heading rules text goes to
+        self.chapter: Optional[_Draft] = None
+        self.section: Optional[_Draft] = None
+        self.rule: Optional[_Draft] = None
+        self.last_key: Optional[tuple[int, int, int]] = None
+        self.last_number = ""
+        self.seen: dict[str, int] = {}               # heading number -> its line
+        self.missing_parents: set[str] = set()
+        self.rules_seen = 0
+        self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
+        self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
+        self.found_names: set[str] = set()
+
+    # -- driving ----------------------------------------------------------------------------------
+
+    def parse(self) -> Document:
+        lines = self.source.lines
+        last = len(lines) - 1
+        for index, line in enumerate(lines):
+            text = line.text
+            if not text:
+                self.after_blank = True
+                self.open = None
+                if self.term is not None:
+                    self.finish_term()
+                continue
+            if text[0] == "#":
+                text = MARKDOWN_HEADING.sub("", text, count=1) or text
+            stripped = text.strip() if text[0].isspace() else text
+            if not stripped:
+                continue
+            if (len(stripped) <= PAGE_NUMBER_MAX and is_page_number(stripped)
+                    and (index == 0 or not lines[index - 1].text or index == last or not lines[index + 1].text)):
+                continue
+            self.handle(text, stripped, line.number)
+        self.finish_term()
+        return self.document()
+
+    # -- front matter and contents ------------------------------------------------------------------
+
+    def front_line(self, text: str, stripped: str, number: int) -> None:
+        if CONTENTS_LABEL.fullmatch(stripped):
+            self.handle = self.contents_line
+            return
+        if is_contents_line(stripped):
+            self.handle = self.contents_line
+            self.contents_line(text, stripped, number)
+            return
+        if stripped[0].isdigit() and heading_shape(stripped):
+            self.start_rules(text, stripped, number)
+            return
+        self.loose_text(self.front, stripped, number)
+
+    def contents_line(self, text: str, stripped: str, number: int) -> None:
+        dotted = is_contents_line(stripped)
+        entry = strip_dot_leader(stripped) if dotted else stripped
+        if not entry:                                          # dot leaders alone
+            return
+        shape = heading_shape(entry) if entry[0].isdigit() else None
+        if shape:
+            heading_number, kind = shape[0], shape[1]
+            if kind in ("rule", "subrule") or heading_number in self.contents_numbers:
+                self.start_rules(text, stripped, number)      # the contents list is over
+            else:
+                self.contents_numbers[heading_number] = number
+            return
+        if dotted or (len(entry) <= TITLE_MAX and not ends_sentence(entry)):
+            self.contents_names.setdefault(entry.casefold(), number)
+            return
+        self.handle = self.front_line                          # prose after the list: front matter
+        self.front_line(text, stripped, number)
+
+    def start_rules(self, text: str, stripped: str, number: int) -> None:
+        self.handle = self.rules_line
+        self.in_rules = True
+        self.rules_line(text, stripped, number)
+
+    # -- the rules ---------------------------------------------------------------------------------
+
+    def rules_line(self, text: str, stripped: str, number: int) -> None:
+        first = stripped[0]
+        if first.isdigit():
+            shape = heading_shape(stripped)
+            if shape is not None and self.heading(shape, number):
+                return
+        elif first == "E" and EXAMPLE.match(stripped):
+            self.start_example(stripped, number)
+            return
+        elif first in "GgCc":
+            label = stripped.casefold()
+            if label == GLOSSARY_LABEL or label == CREDITS_LABEL:
+                self.label_line(label, stripped, number)
+                return
+        self.rule_text(text, stripped, number)
+
+    def heading(self, shape, line: int) -> bool:
+        """Start the heading or rule a numbered line opens; False if the line is text after all."""
+        number, kind, key, text = shape
+        # Backwards, or nothing/lowercase after the number, right after a line cut mid-sentence: text.
+        open_paragraph = self.open
+        glued = open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1])
+        backwards = self.last_key is not None and key <= self.last_key
+        if glued and (backwards or not text or text[0].islower()):
+            return False
+        if kind == "chapter":
+            if backwards:
+                return self.restart_after_contents(shape, line)
+            self.chapter = self.add_draft(number, kind, None, line, text)
+            self.section = self.rule = None
+        elif kind == "section":
+            if backwards and self.restart_after_contents(shape, line):
+                return True
+            self.check_order(number, kind, key, backwards, line)
+            parent = self.chapter.number if self.chapter and self.chapter.number == number[0] else \
+                self.nearest_parent(number, (number[0],), line)
+            self.section = self.add_draft(number, kind, parent, line, text)
+            self.rule = None
+        else:
+            self.check_order(number, kind, key, backwards, line)
+            draft = self.add_draft(number, kind, self.parent_of_rule(number, kind, line), line)
+            if text:
+                self.open = _Paragraph(text, line)
+                draft.paragraphs.append(self.open)
+            if kind == "rule":
+                self.rule = draft
+            self.rules_seen += 1
+        self.last_key = key
+        self.last_number = number
+        return True
+
+    def parent_of_rule(self, number: str, kind: str, line: int) -> Optional[str]:
+        if kind == "subrule":
+            rule = self.rule
+            if rule is not None and number.startswith(rule.number) and len(number) == len(rule.number) + 1:
+                return rule.number
+            section = number.partition(".")[0]
+            return self.nearest_parent(number, (number[:-1], section, section[0]), line)
+        section = self.section
+        if section is not None and number.partition(".")[0] == section.number:
+            return section.number
+        return self.nearest_parent(number, (number.partition(".")[0], number[0]), line)
+
+    def nearest_parent(self, number: str, wanted: tuple[str, ...], line: int) -> Optional[str]:
+        """In an excerpt a heading above may be missing: take the nearest that exists, and say so once."""
+        for candidate in wanted:
+            if candidate in self.seen:
+                return candidate
+            if candidate not in self.missing_parents:
+                self.missing_parents.add(candidate)
+                self.problem(WARNING, line, f"{number} comes without a heading {candidate} above it")
+        return None
+
+    def add_draft(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "") -> _Draft:
+        draft = _Draft(number, kind, parent, line, title)
+        self.drafts.append(draft)
+        self.current = draft
+        self.open = None
+        self.open_is_example = False
+        self.after_blank = False
+        self.seen.setdefault(number, line)
+        return draft
+
+    def restart_after_contents(self, shape, line: int) -> bool:
+        """A heading seen again before any rule: the headings so far were a contents list without a label."""
+        if self.rules_seen:
+            return False
+        for draft in self.drafts:
+            self.contents_numbers.setdefault(draft.number, draft.line)
+            self.front.extend(draft.paragraphs + draft.examples)
+        self.drafts.clear()
+        self.seen.clear()
+        self.chapter = self.section = self.rule = self.current = None
+        self.last_key = None
+        return self.heading(shape, line)
+
+    def check_order(self, number: str, kind: str, key, backwards: bool, line: int) -> None:
+        """Duplicate numbers and numbering that goes backwards (warnings), numbers skipped (info)."""
+        if number in self.seen:
+            self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
+                                        f"(duplicate number; both kept)")
+            return
+        if backwards:
+            self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
+            return
+        missing = _first_missing(self.last_key, kind, key)
+        if missing:
+            self.problem(INFO, line, f"{number} follows {self.last_number or 'the start'}: {missing} is missing")
+
+    def start_example(self, stripped: str, line: int) -> None:
+        paragraph = _Paragraph(stripped, line)
+        owner = self.current
+        if owner is None:
+            self.front.append(paragraph)
+        else:
+            owner.examples.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = owner is not None
+        self.after_blank = False
+
+    def rule_text(self, text: str, stripped: str, line: int) -> None:
+        """A line of rules text that is no heading: the rule above goes on, or gets another paragraph."""
+        owner = self.current
+        if owner is None:
+            self.loose_text(self.front, stripped, line)
+            return
+        open_paragraph = self.open
+        if open_paragraph is not None:
+            mid_sentence = not ends_sentence(open_paragraph.parts[-1])
+            if mid_sentence and stripped[0].islower():
+                self.wraps_seen += 1
+                self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
+            if self.open_is_example or mid_sentence or (self.hard_wrapped and not text[0].isspace()):
+                open_paragraph.parts.append(stripped)
+                return
+        paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
+        owner.paragraphs.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = False
+        self.after_blank = False
+
+    def label_line(self, label: str, stripped: str, line: int) -> None:
+        """"Glossary" / "Credits": before any rule a contents entry, after the rules the part it names."""
+        if not self.rules_seen:
+            self.contents_names.setdefault(label, line)
+            return
+        self.end_of_rules(glossary_follows=label == GLOSSARY_LABEL)
+        self.found_names.add(label)
+        if label == GLOSSARY_LABEL:
+            self.handle = self.glossary_line
+            self.in_glossary = True
+        else:
+            self.start_credits(stripped, line)
+
+    def end_of_rules(self, glossary_follows: bool) -> None:
+        """In an excerpt, blank-separated unnumbered paragraphs after the last rule are not rules text."""
+        in_rules = self.in_rules
+        self.in_rules = False
+        self.open = None
+        if glossary_follows or not in_rules or not self.drafts:
+            return
+        last = self.drafts[-1]
+        after_examples = max((example.line for example in last.examples), default=0)
+        trailing = []
+        while last.paragraphs and last.paragraphs[-1].after_blank and last.paragraphs[-1].line > after_examples:
+            trailing.append(last.paragraphs.pop())
+        self.credits.extend(reversed(trailing))
+
+    # -- glossary ------------------------------------------------------------------------------------
+
+    def glossary_line(self, text: str, stripped: str, line: int) -> None:
+        term = self.term
+        if term is not None:
+            if not term.lines:
+                term.definition_line = line
+            term.lines.append(stripped)
+            return
+        if stripped.casefold() == CREDITS_LABEL:
+            self.in_glossary = False
+            self.start_credits(stripped, line)
+            return
+        if self.terms and not reads_like_term(stripped):
+            # A definition paragraph set off by a blank line still belongs to the term above.
+            self.term = self.terms.pop()
+            self.term.lines.append(stripped)
+            return
+        self.term = _Term(stripped, line)
+
+    def finish_term(self) -> None:
+        if self.term is not None:
+            self.terms.append(self.term)
+            self.term = None
+
+    # -- credits and loose text ---------------------------------------------------------------------
+
+    def start_credits(self, stripped: str, line: int) -> None:
+        self.handle = self.credits_line
+        self.found_names.add(CREDITS_LABEL)
+        self.credits.append(_Paragraph(stripped, line, kind=SUBHEADING))
+        self.open = None
+
+    def credits_line(self, text: str, stripped: str, line: int) -> None:
+        self.loose_text(self.credits, stripped, line)
+
+    def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
+        """Front matter and credits: a block per line, unless a line plainly goes on with a sentence."""
+        open_paragraph = self.open
+        if (open_paragraph is not None and paragraphs and paragraphs[-1] is open_paragraph
+                and stripped[0].islower() and not ends_sentence(open_paragraph.parts[-1])):
+            open_paragraph.parts.append(stripped)
+            return
+        paragraph = _Paragraph(stripped, line)
+        paragraphs.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = False
+        self.after_blank = False
+
+    # -- the result ----------------------------------------------------------------------------------
+
+    def problem(self, severity: str, line: Optional[int], message: str) -> None:
+        self.problems.append(Problem(severity, self.info.source, line, message))
+
+    def document(self) -> Document:
+        self.end_of_rules(glossary_follows=False)
+        doc_id = self.info.id
+        texts: list[tuple[str, int]] = []
+        for draft in self.drafts:
+            _take_title(draft)
+            texts.extend((paragraph.text, paragraph.line) for paragraph in draft.paragraphs)
+            texts.extend((example.text, example.line) for example in draft.examples)
+        rules_texts = len(texts)
+        texts.extend(("\n".join(term.lines), term.definition_line) for term in self.terms)
+        refs = references_in_texts(texts)
+        sections = []
+        position = 0
+        for draft in self.drafts:
+            count = len(draft.paragraphs) + len(draft.examples)
+            section_refs = tuple(reference for found in refs[position:position + count] for reference in found)
+            section_texts = texts[position:position + count]
+            position += count
+            blocks = tuple(new_block(paragraph.kind, text, "", ())
+                           for paragraph, (text, _) in zip(draft.paragraphs, section_texts))
+            examples = tuple(text for text, _ in section_texts[len(blocks):])
+            sections.append(new_section(
+                cr_id(doc_id, draft.number), draft.number, draft.title, LEVELS[draft.kind], blocks, examples,
+                cr_id(doc_id, draft.parent) if draft.parent else None, section_refs, draft.line, None, draft.kind))
+        glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
+        info = self.check_complete()
+        if not self.rules_seen:
+            self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
+        return Document(info=info, sections=tuple(sections), glossary=glossary,
+                        front_matter=tuple(Block(p.kind, p.text) for p in self.front),
+                        credits=tuple(Block(p.kind, p.text) for p in self.credits),
+                        problems=tuple(self.problems))
+
+    def glossary(self, texts: list[tuple[str, int]], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
+        terms = {term.term.casefold() for term in self.terms}
+        entries = []
+        for term, (text, _), term_refs in zip(self.terms, texts, refs):
+            if not term.lines:
+                self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
+            entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line, term_names(term.term, terms)))
+        return tuple(entries)
+
+    def check_complete(self) -> DocumentInfo:
+        """A heading the contents list names that never comes: the file stops early."""
+        missing = [(line, f"section {number}") for number, line in self.contents_numbers.items()
+                   if number not in self.seen]
+        missing += [(line, repr(name.title())) for name, line in self.contents_names.items()
+                    if name in (GLOSSARY_LABEL, CREDITS_LABEL) and name not in self.found_names]
+        if not missing:
+            return self.info
+        for line, what in missing[:MAX_MISSING_REPORTED]:
+            self.problem(WARNING, line, f"the contents list names {what} but the file never reaches it")
+        if len(missing) > MAX_MISSING_REPORTED:
+            self.problem(WARNING, None, f"{len(missing)} headings named in the contents list never appear")
+        self.problem(WARNING, None, "the file looks truncated: marked incomplete")
+        return replace(self.info, complete=False)
+
+
+def _take_title(draft: _Draft) -> None:
+    """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes") keeps it as its title."""
+    if draft.kind in ("rule", "subrule") and len(draft.paragraphs) == 1 and not draft.examples:
+        parts = draft.paragraphs[0].parts
+        if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
+            draft.title = parts[0]
+            draft.paragraphs.clear()
+
+
+def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tuple[int, int, int]) -> str:
+    """The number skipped between the previous heading and this one ("" if none; l and o are never used)."""
+    if previous is None or kind == "chapter":
+        return ""
+    section, rule, letter = key
+    last_section, last_rule, last_letter = previous
+    if kind == "section":
+        expected = last_section + 1 if last_section // 100 == section // 100 else section // 100 * 100
+        return str(expected) if section > expected else ""
+    if section != last_section:
+        return ""
+    if kind == "rule":
+        expected = last_rule + 1 if last_rule >= 0 else 1
+        return f"{section}.{expected}" if rule > expected else ""
+    if rule != last_rule:
+        return ""
+    expected = NEXT_LETTER.get(last_letter, last_letter + 1) if last_letter >= 0 else FIRST_LETTER
+    return f"{section}.{rule}{chr(expected)}" if letter > expected else ""
+
+
+def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
+    """`Partner, “Partner—[text],” “Partner with [name]”` -> ("Partner", "Partner—[text]", "Partner with [name]").
+
+    A comma can also sit inside one name ("Active Player, Nonactive Player Order"): when a piece is
+    a glossary term of its own, the line names one thing. "(Obsolete)" is no part of a name.
+    """
+    bare = OBSOLETE.sub("", term).strip()
+    names = []
+    for match in TERM_NAME.finditer(bare):
+        name = next(group for group in match.groups() if group is not None).strip().strip(",").strip()
+        if name:
+            names.append(name)
+    if len(names) > 1 and any(name.casefold() in other_terms for name in names):
+        return (bare,)
+    return tuple(names) or (bare,)
+
+
+def cr_id(doc_id: str, number: str) -> str:
+    """model.section_id for a CR number (digits, dots and a letter): "cr", "704.5k" -> "cr:704.5k"."""
+    return f"{doc_id}:{number}"
+
+
+def _fast_constructor(cls):
+    """A constructor for a frozen model dataclass that fills its fields directly.
+
+    The generated __init__ of a frozen dataclass sets each field through object.__setattr__,
+    which is most of the parse time of a 9,000-line CR. Fields are given in declaration order.
+    Falls back to the class itself for a dataclass with __slots__ or __post_init__.
+    """
+    names = tuple(field.name for field in fields(cls))
+    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__"):
+        return cls
+    new = object.__new__
+
+    def construct(*values):
+        instance = new(cls)
+        instance.__dict__.update(zip(names, values))
+        return instance
+    return construct
+
+
+new_section = _fast_constructor(Section)
+new_block = _fast_constructor(Block)
+new_reference = _fast_constructor(Reference)
+
+
+# --- references, fast ----------------------------------------------------------------------------------
+#
+# refs.find_references tries a dozen document names at every character: about 1 s for the whole CR.
+# Its matches can only start at two kinds of places: a keyword ("rule", "sections", "§", any case)
+# followed by whitespace and a digit, or a CR number ("704.5k") whose dot is followed by a digit.
+# So all texts are searched once for those marks, and refs' own regexes are matched only there,
+# in the order and with the overlap rules of find_reference_spans. A text where another document
+# may be named ("Tournament Rules section 4.3", "rule 3 of the MTR") or a "Title (3.1)" reference
+# may stand goes to find_references itself. tests/test_parse_cr.py checks the results are the same
+# as find_references on every text of every fixture and on generated texts.
+
+WHITESPACE_DIGIT = re.compile(r"\s\d")
+DOT_DIGIT = re.compile(r"\.\d")
+TITLED_HINT = re.compile(r"\(\d{1,2}\.\d{1,2}\)")
+KEYWORD_ENDING = re.compile(r"(?:rules?|sections?|§§?)$", re.I)
+LONGEST_KEYWORD = len("sections")
+_DOCUMENT_LAST_WORDS = sorted({re.findall(r"[A-Za-z]+", alternative)[-1].lower()
+                               for pattern, _ in DOCUMENT_NAMES for alternative in pattern.split("|")})
+DOCUMENT_ENDING = re.compile(rf"(?:{'|'.join(_DOCUMENT_LAST_WORDS)})(?:,|’s|'s)?$", re.I)
+LONGEST_DOCUMENT_ENDING = max(map(len, _DOCUMENT_LAST_WORDS)) + 2
+SEPARATOR = "\x00"   # no reference pattern matches across it: it is neither space nor word character
+
+
+def references_in_texts(texts: list[tuple[str, int]]) -> list[list[Reference]]:
+    """[find_references(text, line, bare_cr_numbers=True) for text, line in texts], the same, fast."""
+    big = SEPARATOR.join([text for text, _ in texts])
+    starts = [0, *accumulate(len(text) + 1 for text, _ in texts)]
+    marks: dict[int, tuple[list[int], list[int]]] = {}
+    for kind, pattern in ((0, WHITESPACE_DIGIT), (1, DOT_DIGIT)):
+        for match in pattern.finditer(big):
+            at = match.start()
+            index = bisect_right(starts, at) - 1
+            marks.setdefault(index, ([], []))[kind].append(at - starts[index])
+    titled = {bisect_right(starts, match.start()) - 1 for match in TITLED_HINT.finditer(big)}
+    results: list[list[Reference]] = [[] for _ in texts]
+    for index, (keyword_marks, dot_marks) in marks.items():
+        text, line = texts[index]
+        found = None if index in titled else _references_at(text, line, keyword_marks, dot_marks)
+        results[index] = find_references(text, line, True) if found is None else found
+    return results
+
+
+def _references_at(text: str, line: int, keyword_marks: list[int], dot_marks: list[int]) -> Optional[list]:
+    """The references of `text`, given where they can start; None when find_references must decide."""
+    found = []
+    taken = []
+    resume = 0
+    for mark in keyword_marks:                      # "rule 704.5k": the space before the digit
+        if mark < resume:
+            continue
+        gap_start = mark
+        while gap_start > resume and text[gap_start - 1].isspace():
+            gap_start -= 1
+        keyword = KEYWORD_ENDING.search(text, max(resume, gap_start - LONGEST_KEYWORD), gap_start)
+        if keyword is None:
+            continue
+        begin = keyword.start()
+        before = begin
+        while before > resume and text[before - 1].isspace():
+            before -= 1
+        if before < begin and DOCUMENT_ENDING.search(text, max(resume, before - LONGEST_DOCUMENT_ENDING), before):
+            return None                             # "Tournament Rules section 4.3"
+        match = KEYWORD_LIST.match(text, begin)
+        if match is None:
+            continue
+        if match.group("doc") or TRAILING_DOCUMENT.match(text, match.end()):
+            return None                             # "rule 3 of the Tournament Rules"
+        phrase = match.group(0)
+        for item_start, _, number in _expand(match.group("items"), match.start("items")):
+            found.append((item_start, new_reference(phrase, number, None, None, line)))
+        taken.append(match.span())
+        resume = match.end()
+    resume = 0
+    for mark in dot_marks:                          # "704.5k": the dot before the digit
+        begin = mark - 3
+        if begin < resume or begin < 0:
+            continue
+        match = BARE_CR.match(text, begin)
+        if match is None:
+            continue
+        resume = end = match.end()
+        if taken and any(begin < b and end > a for a, b in taken):
+            continue
+        phrase = match.group(0)
+        for item_start, _, number in _expand(match.group("items"), match.start("items")):
+            found.append((item_start, new_reference(phrase, number, None, None, line)))
+        taken.append((begin, end))
+    if len(found) > 1:
+        found.sort(key=_start)
+    return [reference for _, reference in found]
+
+
+def _start(item: tuple[int, Reference]) -> int:
+    return item[0]
+
+
+@register("cr")
+def parse_cr(source: SourceText, info: DocumentInfo) -> Document:
+    return _CrParser(source, info).parse()

@@ -1,0 +1,143 @@
+"""Find the references a passage of rule text makes, exactly as written.
+
+"rule 704.5k", "rules 103.2 and 103.3", "rules A, B, and C", "603.7d–f",
+"section 8", "see section 113", "MTR section 4.3", "Tardiness (3.1)".
+Only finds and expands them; which section each names is the link stage's job.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator, Optional
+
+from .model import Reference
+
+# A number as rule documents write them: 704.5k, 704.5, 704, 4.3, 112a, 8.
+NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?|[a-z])?(?![\w.]*\d)"
+CR_NUMBER = r"[1-9]\d{2}\.\d{1,3}[a-z]?"
+DASH = r"(?:\s?[–—-]\s?|\s+through\s+)"
+SEPARATOR = r"(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+)"
+
+# Names a text uses for documents, mapped to the kind they name.
+DOCUMENT_NAMES = [
+    (r"Magic(?::\s*The Gathering)?\s+Tournament Rules|Tournament Rules|MTR", "mtr"),
+    (r"(?:Magic(?::\s*The Gathering)?\s+)?Infraction Procedure Guide|IPG", "ipg"),
+    (r"(?:Magic(?::\s*The Gathering)?\s+)?Comprehensive Rules|CR", "cr"),
+    (r"(?:DCI\s+)?Universal Tournament Rules|UTR", "utr"),
+    (r"(?:DCI\s+)?Floor Rules", "floor"),
+    (r"Judging at Regular REL|JAR", "jar"),
+]
+DOCUMENT = "|".join(f"(?:{pattern})" for pattern, _ in DOCUMENT_NAMES)
+
+ITEM = rf"{NUMBER}(?:{DASH}(?:{NUMBER}|[a-z]\b))?"
+KEYWORD_LIST = re.compile(
+    rf"(?:(?P<doc>{DOCUMENT})(?:,|’s|'s)?\s+)?"
+    rf"(?P<word>rules?|sections?|§§?)\s+"
+    rf"(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*)",
+    re.I,
+)
+# "rule 704.5k of the Comprehensive Rules" / "section 4.3 of the Magic Tournament Rules"
+TRAILING_DOCUMENT = re.compile(rf"\s+(?:of|in)\s+(?:the\s+)?(?P<doc>{DOCUMENT})\b", re.I)
+# A bare CR-style number in parentheses or after "see": "(see 509.1a)", "(704.5k)".
+BARE_CR = re.compile(rf"(?<![\w.])(?P<items>{CR_NUMBER}(?:{DASH}(?:{CR_NUMBER}|[a-z]\b))?)(?![\w])")
+# "Tardiness (3.1)", "Unsporting Conduct — Cheating (4.8)": a title, then its number in parentheses.
+TITLED = re.compile(r"(?P<title>[A-Z][\w’'/-]*(?:\s+(?:[A-Z][\w’'/-]*|of|a|the|to|—|-|–))*)\s+\((?P<items>\d{1,2}\.\d{1,2})\)")
+ITEM_SPLIT = re.compile(SEPARATOR, re.I)
+RANGE_SPLIT = re.compile(DASH)
+# Subrule letters skip l and o (they look like 1 and 0).
+SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
+
+
+def document_kind(name: str) -> Optional[str]:
+    for pattern, kind in DOCUMENT_NAMES:
+        if re.fullmatch(pattern, name.strip(), re.I):
+            return kind
+    return None
+
+
+def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool = False) -> list[Reference]:
+    """Every reference in `text`, one Reference per number it names, in order of appearance.
+
+    `bare_cr_numbers` also takes numbers like 704.5k standing alone (the CR's own
+    style); documents that are not the CR should leave it off.
+    """
+    return [reference for _, _, reference in find_reference_spans(text, line, bare_cr_numbers)]
+
+
+def find_reference_spans(text: str, line: Optional[int] = None,
+                         bare_cr_numbers: bool = False) -> list[tuple[int, int, Reference]]:
+    """Like find_references, with the (start, end) of the written phrase of each number."""
+    found: list[tuple[int, int, Reference]] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    for match in KEYWORD_LIST.finditer(text):
+        doc = match.group("doc")
+        kind = document_kind(doc) if doc else None
+        if kind is None:
+            trailing = TRAILING_DOCUMENT.match(text, match.end())
+            if trailing:
+                kind = document_kind(trailing.group("doc"))
+        phrase = match.group(0)
+        items_start = match.start("items")
+        for start, end, number in _expand(match.group("items"), items_start):
+            found.append((start, end, Reference(phrase, number, kind, None, line)))
+        taken.append(match.span())
+
+    if bare_cr_numbers:
+        for match in BARE_CR.finditer(text):
+            if not free(*match.span()):
+                continue
+            for start, end, number in _expand(match.group("items"), match.start("items")):
+                found.append((start, end, Reference(match.group(0), number, None, None, line)))
+            taken.append(match.span())
+
+    for match in TITLED.finditer(text):
+        if not free(match.start("items"), match.end("items")):
+            continue
+        number = match.group("items")
+        found.append((match.start("items"), match.end("items"),
+                      Reference(match.group(0), number, None, None, line)))
+        taken.append(match.span("items"))
+
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _expand(items: str, offset: int) -> Iterator[tuple[int, int, str]]:
+    """Split "103.2 and 103.3" / "603.7d–f" / "801–811" into single numbers with their spans."""
+    position = 0
+    for piece in ITEM_SPLIT.split(items):
+        start = items.index(piece, position)
+        position = start + len(piece)
+        span = (offset + start, offset + start + len(piece))
+        parts = RANGE_SPLIT.split(piece)
+        if len(parts) == 2:
+            for number in expand_range(parts[0], parts[1]):
+                yield span[0], span[1], number
+        else:
+            yield span[0], span[1], piece.rstrip(".")
+
+
+def expand_range(first: str, last: str) -> list[str]:
+    """603.7d–f -> 603.7d, 603.7e, 603.7f; 801–811 -> 801 ... 811; 100.1–100.3 likewise."""
+    first = first.rstrip(".")
+    last = last.rstrip(".")
+    letter_range = re.fullmatch(r"(.*\d)([a-z])", first)
+    if letter_range and (re.fullmatch(r"[a-z]", last) or last.startswith(letter_range.group(1))):
+        stem, start_letter = letter_range.groups()
+        end_letter = last[-1]
+        if start_letter in SUBRULE_LETTERS and end_letter in SUBRULE_LETTERS:
+            a, b = SUBRULE_LETTERS.index(start_letter), SUBRULE_LETTERS.index(end_letter)
+            if a <= b and b - a < 30:
+                return [stem + SUBRULE_LETTERS[i] for i in range(a, b + 1)]
+    whole = re.fullmatch(r"(\d+)", first), re.fullmatch(r"(\d+)", last)
+    if all(whole) and 0 <= int(last) - int(first) <= 30:
+        return [str(n) for n in range(int(first), int(last) + 1)]
+    dotted = re.fullmatch(r"(\d+)\.(\d+)", first), re.fullmatch(r"(?:(\d+)\.)?(\d+)", last)
+    if all(dotted) and (dotted[1].group(1) in (None, dotted[0].group(1))):
+        a, b = int(dotted[0].group(2)), int(dotted[1].group(2))
+        if 0 <= b - a <= 30:
+            return [f"{dotted[0].group(1)}.{n}" for n in range(a, b + 1)]
+    return [first, last]

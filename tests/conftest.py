@@ -1,0 +1,21 @@
+"""Shared fixtures: paths to the real documents copied into tests/fixtures."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = FIXTURES / "corpus"
+SEEDS = FIXTURES / "seeds"
+SOURCES = ROOT / "sources"
+
+
+@pytest.fixture(scope="session")
+def shipped_corpus():
+    from pipeline import load_corpus
+    return load_corpus(SOURCES)
