@@ -132,6 +132,11 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    from .bench import main
+    return main(Path(args.sources), runs=args.runs, parts=tuple(args.only or ("parse", "search", "build")))
+
+
 def register(commands) -> None:
     build = commands.add_parser("build", help="ingest sources/ and build the static site (and its JSON exports)")
     build.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
@@ -162,3 +167,9 @@ def register(commands) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=cmd_serve)
+
+    bench = commands.add_parser("bench", help="print speed, size and search-quality figures")
+    bench.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    bench.add_argument("--runs", type=int, default=5, help="repetitions for timings (best of N)")
+    bench.add_argument("--only", action="append", choices=["parse", "search", "build"], help="run one part")
+    bench.set_defaults(run=cmd_bench)

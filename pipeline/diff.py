@@ -8,15 +8,21 @@ the shifted rules are moves, not removals plus additions. Rule numbers inside th
 texts are masked while pairing, since a renumbering also rewrites the numbers the
 rules cite.
 
-The pairing, step by step (each step only sees what earlier steps left unpaired):
+The pairing goes level by level (chapters, sections, rules, subrules), so that
+where a parent went is known before its children are paired; at each level,
+each step only sees what the earlier ones left unpaired:
 
-1. same number and same text: unchanged;
-2. same text once rule numbers are masked, found exactly once on each side:
-   paired (a move if the numbers differ, a change if only cited numbers differ);
-3. similar texts (difflib) at the same level, either at the same number or near
-   each other (in the same top-level section, after following its renumbering),
-   best pairs first, where a pair at the number a moved parent implies
-   (509.4a under 509.4 -> 509.2 is expected at 509.2a) scores highest;
+1. same number and same text: unchanged (unless the parents went different ways:
+   the old 702.20c stays with its parent 702.20 -> 702.21 even when the new
+   702.20c reads word for word the same);
+2. the same text once rule numbers are masked, found exactly once on each side
+   (a move if the numbers differ, a change if only cited numbers do); then the
+   same heading, found once on each side ("Sideboard", MTR 3.15 -> 3.16);
+3. similar texts (difflib ratio of the masked words, or of title and body alone
+   when only the examples changed): at the same number, at the number the
+   parent's renumbering implies (509.4a under 509.4 -> 509.2 is looked for at
+   509.2a), under the same parent, or among the unpaired sections near where the
+   previous paired section went; best pairs first, ties going to the expected number;
 4. the rest: added or removed.
 
 "Changed" and `text_changed` compare the literal texts (title, body and
@@ -25,7 +31,9 @@ examples): a rule whose only difference is a cited rule number is changed, with
 
 Excerpts (`info.excerpt`) are compared only on the sections they contain: sections
 of the full edition outside the excerpt's top-level sections (and, for a
-truncated excerpt, after its last section) are neither added nor removed.
+truncated excerpt, after its last section) are neither added nor removed, nor
+are bare headings the excerpt leaves out above rules it has ("800. General"). An
+excerpt without a glossary is not compared on the glossary.
 
 Also here: word-level highlights (`word_diff`), the sections a document's own
 change appendix announces (`announced_changes`, `check_announced`), and the
@@ -48,9 +56,9 @@ from .model import WARNING, Document, GlossaryEntry, Problem, Section, section_i
 SAME_NUMBER_SIMILARITY = 0.5
 NEARBY_SIMILARITY = 0.6
 SIMILAR_TITLE = 0.75     # headings this alike at the same number make a rewritten section "changed"
-# Score bonuses that break ties between equally similar candidates.
-EXPECTED_BONUS = 0.3     # at the number the renumbering of its parent implies
-SAME_NUMBER_BONUS = 0.1
+# Score bonuses for where a candidate is, that break ties between about equally similar candidates.
+SAME_NUMBER_BONUS = 0.1  # at its own number, its parent not renumbered
+RENUMBERED_BONUS = 0.15  # at the number the renumbering of its parent implies (509.4a -> 509.2a)
 SAME_PARENT_BONUS = 0.05
 WINDOW = 25              # unpaired sections of the same level either side of where a section is looked for
 MAX_CANDIDATES = 200     # siblings under the same parent looked at, to keep pathological inputs fast
@@ -348,7 +356,7 @@ def _pair(old: Document, new: Document) -> _Pairing:
                     pool[key] = candidate
             for candidate in pool.values():
                 same = candidate.key == item.key
-                at_expected = candidate.key == expected
+                at_expected = candidate.key == expected     # where its parent went (its own number if that stayed)
                 threshold = SAME_NUMBER_SIMILARITY if (same or at_expected) else NEARBY_SIMILARITY
                 if same and title(item) and title(item) == title(candidate):
                     ratio = 1.0    # the same number and the same heading: the same section, however rewritten
@@ -358,8 +366,9 @@ def _pair(old: Document, new: Document) -> _Pairing:
                         ratio = threshold   # "Deck/Decklist Problem" -> "Deck Problem", body rewritten
                     if ratio < threshold:
                         continue
-                score = (ratio + EXPECTED_BONUS * at_expected + SAME_NUMBER_BONUS * same
-                         + SAME_PARENT_BONUS * (candidate.parent == mapped_parent))
+                if at_expected:
+                    ratio += SAME_NUMBER_BONUS if same else RENUMBERED_BONUS
+                score = ratio + SAME_PARENT_BONUS * (candidate.parent == mapped_parent)
                 candidates.append((-score, item.index, candidate.index, item.key, candidate.key))
         candidates.sort()
         for _, _, _, old_key, new_key in candidates:

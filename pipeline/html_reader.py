@@ -85,6 +85,9 @@ class _Walker:
             return
         if name == "li":
             self.flush(hint)
+            number = _ordered_number(tag)
+            if number:
+                self.buffer.append(f"{number}. ")   # an <ol> item: its number is part of what a reader sees
             self.walk(tag, "li")
             self.flush("li")
             return
@@ -97,6 +100,24 @@ class _Walker:
 
     def buffer_has_text(self) -> bool:
         return bool("".join(self.buffer).strip())
+
+
+def _ordered_number(item: Tag) -> str:
+    """"3" for the third <li> of an <ol> (honouring start= and type=), "" for an unordered list."""
+    parent = item.parent
+    if parent is None or parent.name != "ol":
+        return ""
+    position = sum(1 for sibling in item.find_previous_siblings("li"))
+    try:
+        start = int(parent.get("start", 1))
+    except ValueError:
+        start = 1
+    value = start + position
+    kind = parent.get("type", "1")
+    if kind in ("a", "A") and 1 <= value <= 26:
+        letter = chr(ord("a") + value - 1)
+        return letter.upper() if kind == "A" else letter
+    return str(value)
 
 
 def html_to_lines(text: str):

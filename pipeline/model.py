@@ -167,7 +167,7 @@ class Document:
         return self.info.id
 
     def section(self, number_or_id: str) -> Optional[Section]:
-        wanted = number_or_id if ":" in number_or_id else f"{self.id}:{number_or_id}"
+        wanted = number_or_id if ":" in number_or_id else section_id(self.id, number_or_id)
         for section in self.sections:
             if section.id == wanted:
                 return section

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from . import history_pages
 from .model import Corpus, Document, GlossaryEntry, Section, slug
 from .render import (anchor_of, backlinks_html, blocks_html, esc, example_html, heading_html, linked_text,
                      penalty_html)
@@ -30,7 +31,7 @@ class Page:
     body: str                      # HTML
     description: str = ""
     search_boost: Optional[float] = None
-    hidden: bool = False           # in the site, not in the navigation
+    search_exclude: bool = False   # older editions: reachable, but not in the site's search index
 
 
 @dataclass
@@ -61,12 +62,12 @@ class Layout:
 
 
 def shown_documents(corpus: Corpus) -> list[Document]:
-    """The documents that get pages: each kind's current edition, and every excerpt.
+    """Every document gets pages: the current editions first, then excerpts and older editions.
 
-    Older full editions are reached through their changes pages and each rule's history.
+    Older editions' pages stay out of the site search, so a phone downloads one index, not two.
     """
-    shown = [d for d in corpus.documents if d.info.current or d.info.excerpt]
-    return sorted(shown, key=lambda d: (not d.info.current, KIND_ORDER.get(d.info.kind, 9), d.info.edition or ""))
+    return sorted(corpus.documents, key=lambda d: (not d.info.current, KIND_ORDER.get(d.info.kind, 9),
+                                                   d.info.edition or ""))
 
 
 def document_label(document: Document) -> str:
@@ -105,9 +106,13 @@ def _place_document(layout: Layout, document: Document) -> None:
     by_id = {section.id: section for section in document.sections}
     level = PAGE_LEVEL.get(document.info.kind, 1)
     index_path = f"{_document_dir(document)}/index.md"
+    owners = {section.id: page_of_section(document, section, by_id) for section in document.sections}
+    # A chapter gets a page of its own when it has text, or sections below the page level hang from it
+    # directly (an excerpt may lack the 800 heading between chapter 8 and rule 800.1).
+    with_pages = {owner.id for section_id, owner in owners.items() if owner.id != section_id}
     for section in document.sections:
-        owner = page_of_section(document, section, by_id)
-        if owner.level < level and not _has_body(owner):
+        owner = owners[section.id]
+        if owner.level < level and not _has_body(owner) and owner.id not in with_pages:
             layout.locations[section.id] = (index_path, anchor_of(section))   # a bare chapter heading
         else:
             layout.locations[section.id] = (_section_page_path(document, owner), anchor_of(section))
@@ -149,10 +154,21 @@ def _index_numbers(layout: Layout, corpus: Corpus) -> None:
 class Renderer:
     """Renders the pages of a planned layout."""
 
-    def __init__(self, corpus: Corpus, layout: Layout, extra_pages: Optional[Callable] = None):
+    def __init__(self, corpus: Corpus, layout: Layout):
         self.corpus = corpus
         self.layout = layout
         self.sections_by_id = {s.id: (d, s) for d in corpus.documents for s in d.sections}
+        self.changes = history_pages.compute(corpus)
+        self.history_paths = self._plan_history()
+
+    def _plan_history(self) -> dict[str, str]:
+        """Section id -> its history page, for the current sections that changed in some edition."""
+        paths = {}
+        for section_id in self.changes.last_changed:
+            location = self.layout.locations.get(section_id)
+            if location:
+                paths[section_id] = "history/" + location[0]
+        return paths
 
     def render_all(self) -> Layout:
         layout = self.layout
@@ -168,8 +184,43 @@ class Renderer:
             (nav if document.info.current and not document.info.excerpt else older).append(entry)
         if older:
             nav.append({"Excerpts and older documents": older})
+        if self.changes.pairs:
+            nav.append({"What changed": self.changes_pages()})
+        self.history_pages()
         layout.nav = nav
         return layout
+
+    # -- editions -----------------------------------------------------------------------------
+
+    def changes_pages(self) -> list:
+        layout = self.layout
+        index_path = "changes/index.md"
+        layout.pages[index_path] = Page(index_path, "What changed", history_pages.index_body(
+            self.changes, lambda path: layout.relative(index_path, path)), description="Changes between editions")
+        nav: list = [{"All changes": index_path}]
+        for old, new, diff in self.changes.pairs:
+            path = history_pages.pair_path(old, new)
+            body = history_pages.pair_page_body(old, new, diff, lambda target, path=path: layout.href(path, target))
+            title = history_pages.pair_title(old, new)
+            layout.pages[path] = Page(path, f"What changed: {title}", body, description=f"What changed: {title}",
+                                      search_exclude=True)
+            nav.append({title: path})
+        return nav
+
+    def history_pages(self) -> None:
+        by_page: dict[str, list[str]] = {}
+        for section_id, path in self.history_paths.items():
+            by_page.setdefault(path, []).append(section_id)
+        for path, section_ids in by_page.items():
+            page_path = path[len("history/"):]
+            owner = self.layout.pages.get(page_path)
+            title = owner.title if owner else page_path
+            order = {s.id: i for i, (_, s) in enumerate(self.sections_by_id.values())}
+            section_ids.sort(key=lambda sid: order.get(sid, 0))
+            numbers = {sid: self.sections_by_id[sid][1].number for sid in section_ids if sid in self.sections_by_id}
+            body = history_pages.history_body(title, section_ids, self.changes, numbers,
+                                              lambda target, path=path: self.layout.href(path, target))
+            self.layout.pages[path] = Page(path, f"History: {title}", body, search_exclude=True)
 
     # -- documents --------------------------------------------------------------------------
 
@@ -292,11 +343,17 @@ class Renderer:
             depth = section.level - top.level
             label = f"{SHORT_NAMES.get(document.info.kind, '')} {section.number or section.title}".strip()
             out.append(heading_html(section, 1 + depth, label, page_url))
+            if section.id in self.history_paths:
+                history = self.layout.relative(path, self.history_paths[section.id]) + f"#{anchor_of(section)}"
+                out.append(f'<p class="rk-changed">Changed in {esc(self.changes.last_changed[section.id])} · '
+                           f'<a href="{esc(history)}">history</a></p>')
             if section.infraction:
                 out.append(penalty_html(section.infraction.penalty))
             out.append(blocks_html(section.blocks, section.refs, url_for, bare, heading_level=2 + depth))
+            in_body = {block.as_text() for block in section.blocks} | {block.text for block in section.blocks}
             for example in section.examples:
-                out.append(example_html(example, section.refs, url_for, bare))
+                if example not in in_body:   # some parsers keep examples in place in the body too
+                    out.append(example_html(example, section.refs, url_for, bare))
             out.append(backlinks_html(self.citing(section.id, document, path)))
         if document.glossary:
             out.append(self.terms_used(document, sections, path))
@@ -304,7 +361,7 @@ class Renderer:
         if document.info.kind == "ipg" and top.number:
             title = f"{top.number} {top.title}"
         description = f"{document_label(document)} {title}"
-        return Page(path, title, "".join(out), description=description)
+        return Page(path, title, "".join(out), description=description, search_exclude=not document.info.current)
 
     def citing(self, section_id: str, document: Document, from_path: str) -> list[tuple[str, str]]:
         found = []
@@ -396,7 +453,8 @@ class Renderer:
             rows.append(f"<tr><td>{name}</td><td>{esc(info.edition or '—')}</td><td>{esc(', '.join(status))}</td></tr>")
         out.append('<div class="rk-table"><table><thead><tr><th>Document</th><th>Effective</th><th>Status</th></tr></thead>'
                    f'<tbody>{"".join(rows)}</tbody></table></div>')
-        return Page("index.md", "Home", "".join(out), description="Magic: The Gathering tournament rules reference")
+        return Page("index.md", "Home", "".join(out), description="Magic: The Gathering tournament rules reference",
+                    search_exclude=True)
 
     def penalties_page(self, ipg: Document) -> Page:
         path = "penalties.md"

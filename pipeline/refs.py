@@ -29,19 +29,26 @@ DOCUMENT_NAMES = [
 DOCUMENT = "|".join(f"(?:{pattern})" for pattern, _ in DOCUMENT_NAMES)
 
 ITEM = rf"{NUMBER}(?:{DASH}(?:{NUMBER}|[a-z]\b))?"
+# Searched for first (anchored on a literal word, so fast); the document name before it is looked up after.
 KEYWORD_LIST = re.compile(
-    rf"(?:(?P<doc>{DOCUMENT})(?:,|’s|'s)?\s+)?"
-    rf"(?P<word>rules?|sections?|§§?)\s+"
+    rf"\b(?P<word>rules?|sections?|§§?)\s+"
     rf"(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*)",
     re.I,
 )
+DOCUMENT_BEFORE = re.compile(rf"(?P<doc>{DOCUMENT})(?:,|’s|'s)?\s+$", re.I)
 # "rule 704.5k of the Comprehensive Rules" / "section 4.3 of the Magic Tournament Rules"
 TRAILING_DOCUMENT = re.compile(rf"\s+(?:of|in)\s+(?:the\s+)?(?P<doc>{DOCUMENT})\b", re.I)
 # A bare CR-style number in parentheses or after "see": "(see 509.1a)", "(704.5k)".
 BARE_CR = re.compile(rf"(?<![\w.])(?P<items>{CR_NUMBER}(?:{DASH}(?:{CR_NUMBER}|[a-z]\b))?)(?![\w])")
 # "Tardiness (3.1)", "Unsporting Conduct — Cheating (4.8)": a title, then its number in parentheses.
-TITLED = re.compile(r"(?P<title>[A-Z][\w’'/-]*(?:\s+(?:[A-Z][\w’'/-]*|of|a|the|to|—|-|–))*)\s+\((?P<items>\d{1,2}\.\d{1,2})\)")
+TITLE_BEFORE = re.compile(r"(?P<title>[A-Z][\w’'/-]*(?:\s+(?:[A-Z][\w’'/-]*|of|a|the|to|—|-|–))*)$")
 ITEM_SPLIT = re.compile(SEPARATOR, re.I)
+TRIGGER = re.compile(
+    r"(?P<keyword>\b(?:rules?|sections?|§§?)\s+\d)"
+    r"|(?P<bare>(?<![\w.])[1-9]\d{2}\.\d)"
+    r"|\s\((?P<paren>(?P<paren_number>\d{1,2}\.\d{1,2}))\)"
+    r"|(?P<appendix>\bAppendix\s+[A-H]\b)(?!\s*[—–:-])",
+    re.I)
 RANGE_SPLIT = re.compile(DASH)
 # Subrule letters skip l and o (they look like 1 and 0).
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -65,44 +72,71 @@ def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool
 
 def find_reference_spans(text: str, line: Optional[int] = None,
                          bare_cr_numbers: bool = False) -> list[tuple[int, int, Reference]]:
-    """Like find_references, with the (start, end) of the written phrase of each number."""
+    """Like find_references, with the (start, end) of the written phrase of each number.
+
+    One scan finds every place a reference may start (a keyword before a number, a
+    CR-style number, "(3.1)", "Appendix C"); each is then read with its own pattern.
+    """
     found: list[tuple[int, int, Reference]] = []
-    taken: list[tuple[int, int]] = []
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in taken)
-
-    for match in KEYWORD_LIST.finditer(text):
-        doc = match.group("doc")
-        kind = document_kind(doc) if doc else None
-        if kind is None:
-            trailing = TRAILING_DOCUMENT.match(text, match.end())
-            if trailing:
-                kind = document_kind(trailing.group("doc"))
-        phrase = match.group(0)
-        items_start = match.start("items")
-        for start, end, number in _expand(match.group("items"), items_start):
-            found.append((start, end, Reference(phrase, number, kind, None, line)))
-        taken.append(match.span())
-
-    if bare_cr_numbers:
-        for match in BARE_CR.finditer(text):
-            if not free(*match.span()):
-                continue
-            for start, end, number in _expand(match.group("items"), match.start("items")):
-                found.append((start, end, Reference(match.group(0), number, None, None, line)))
-            taken.append(match.span())
-
-    for match in TITLED.finditer(text):
-        if not free(match.start("items"), match.end("items")):
+    consumed = 0
+    for trigger in TRIGGER.finditer(text):
+        position = trigger.start()
+        if position < consumed:
             continue
-        number = match.group("items")
-        found.append((match.start("items"), match.end("items"),
-                      Reference(match.group(0), number, None, None, line)))
-        taken.append(match.span("items"))
-
-    found.sort(key=lambda item: item[0])
+        kind = trigger.lastgroup
+        if kind == "keyword":
+            match = KEYWORD_LIST.match(text, position)
+            if not match:
+                continue
+            before = _document_before(text, position)
+            document = document_kind(before.group("doc")) if before else None
+            start = before.start() if before else position
+            if document is None:
+                trailing = TRAILING_DOCUMENT.match(text, match.end())
+                if trailing:
+                    document = document_kind(trailing.group("doc"))
+            phrase = text[start:match.end()]
+            for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
+                found.append((item_start, item_end, Reference(phrase, number, document, None, line)))
+            consumed = match.end()
+        elif kind == "bare":
+            if not bare_cr_numbers:
+                continue
+            match = BARE_CR.match(text, position)
+            if not match:
+                continue
+            for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
+                found.append((item_start, item_end, Reference(match.group(0), number, None, None, line)))
+            consumed = match.end()
+        elif kind == "appendix":
+            before = _document_before(text, position)
+            document = document_kind(before.group("doc")) if before else None
+            written = text[before.start() if before else position:trigger.end()]
+            found.append((position, trigger.end(), Reference(written, trigger.group("appendix").replace("\n", " "),
+                                                             document, None, line)))
+            consumed = trigger.end()
+        elif kind == "paren":
+            title = TITLE_BEFORE.search(text, max(0, position - 80), position)
+            if not title:
+                continue
+            number = trigger.group("paren_number")
+            found.append((trigger.start("paren_number"), trigger.end("paren_number"),
+                          Reference(text[title.start():trigger.end()], number, None, None, line)))
+            consumed = trigger.end()
     return found
+
+
+DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
+
+
+def _document_before(text: str, position: int):
+    """The document name written just before `position` ("MTR section 4.3"), if any."""
+    tail = text[max(0, position - 30):position].rstrip().rstrip(",").lower()
+    if tail.endswith(("’s", "'s")):
+        tail = tail[:-2]
+    if not tail.endswith(DOCUMENT_NAME_ENDINGS):
+        return None
+    return DOCUMENT_BEFORE.search(text, max(0, position - 60), position)
 
 
 def _expand(items: str, offset: int) -> Iterator[tuple[int, int, str]]:

@@ -154,7 +154,9 @@ def _markdown(page) -> str:
     meta = [f"title: {json.dumps(page.title)}"]
     if page.description:
         meta.append(f"description: {json.dumps(page.description)}")
-    if page.search_boost:
+    if page.search_exclude:
+        meta.append("search:\n  exclude: true")
+    elif page.search_boost:
         meta.append(f"search:\n  boost: {page.search_boost}")
     # The body itself is put in by on_page_content: Markdown never sees source text.
     return "---\n" + "\n".join(meta) + "\n---\n"

@@ -19,3 +19,12 @@ SOURCES = ROOT / "sources"
 def shipped_corpus():
     from pipeline import load_corpus
     return load_corpus(SOURCES)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, shipped_corpus):
+    """The site built from the shipped sources, once per test session."""
+    from pipeline.site import build_site
+    out = tmp_path_factory.mktemp("site") / "site"
+    build_site(shipped_corpus, out)
+    return out

@@ -33,6 +33,4 @@ def parse(source: SourceText, info: DocumentInfo) -> Document:
 
 
 def _load_parsers() -> None:
-    if PARSERS:
-        return
-    from . import cr, ipg, mtr  # noqa: F401  (modules register themselves on import)
+    from . import cr, ipg, mtr  # noqa: F401  (modules register themselves on import; a second import is free)

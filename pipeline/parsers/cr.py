@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import fields, replace
+from dataclasses import MISSING, fields, replace
 from itertools import accumulate
 from typing import Callable, Optional
 
@@ -41,8 +41,8 @@ from ..layout import is_contents_line, is_page_number, strip_dot_leader
 from ..model import (ERROR, INFO, PARAGRAPH, SUBHEADING, WARNING, Block, Document, DocumentInfo,
                      GlossaryEntry, Problem, Reference, Section)
 from ..reader import SourceText
-from ..refs import (BARE_CR, DOCUMENT_NAMES, KEYWORD_LIST, SUBRULE_LETTERS, TRAILING_DOCUMENT,
-                    _expand, find_references)
+from ..refs import (BARE_CR, KEYWORD_LIST, SUBRULE_LETTERS, TRAILING_DOCUMENT, _document_before, _expand,
+                    find_references)
 from . import register
 
 # --- the shapes of lines ---------------------------------------------------------------------------
@@ -59,7 +59,10 @@ CREDITS_LABEL = "credits"
 # What may close a sentence after its final punctuation: "...Option.”", "...(See rule 704.)".
 CLOSING_MARKS = "\"'”’)]"
 SENTENCE_END = ".!?:;"
+RULE_TEXT_OPENERS = "“\"'‘{[(∞−-+—–•*_"
 TITLE_MAX = 100          # a heading or glossary term is no longer than this
+TERM_MAX = 60            # "Active Player, Nonactive Player Order"
+BLANK_SEPARATED_TERMS = 3   # a glossary with blank lines between entries does not need guessing
 RULE_TITLE_MAX = 80      # "702.2. Deathtouch", "204.4. Supertypes": a rule that is only a heading
 PAGE_NUMBER_MAX = 16     # "Page 123 of 456" at most
 # Three joins of a line cut mid-sentence with a line starting in lowercase prove hard wrapping.
@@ -84,15 +87,22 @@ def reads_like_title(text: str) -> bool:
             and text[-1] not in ".,;:" and not ends_sentence(text))
 
 
+def _starts_rule_text(text: str) -> bool:
+    """Rules text starts "If...", "“Legend rule”...", "{T}:...", "∞ (the...", "20 life..."; not "and", ").", ","."""
+    first = text[0]
+    return first.isupper() or first.isdigit() or first in RULE_TEXT_OPENERS
+
+
 def reads_like_term(text: str) -> bool:
     """"Ability", "For Mirrodin!", "Partner, “Partner with [name]”"; not "2. An..." nor a sentence."""
     return len(text) <= TITLE_MAX and not text[0].isdigit() and text.rstrip(CLOSING_MARKS)[-1:] not in ".:;"
 
 
-def heading_shape(stripped: str) -> Optional[tuple[str, str, tuple[int, int, int], str]]:
-    """(number, kind, sort key, text) if the line is shaped like a heading or a rule, else None.
+def heading_shape(stripped: str):
+    """(number, kind, sort key, text, number above) if the line is shaped like a heading or rule, else None.
 
-    "100.2c Text" -> ("100.2c", "subrule", (100, 2, ord("c")), "Text"); "1. Game Concepts" -> chapter.
+    "100.2c Text" -> ("100.2c", "subrule", (100, 2, ord("c")), "Text", "100.2"); "1. Game Concepts" -> a
+    chapter with key (99, -1, -1), before every section of its own.
     """
     match = NUMBERED_LINE.match(stripped)
     if match is None:
@@ -101,14 +111,15 @@ def heading_shape(stripped: str) -> Optional[tuple[str, str, tuple[int, int, int
     if rule is None:
         if dots == "." and gap and reads_like_title(text):
             if len(section) == 1:
-                return section, "chapter", (int(section) * 100 - 1, -1, -1), text
-            return section, "section", (int(section), -1, -1), text
+                return section, "chapter", (int(section) * 100 - 1, -1, -1), text, None
+            return section, "section", (int(section), -1, -1), text, section[0]
         return None
     if len(section) != 3 or not (dots or gap):
         return None
     if letter:
-        return f"{section}.{rule}{letter}", "subrule", (int(section), int(rule), ord(letter)), text
-    return f"{section}.{rule}", "rule", (int(section), int(rule), -1), text
+        stem = f"{section}.{rule}"
+        return stem + letter, "subrule", (int(section), int(rule), ord(letter)), text, stem
+    return f"{section}.{rule}", "rule", (int(section), int(rule), -1), text, section
 
 
 # --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
@@ -161,7 +172,6 @@ class _CrParser:
         self.source = source
         self.info = info
         self.handle: Callable[[str, str, int], None] = self.front_line   # what the current part does with a line
-        self.in_glossary = False
         self.in_rules = False
         self.front: list[_Paragraph] = []
         self.credits: list[_Paragraph] = []
@@ -175,9 +185,6 @@ class _CrParser:
         self.hard_wrapped = False
         self.wraps_seen = 0
         self.current: Optional[_Draft] = None       # the heading rules text goes to
-        self.chapter: Optional[_Draft] = None
-        self.section: Optional[_Draft] = None
-        self.rule: Optional[_Draft] = None
         self.last_key: Optional[tuple[int, int, int]] = None
         self.last_number = ""
         self.seen: dict[str, int] = {}               # heading number -> its line
@@ -186,19 +193,27 @@ class _CrParser:
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.found_names: set[str] = set()
+        self.terms_ended_by_blank = 0
 
     # -- driving ----------------------------------------------------------------------------------
 
     def parse(self) -> Document:
         lines = self.source.lines
         last = len(lines) - 1
+        before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
+        before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
+        page_break = False
         for index, line in enumerate(lines):
             text = line.text
             if not text:
+                if self.open is not None:
+                    before_blank = self.open
                 self.after_blank = True
                 self.open = None
                 if self.term is not None:
+                    before_blank_term = self.term
                     self.finish_term()
+                    self.terms_ended_by_blank += 1
                 continue
             if text[0] == "#":
                 text = MARKDOWN_HEADING.sub("", text, count=1) or text
@@ -207,7 +222,17 @@ class _CrParser:
                 continue
             if (len(stripped) <= PAGE_NUMBER_MAX and is_page_number(stripped)
                     and (index == 0 or not lines[index - 1].text or index == last or not lines[index + 1].text)):
+                page_break = True
                 continue
+            if page_break:
+                # The blank lines around a page number are no paragraph break: the text goes on.
+                page_break = False
+                self.open, self.after_blank = before_blank, False
+                held = before_blank_term
+                if self.terms and self.terms[-1] is held:
+                    self.terms_ended_by_blank -= 1
+                    if not held.lines or not ends_sentence(held.lines[-1]):
+                        self.term = self.terms.pop()  # a term or a sentence the page break cut
             self.handle(text, stripped, line.number)
         self.finish_term()
         return self.document()
@@ -271,60 +296,44 @@ class _CrParser:
 
     def heading(self, shape, line: int) -> bool:
         """Start the heading or rule a numbered line opens; False if the line is text after all."""
-        number, kind, key, text = shape
-        # Backwards, or nothing/lowercase after the number, right after a line cut mid-sentence: text.
-        open_paragraph = self.open
-        glued = open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1])
-        backwards = self.last_key is not None and key <= self.last_key
-        if glued and (backwards or not text or text[0].islower()):
-            return False
-        if kind == "chapter":
-            if backwards:
+        number, kind, key, text, above = shape
+        last_key = self.last_key
+        backwards = last_key is not None and key <= last_key
+        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
+            # Right after a line cut mid-sentence, such a number goes on with that sentence.
+            open_paragraph = self.open
+            if open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1]):
+                return False
+            if backwards and kind != "rule" and kind != "subrule" and not self.rules_seen:
                 return self.restart_after_contents(shape, line)
-            self.chapter = self.add_draft(number, kind, None, line, text)
-            self.section = self.rule = None
-        elif kind == "section":
-            if backwards and self.restart_after_contents(shape, line):
-                return True
-            self.check_order(number, kind, key, backwards, line)
-            parent = self.chapter.number if self.chapter and self.chapter.number == number[0] else \
-                self.nearest_parent(number, (number[0],), line)
-            self.section = self.add_draft(number, kind, parent, line, text)
-            self.rule = None
-        else:
-            self.check_order(number, kind, key, backwards, line)
-            draft = self.add_draft(number, kind, self.parent_of_rule(number, kind, line), line)
+            if backwards and kind == "chapter":
+                return False
+        if backwards or number in self.seen:
+            self.report_order(number, backwards, line)
+        elif last_key is not None:
+            missing = _first_missing(last_key, kind, key)
+            if missing:
+                self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
+        parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
+        if kind == "rule" or kind == "subrule":
+            draft = self.add_draft(number, kind, parent, line)
             if text:
                 self.open = _Paragraph(text, line)
                 draft.paragraphs.append(self.open)
-            if kind == "rule":
-                self.rule = draft
             self.rules_seen += 1
+        else:
+            self.add_draft(number, kind, parent, line, text)
         self.last_key = key
         self.last_number = number
         return True
 
-    def parent_of_rule(self, number: str, kind: str, line: int) -> Optional[str]:
-        if kind == "subrule":
-            rule = self.rule
-            if rule is not None and number.startswith(rule.number) and len(number) == len(rule.number) + 1:
-                return rule.number
-            section = number.partition(".")[0]
-            return self.nearest_parent(number, (number[:-1], section, section[0]), line)
-        section = self.section
-        if section is not None and number.partition(".")[0] == section.number:
-            return section.number
-        return self.nearest_parent(number, (number.partition(".")[0], number[0]), line)
-
-    def nearest_parent(self, number: str, wanted: tuple[str, ...], line: int) -> Optional[str]:
-        """In an excerpt a heading above may be missing: take the nearest that exists, and say so once."""
-        for candidate in wanted:
-            if candidate in self.seen:
-                return candidate
-            if candidate not in self.missing_parents:
-                self.missing_parents.add(candidate)
-                self.problem(WARNING, line, f"{number} comes without a heading {candidate} above it")
-        return None
+    def nearest_parent(self, number: str, above: str, line: int) -> Optional[str]:
+        """In an excerpt the heading above may be missing: take the nearest that exists, and say so once."""
+        if above not in self.missing_parents:
+            self.missing_parents.add(above)
+            self.problem(WARNING, line, f"{number} comes without a heading {above} above it")
+        wanted = [number.partition(".")[0], number[0]] if "." in above else [number[0]]
+        return next((candidate for candidate in wanted if candidate in self.seen and candidate != number), None)
 
     def add_draft(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "") -> _Draft:
         draft = _Draft(number, kind, parent, line, title)
@@ -345,22 +354,17 @@ class _CrParser:
             self.front.extend(draft.paragraphs + draft.examples)
         self.drafts.clear()
         self.seen.clear()
-        self.chapter = self.section = self.rule = self.current = None
+        self.current = None
         self.last_key = None
         return self.heading(shape, line)
 
-    def check_order(self, number: str, kind: str, key, backwards: bool, line: int) -> None:
-        """Duplicate numbers and numbering that goes backwards (warnings), numbers skipped (info)."""
+    def report_order(self, number: str, backwards: bool, line: int) -> None:
+        """Duplicate numbers and numbering that goes backwards: both headings are kept."""
         if number in self.seen:
             self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
                                         f"(duplicate number; both kept)")
-            return
-        if backwards:
+        else:
             self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
-            return
-        missing = _first_missing(self.last_key, kind, key)
-        if missing:
-            self.problem(INFO, line, f"{number} follows {self.last_number or 'the start'}: {missing} is missing")
 
     def start_example(self, stripped: str, line: int) -> None:
         paragraph = _Paragraph(stripped, line)
@@ -403,7 +407,6 @@ class _CrParser:
         self.found_names.add(label)
         if label == GLOSSARY_LABEL:
             self.handle = self.glossary_line
-            self.in_glossary = True
         else:
             self.start_credits(stripped, line)
 
@@ -424,16 +427,21 @@ class _CrParser:
     # -- glossary ------------------------------------------------------------------------------------
 
     def glossary_line(self, text: str, stripped: str, line: int) -> None:
+        if stripped[0] in "Cc" and stripped.casefold() == CREDITS_LABEL:
+            self.finish_term()
+            self.start_credits(stripped, line)
+            return
         term = self.term
-        if term is not None:
+        if term is not None and not (term.lines and self.terms_ended_by_blank < BLANK_SEPARATED_TERMS
+                                     and len(stripped) <= TERM_MAX and stripped[0].isupper()
+                                     and reads_like_term(stripped) and ends_sentence(term.lines[-1])):
             if not term.lines:
                 term.definition_line = line
             term.lines.append(stripped)
             return
-        if stripped.casefold() == CREDITS_LABEL:
-            self.in_glossary = False
-            self.start_credits(stripped, line)
-            return
+        if term is not None:
+            # No blank lines between entries (some conversions): a short term after a finished sentence.
+            self.finish_term()
         if self.terms and not reads_like_term(stripped):
             # A definition paragraph set off by a blank line still belongs to the term above.
             self.term = self.terms.pop()
@@ -477,41 +485,58 @@ class _CrParser:
 
     def document(self) -> Document:
         self.end_of_rules(glossary_follows=False)
-        doc_id = self.info.id
-        texts: list[tuple[str, int]] = []
+        texts: list[str] = []            # every rules paragraph and example, then every definition
+        lines: list[int] = []
         for draft in self.drafts:
             _take_title(draft)
-            texts.extend((paragraph.text, paragraph.line) for paragraph in draft.paragraphs)
-            texts.extend((example.text, example.line) for example in draft.examples)
+            for paragraph in draft.paragraphs + draft.examples:
+                texts.append(paragraph.text)
+                lines.append(paragraph.line)
         rules_texts = len(texts)
-        texts.extend(("\n".join(term.lines), term.definition_line) for term in self.terms)
-        refs = references_in_texts(texts)
-        sections = []
-        position = 0
-        for draft in self.drafts:
-            count = len(draft.paragraphs) + len(draft.examples)
-            section_refs = tuple(reference for found in refs[position:position + count] for reference in found)
-            section_texts = texts[position:position + count]
-            position += count
-            blocks = tuple(new_block(paragraph.kind, text, "", ())
-                           for paragraph, (text, _) in zip(draft.paragraphs, section_texts))
-            examples = tuple(text for text, _ in section_texts[len(blocks):])
-            sections.append(new_section(
-                cr_id(doc_id, draft.number), draft.number, draft.title, LEVELS[draft.kind], blocks, examples,
-                cr_id(doc_id, draft.parent) if draft.parent else None, section_refs, draft.line, None, draft.kind))
+        for term in self.terms:
+            texts.append("\n".join(term.lines))
+            lines.append(term.definition_line)
+        refs = references_in_texts(texts, lines)
+        sections = self.sections(texts, refs)
         glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
         info = self.check_complete()
         if not self.rules_seen:
             self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
-        return Document(info=info, sections=tuple(sections), glossary=glossary,
+        return Document(info=info, sections=sections, glossary=glossary,
                         front_matter=tuple(Block(p.kind, p.text) for p in self.front),
                         credits=tuple(Block(p.kind, p.text) for p in self.credits),
                         problems=tuple(self.problems))
 
-    def glossary(self, texts: list[tuple[str, int]], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
+    def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
+        """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
+        doc_id = self.info.id
+        sections = []
+        position = 0
+        for draft in self.drafts:
+            paragraphs, examples = draft.paragraphs, draft.examples
+            if len(paragraphs) == 1 and not examples:           # most rules
+                blocks = (new_block(kind=paragraphs[0].kind, text=texts[position]),)
+                found = refs[position]
+                section_refs = tuple(found) if found else ()
+                position += 1
+            else:
+                paragraphs_end = position + len(paragraphs)
+                end = paragraphs_end + len(examples)
+                blocks = tuple([new_block(kind=paragraph.kind, text=text)
+                                for paragraph, text in zip(paragraphs, texts[position:paragraphs_end])])
+                examples = tuple(texts[paragraphs_end:end])
+                section_refs = tuple([reference for found in refs[position:end] for reference in found])
+                position = end
+            sections.append(new_section(
+                id=f"{doc_id}:{draft.number}", number=draft.number, title=draft.title, level=LEVELS[draft.kind],
+                blocks=blocks, examples=tuple(examples), parent=f"{doc_id}:{draft.parent}" if draft.parent else None,
+                refs=section_refs, line=draft.line, kind=draft.kind))
+        return tuple(sections)
+
+    def glossary(self, texts: list[str], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
         terms = {term.term.casefold() for term in self.terms}
         entries = []
-        for term, (text, _), term_refs in zip(self.terms, texts, refs):
+        for term, text, term_refs in zip(self.terms, texts, refs):
             if not term.lines:
                 self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
             entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line, term_names(term.term, terms)))
@@ -579,26 +604,24 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
     return tuple(names) or (bare,)
 
 
-def cr_id(doc_id: str, number: str) -> str:
-    """model.section_id for a CR number (digits, dots and a letter): "cr", "704.5k" -> "cr:704.5k"."""
-    return f"{doc_id}:{number}"
-
-
 def _fast_constructor(cls):
-    """A constructor for a frozen model dataclass that fills its fields directly.
+    """A keyword-only constructor for a frozen model dataclass that fills its fields directly.
 
-    The generated __init__ of a frozen dataclass sets each field through object.__setattr__,
-    which is most of the parse time of a 9,000-line CR. Fields are given in declaration order.
-    Falls back to the class itself for a dataclass with __slots__ or __post_init__.
+    The generated __init__ of a frozen dataclass sets each field through object.__setattr__, which
+    was a third of the parse time of a 9,000-line CR. Fields left out take their defaults. Falls back
+    to the class itself for a dataclass with __slots__, __post_init__ or default factories.
     """
-    names = tuple(field.name for field in fields(cls))
-    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__"):
+    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__") or any(
+            field.default_factory is not MISSING for field in fields(cls)):
         return cls
+    defaults = {field.name: field.default for field in fields(cls) if field.default is not MISSING}
     new = object.__new__
 
-    def construct(*values):
+    def construct(**values):
         instance = new(cls)
-        instance.__dict__.update(zip(names, values))
+        state = instance.__dict__
+        state.update(defaults)
+        state.update(values)
         return instance
     return construct
 
@@ -610,98 +633,106 @@ new_reference = _fast_constructor(Reference)
 
 # --- references, fast ----------------------------------------------------------------------------------
 #
-# refs.find_references tries a dozen document names at every character: about 1 s for the whole CR.
-# Its matches can only start at two kinds of places: a keyword ("rule", "sections", "§", any case)
-# followed by whitespace and a digit, or a CR number ("704.5k") whose dot is followed by a digit.
-# So all texts are searched once for those marks, and refs' own regexes are matched only there,
-# in the order and with the overlap rules of find_reference_spans. A text where another document
-# may be named ("Tournament Rules section 4.3", "rule 3 of the MTR") or a "Title (3.1)" reference
-# may stand goes to find_references itself. tests/test_parse_cr.py checks the results are the same
-# as find_references on every text of every fixture and on generated texts.
+# refs.find_references reads every character with one many-branched pattern: about 0.2 s for the
+# texts of a whole CR, four times the time of everything else. In the CR its triggers are a keyword
+# ("rule", "sections", "§", any case) before whitespace and a digit, and a CR number ("704.5k"). Both
+# have a cheap mark: whitespace then a digit, a dot then a digit. So all texts are searched once for
+# those marks, and refs' own patterns are matched only there, in the order and with the overlap rules
+# of refs.find_reference_spans. A text where refs does more (a document name before or after the
+# keyword, a "Title (3.1)" or "Appendix C" reference) goes to find_references itself.
+# tests/test_parse_cr.py checks the results equal find_references on every text of every fixture
+# and on generated texts: a change of refs.py that this emulation misses fails those tests.
 
 WHITESPACE_DIGIT = re.compile(r"\s\d")
 DOT_DIGIT = re.compile(r"\.\d")
-TITLED_HINT = re.compile(r"\(\d{1,2}\.\d{1,2}\)")
-KEYWORD_ENDING = re.compile(r"(?:rules?|sections?|§§?)$", re.I)
+# What only find_references reads: "Tardiness (3.1)", "Appendix C" (in its usual spellings).
+PARENTHESISED_NUMBER = re.compile(r"\(\d{1,2}\.\d{1,2}\)")
+APPENDIX_WORDS = (re.compile("ppendix"), re.compile("PPENDIX"))
+# refs.TRIGGER's "keyword" and "bare" branches, read from their ends.
+KEYWORD_BEFORE_GAP = re.compile(r"\b(?:rules?|sections?|§§?)$", re.I)
+KEYWORD_LAST_LETTERS = "eEnNsS\u017f§"  # rule, rules, section, sections, §; re.I takes ſ for s
 LONGEST_KEYWORD = len("sections")
-_DOCUMENT_LAST_WORDS = sorted({re.findall(r"[A-Za-z]+", alternative)[-1].lower()
-                               for pattern, _ in DOCUMENT_NAMES for alternative in pattern.split("|")})
-DOCUMENT_ENDING = re.compile(rf"(?:{'|'.join(_DOCUMENT_LAST_WORDS)})(?:,|’s|'s)?$", re.I)
-LONGEST_DOCUMENT_ENDING = max(map(len, _DOCUMENT_LAST_WORDS)) + 2
+BARE_TRIGGER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d")
+BARE_TRIGGER_LENGTH = len("704.5")
 SEPARATOR = "\x00"   # no reference pattern matches across it: it is neither space nor word character
 
 
-def references_in_texts(texts: list[tuple[str, int]]) -> list[list[Reference]]:
-    """[find_references(text, line, bare_cr_numbers=True) for text, line in texts], the same, fast."""
-    big = SEPARATOR.join([text for text, _ in texts])
-    starts = [0, *accumulate(len(text) + 1 for text, _ in texts)]
+def references_in_texts(texts: list[str], lines: list[int]) -> list[list[Reference]]:
+    """[find_references(text, line, bare_cr_numbers=True) for text, line in zip(texts, lines)], fast."""
+    big = SEPARATOR.join(texts)
+    starts = [0, *accumulate(len(text) + 1 for text in texts)]
     marks: dict[int, tuple[list[int], list[int]]] = {}
     for kind, pattern in ((0, WHITESPACE_DIGIT), (1, DOT_DIGIT)):
         for match in pattern.finditer(big):
             at = match.start()
             index = bisect_right(starts, at) - 1
-            marks.setdefault(index, ([], []))[kind].append(at - starts[index])
-    titled = {bisect_right(starts, match.start()) - 1 for match in TITLED_HINT.finditer(big)}
+            found = marks.get(index)
+            if found is None:
+                found = marks[index] = ([], [])
+            found[kind].append(at - starts[index])
+    delegated = {bisect_right(starts, match.start()) - 1
+                 for pattern in (PARENTHESISED_NUMBER, *APPENDIX_WORDS) for match in pattern.finditer(big)}
     results: list[list[Reference]] = [[] for _ in texts]
+    for index in delegated:
+        results[index] = find_references(texts[index], lines[index], True)
     for index, (keyword_marks, dot_marks) in marks.items():
-        text, line = texts[index]
-        found = None if index in titled else _references_at(text, line, keyword_marks, dot_marks)
+        if index in delegated:
+            continue
+        text, line = texts[index], lines[index]
+        found = _references_at(text, line, keyword_marks, dot_marks)
         results[index] = find_references(text, line, True) if found is None else found
     return results
 
 
 def _references_at(text: str, line: int, keyword_marks: list[int], dot_marks: list[int]) -> Optional[list]:
-    """The references of `text`, given where they can start; None when find_references must decide."""
-    found = []
-    taken = []
-    resume = 0
-    for mark in keyword_marks:                      # "rule 704.5k": the space before the digit
-        if mark < resume:
-            continue
+    """The references of `text`, given its marks; None when find_references must read it."""
+    triggers = []                                   # (start, end, is a keyword) as refs.TRIGGER finds them
+    for mark in keyword_marks:                      # "rule 704.5k": the whitespace before the digit
         gap_start = mark
-        while gap_start > resume and text[gap_start - 1].isspace():
+        while gap_start > 0 and text[gap_start - 1].isspace():
             gap_start -= 1
-        keyword = KEYWORD_ENDING.search(text, max(resume, gap_start - LONGEST_KEYWORD), gap_start)
-        if keyword is None:
-            continue
-        begin = keyword.start()
-        before = begin
-        while before > resume and text[before - 1].isspace():
-            before -= 1
-        if before < begin and DOCUMENT_ENDING.search(text, max(resume, before - LONGEST_DOCUMENT_ENDING), before):
-            return None                             # "Tournament Rules section 4.3"
-        match = KEYWORD_LIST.match(text, begin)
-        if match is None:
-            continue
-        if match.group("doc") or TRAILING_DOCUMENT.match(text, match.end()):
-            return None                             # "rule 3 of the Tournament Rules"
-        phrase = match.group(0)
-        for item_start, _, number in _expand(match.group("items"), match.start("items")):
-            found.append((item_start, new_reference(phrase, number, None, None, line)))
-        taken.append(match.span())
-        resume = match.end()
-    resume = 0
+        if gap_start == 0 or text[gap_start - 1] not in KEYWORD_LAST_LETTERS:
+            continue                                # "deals 2 damage"
+        keyword = KEYWORD_BEFORE_GAP.search(text, max(0, gap_start - LONGEST_KEYWORD), gap_start)
+        if keyword is not None:
+            triggers.append((keyword.start(), mark + 2, True))
     for mark in dot_marks:                          # "704.5k": the dot before the digit
         begin = mark - 3
-        if begin < resume or begin < 0:
+        if begin >= 0 and BARE_TRIGGER.match(text, begin):
+            triggers.append((begin, begin + BARE_TRIGGER_LENGTH, False))
+    triggers.sort()
+    found = []
+    trigger_end = consumed = 0
+    for start, end, is_keyword in triggers:
+        if start < trigger_end:                     # inside the trigger before: never a trigger itself
             continue
-        match = BARE_CR.match(text, begin)
-        if match is None:
+        trigger_end = end
+        if start < consumed:
             continue
-        resume = end = match.end()
-        if taken and any(begin < b and end > a for a, b in taken):
-            continue
-        phrase = match.group(0)
-        for item_start, _, number in _expand(match.group("items"), match.start("items")):
-            found.append((item_start, new_reference(phrase, number, None, None, line)))
-        taken.append((begin, end))
-    if len(found) > 1:
-        found.sort(key=_start)
-    return [reference for _, reference in found]
+        if is_keyword:
+            match = KEYWORD_LIST.match(text, start)
+            if match is None:
+                continue
+            if _document_before(text, start) or TRAILING_DOCUMENT.match(text, match.end()):
+                return None                         # "MTR section 4.3", "rule 3 of the Tournament Rules"
+        else:
+            match = BARE_CR.match(text, start)
+            if match is None:
+                continue
+        _add_references(found, match, line)
+        consumed = match.end()
+    return found
 
 
-def _start(item: tuple[int, Reference]) -> int:
-    return item[0]
+def _add_references(found: list, match: re.Match, line: int) -> None:
+    """refs' expansion of one match's items ("103.2 and 103.3", "603.7d–f"), fast for a single number."""
+    phrase = match.group(0)
+    items = match.group("items")
+    if items.replace(".", "").isalnum():            # one number: no separator, no range
+        found.append(new_reference(text=phrase, number=items.rstrip("."), line=line))
+        return
+    for _, _, number in _expand(items, match.start("items")):
+        found.append(new_reference(text=phrase, number=number, line=line))
 
 
 @register("cr")

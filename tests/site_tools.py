@@ -1,0 +1,78 @@
+"""Helpers for the site tests: build once, serve on loopback, check links."""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+
+class _Collector(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.resources: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        for name in ("src", "href"):
+            if tag in ("script", "img", "link", "iframe", "source") and attrs.get(name):
+                self.resources.append(attrs[name])
+
+
+@functools.lru_cache(maxsize=None)
+def parse_page(path: Path):
+    collector = _Collector()
+    collector.feed(path.read_text(encoding="utf-8"))
+    return collector
+
+
+def page_file(site: Path, url_path: str) -> Path | None:
+    candidate = site / unquote(url_path).lstrip("/")
+    if candidate.is_dir():
+        candidate = candidate / "index.html"
+    return candidate if candidate.is_file() else None
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every internal link of every page whose file or anchor does not exist."""
+    broken = []
+    for page in sorted(site.rglob("*.html")):
+        url = "/" + page.relative_to(site).as_posix()
+        for href in parse_page(page).links:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith(("mailto:", "javascript:")):
+                continue
+            target = urlsplit(urljoin(url, href))
+            file = page_file(site, target.path)
+            if file is None:
+                broken.append(f"{url}: {href} (no such page)")
+                continue
+            if target.fragment and file.suffix == ".html" and unquote(target.fragment) not in parse_page(file).ids:
+                broken.append(f"{url}: {href} (no anchor #{target.fragment})")
+    return broken
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(site: Path):
+    """Serve `site` on an ephemeral loopback port; returns (base url, stop function)."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def stop():
+        server.shutdown()
+        server.server_close()
+    return f"http://127.0.0.1:{server.server_address[1]}/", stop

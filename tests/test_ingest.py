@@ -1,0 +1,133 @@
+"""The whole folder: documents named, references resolved across documents, problems reported."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from pipeline import load_corpus
+from pipeline.export import document_json
+from conftest import CORPUS, ROOT, SOURCES
+
+
+def run(*args, cwd=ROOT):
+    env = dict(os.environ, RULEKB_CACHE=str(ROOT / ".cache"))
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+def test_shipped_sources_get_their_ids_and_the_current_editions(shipped_corpus):
+    documents = {d.id: d.info for d in shipped_corpus.documents}
+    assert set(documents) == {"cr", "cr-2025-11-14", "cr-2011-02-04-excerpt", "ipg", "ipg-2016-09-30-excerpt",
+                              "mtr", "floor"}
+    assert documents["cr"].edition == "2026-01-16" and documents["cr"].current
+    assert not documents["cr-2025-11-14"].current
+    assert documents["ipg"].edition == "2024-09-23"
+    assert documents["ipg-2016-09-30-excerpt"].excerpt and not documents["ipg-2016-09-30-excerpt"].complete
+    assert documents["floor"].kind == "floor"
+
+
+def test_references_resolve_across_documents(shipped_corpus):
+    ipg = shipped_corpus.document("ipg")
+    targets = {ref.target for section in ipg.sections for ref in section.refs}
+    assert "mtr:4.3" in targets        # "(MTR section 4.3)" in Missed Trigger
+    assert "ipg:3.4" in targets        # "Decklist Problems (3.4)"
+
+
+def test_references_outside_an_excerpt_stay_as_written_and_are_reported(shipped_corpus):
+    excerpt = shipped_corpus.document("cr-2011-02-04-excerpt")
+    refs = [ref for section in excerpt.sections for ref in section.refs if ref.number == "109"]
+    assert refs and all(ref.target is None for ref in refs)
+    assert any("109" in p.message and p.line for p in excerpt.problems)
+
+
+def test_backlinks_name_the_citing_sections(shipped_corpus):
+    assert "ipg:2.1" in shipped_corpus.backlinks.get("mtr:4.3", ())
+
+
+def test_export_has_the_documented_shape(shipped_corpus):
+    data = document_json(shipped_corpus.document("ipg"), shipped_corpus)
+    assert set(data["document"]) >= {"id", "kind", "title", "edition", "source", "complete"}
+    section = next(s for s in data["sections"] if s["id"] == "ipg:2.1")
+    assert set(section) >= {"id", "number", "title", "text", "examples", "parent", "refs", "line"}
+    assert section["parent"] == "ipg:2"
+    assert all(set(ref) >= {"text", "target"} for ref in section["refs"])
+    assert {"section", "category", "infraction", "penalty"} <= set(data["penalties"][0])
+
+
+def test_cli_export_prints_json_for_a_file():
+    result = run("export", "sources/ipg-2024-09-23.txt")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["document"]["id"] == "ipg"
+    assert [p["penalty"] for p in data["penalties"]][:2] == ["No Penalty", "Warning"]
+
+
+def test_cli_check_on_the_shipped_sources_passes():
+    result = run("check", "sources")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert result.stdout.strip().splitlines()[-1].startswith("checked 7 documents")
+
+
+BAD_FILES = {
+    "empty.txt": b"",
+    "binary.bin": bytes(range(256)) * 40,
+    "scan.pdf": b"%PDF-1.4\n1 0 obj<<>>endobj\n",
+    "diary.txt": b"Dear diary,\nToday I played Magic with friends.\n" * 20,
+    "huge.txt": b"100.1. A rule.\n" * (21 * 1024 * 1024 // 15),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_input_gets_a_clear_message_naming_the_file_and_a_non_zero_exit(tmp_path, name):
+    (tmp_path / name).write_bytes(BAD_FILES[name])
+    result = run("check", str(tmp_path))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert f"{name}" in result.stdout and "error" in result.stdout
+
+
+def test_duplicate_and_backwards_numbers_are_reported_with_lines(tmp_path):
+    text = (CORPUS / "mtr-2026-02-27.txt").read_text(encoding="utf-8")
+    text = text.replace("4.3 Out-of-Order Sequencing\n", "4.3 Out-of-Order Sequencing\n4.1 Player Communication\n", 1)
+    (tmp_path / "mtr.txt").write_text(text, encoding="utf-8")
+    result = run("check", str(tmp_path))
+    assert "Traceback" not in result.stderr
+    assert any(line.startswith("mtr.txt:") and ("4.1" in line) for line in result.stdout.splitlines())
+
+
+def test_html_with_script_and_onclick_never_carries_code(tmp_path):
+    html = (CORPUS / "ipg-2016-09-30-bluewizard.html").read_text(encoding="utf-8")
+    marked = html.replace("<h4>1.2 APPLYING PENALTIES</h4>",
+                          '<h4 onclick="xssprobe()">1.2 APPLYING PENALTIES</h4><script>xssprobe()</script>', 1)
+    assert marked != html
+    (tmp_path / "ipg.html").write_text(marked, encoding="utf-8")
+    result = run("export", str(tmp_path / "ipg.html"))
+    assert result.returncode == 0, result.stderr
+    assert "xssprobe" not in result.stdout
+    assert '"1.2"' in result.stdout
+    check = run("check", str(tmp_path))
+    assert "<script>" in check.stdout
+
+
+def test_truncated_download_is_kept_and_reported(tmp_path):
+    data = (CORPUS / "cr-2026-01-16.txt").read_bytes()
+    (tmp_path / "cr.txt").write_bytes(data[: int(len(data) * 0.9)])
+    corpus = load_corpus(tmp_path, use_cache=False)
+    document = corpus.document("cr")
+    assert document is not None and not document.info.complete
+    assert document.glossary, "what is there is kept"
+    assert any(p.severity == "warning" for p in document.problems)
+
+
+def test_a_new_bad_edition_does_not_replace_the_current_one(tmp_path):
+    shutil.copy(SOURCES / "ipg-2024-09-23.txt", tmp_path)
+    data = (CORPUS / "ipg-2024-09-23.txt").read_bytes()
+    (tmp_path / "ipg-2025-01-01.txt").write_bytes(data.replace(b"September 23, 2024", b"January 1, 2025")[:20000])
+    corpus = load_corpus(tmp_path, use_cache=False)
+    current = [d for d in corpus.documents if d.info.current]
+    assert [d.info.edition for d in current] == ["2024-09-23"]

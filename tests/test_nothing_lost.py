@@ -1,0 +1,82 @@
+"""Every passage of every source ends up in the export (contents lists and page numbers aside).
+
+Runs on every corpus document and every seed, through the public export, so it
+checks the whole pipeline (reader, parser, export) rather than one parser.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from pipeline import document_json, load_document
+from pipeline.layout import is_contents_line, is_page_number
+from pipeline.reader import read_source
+from conftest import CORPUS, SEEDS
+
+FILES = sorted(CORPUS.iterdir()) + sorted(p for p in SEEDS.iterdir() if p.name[0].isdigit())
+DASHES = re.compile(r"[‐-―−-]")
+PREFIX = re.compile(r"^(?:ipg|mtr|cr)\s+(?=\d|appendix)")
+
+
+def normalise(text: str) -> str:
+    text = DASHES.sub("-", text.replace("\u00a0", " ")).lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def exported_text(data: dict) -> str:
+    """Every string of the export, heading lines also as "number title" and "number. title"."""
+    pieces: list[str] = []
+
+    def walk(value):
+        if isinstance(value, str):
+            pieces.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    walk({key: data[key] for key in ("front_matter", "sections", "glossary", "credits")})
+    for section in data["sections"]:
+        for separator in (" ", ". ", " - ", "."):
+            pieces.append(f"{section['number']}{separator}{section['title']}")
+    return normalise("\n".join(pieces))
+
+
+HEADING = re.compile(r"^(appendix [a-z]|\d+(?:\.\d+)*[a-z]?)\.?\s*(?:[-:]\s*)?(.*)$")
+CONTENTS_WORDS = {"contents", "table of contents", "appendices", "index table of contents terms"}
+
+
+def is_heading_of(cell: str, sections: dict[str, str]) -> bool:
+    """"2.1. game play error - missed trigger no penalty" is the heading of section 2.1, as written."""
+    match = HEADING.match(cell)
+    if not match:
+        return False
+    title = sections.get(match.group(1))
+    rest = match.group(2)
+    return title is not None and (rest.startswith(title) or title.startswith(rest) or title in rest)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_source_line_is_in_the_export(path):
+    document, problems = load_document(path, use_cache=False)
+    assert document is not None, problems
+    haystack = exported_text(json.loads(json.dumps(document_json(document))))
+    sections = {normalise(s.number): normalise(s.title) for s in document.sections if s.number}
+    # (chapters some parsers take from the contents list itself are not where the body starts)
+    first_section = min((s.line for s in document.sections if s.line and s.level >= 2), default=0)
+    missing = []
+    for line in read_source(path).lines:
+        for cell in line.text.split("\t"):
+            text = cell.strip()
+            if not text or is_page_number(text) or is_contents_line(text):
+                continue
+            wanted = PREFIX.sub("", normalise(text))
+            if wanted in haystack or wanted.rstrip(".") in haystack or is_heading_of(wanted, sections):
+                continue
+            if line.number < first_section and (HEADING.match(wanted) or wanted in CONTENTS_WORDS):
+                continue    # the contents list before the first section
+            missing.append(f"{line.number}: {text[:100]}")
+    assert not missing, f"{len(missing)} lines of {path.name} are not in the export:\n" + "\n".join(missing[:20])
