@@ -132,6 +132,65 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def _edition(corpus, ref: str):
+    """A document by id from the corpus, or a file read on its own (named after its edition)."""
+    from .ingest import load_document, rename_document
+    from .model import replace
+    document = corpus.document(ref) if corpus else None
+    if document is not None:
+        return document
+    path = Path(ref)
+    if not path.is_file():
+        from .cli import UsageError
+        raise UsageError(f"{ref} is neither a file nor a document id in the sources folder")
+    document, problems = load_document(path)
+    if document is None:
+        print_problems([p for p in problems if p.severity == ERROR] or problems)
+        from .cli import UsageError
+        raise UsageError(f"cannot read {ref} as a rule document")
+    name = f"{document.info.kind}-{document.info.edition or path.stem}"
+    return rename_document(document, replace(document.info, id=name))
+
+
+def cmd_diff(args) -> int:
+    from .diff import check_announced, compare, diff_json
+    corpus = None
+    if not (Path(args.old).is_file() and Path(args.new).is_file()):
+        from .ingest import load_corpus
+        corpus = load_corpus(args.sources)
+    old, new = _edition(corpus, args.old), _edition(corpus, args.new)
+    if old.info.kind != new.info.kind:
+        print(f"rulekb diff: {args.old} is a {old.info.kind} and {args.new} a {new.info.kind}; compare two "
+              f"editions of one document", file=sys.stderr)
+        return 2
+    if old.id == new.id:
+        from .ingest import rename_document
+        from .model import replace
+        old = rename_document(old, replace(old.info, id=f"{old.id}-old"))
+    diff = compare(old, new)
+    if args.json:
+        data = diff_json(diff)
+        data.update({"old_edition": diff.old_edition, "new_edition": diff.new_edition})
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    print(f"{old.info.title}: {old.info.edition} ({old.id}) -> {new.info.edition} ({new.id})")
+    print(f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed, "
+          f"{len(diff.moved)} renumbered; glossary: {len(diff.glossary.added)} added, "
+          f"{len(diff.glossary.removed)} removed, {len(diff.glossary.changed)} changed")
+    for label, ids in (("added", diff.added), ("removed", diff.removed)):
+        if ids:
+            print(f"\n{label}: " + ", ".join(i.split(":", 1)[1] for i in ids))
+    if diff.changed:
+        print("\nchanged: " + ", ".join(c.new_id.split(":", 1)[1] for c in diff.changed))
+    if diff.moved:
+        print("\nrenumbered: " + ", ".join(f"{m.from_id.split(':', 1)[1]}->{m.to_id.split(':', 1)[1]}"
+                                          + ("*" if m.text_changed else "") for m in diff.moved)
+              + "   (* text changed too)")
+    for problem in check_announced(diff, new):
+        print(f"\nnote: {problem}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main
     return main(Path(args.sources), runs=args.runs, parts=tuple(args.only or ("parse", "search", "build")))
@@ -167,6 +226,13 @@ def register(commands) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=cmd_serve)
+
+    diff = commands.add_parser("diff", help="what changed between two editions of a document")
+    diff.add_argument("old", help="the older edition: a file, or a document id in --sources (e.g. cr-2025-11-14)")
+    diff.add_argument("new", help="the newer edition: a file or a document id (e.g. cr)")
+    diff.add_argument("--json", action="store_true", help="print JSON")
+    diff.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    diff.set_defaults(run=cmd_diff)
 
     bench = commands.add_parser("bench", help="print speed, size and search-quality figures")
     bench.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")

@@ -18,8 +18,9 @@ from typing import Iterable, Optional
 from whoosh import index as whoosh_index
 from whoosh.analysis import StemmingAnalyzer
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
-from whoosh.qparser import MultifieldParser, OrGroup
-from whoosh.query import And, FuzzyTerm, Or, Phrase, Term
+from whoosh.query import And, AndMaybe, Phrase, Term
+# Lazy unions (whoosh preloads every posting of an Or on a small index, which is slower here).
+from whoosh.query.compound import DefaultOr
 
 # Numbers and words: keep "704.5k" and "2HG" whole.
 TOKENS = r"\d+(?:\.\d+[a-z]?)*[a-z]*|\w+(?:[’']\w+)*"
@@ -48,6 +49,7 @@ SCHEMA = Schema(
     order=NUMERIC(stored=True),
     penalty=STORED,
     parent=ID(stored=True),
+    targets=STORED,
 )
 
 
@@ -71,6 +73,7 @@ class Entry:
     penalty: str = ""
     parent: str = ""
     aliases: str = ""
+    targets: str = ""          # for a glossary term: the sections it points at
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class Hit:
     headings: str
     penalty: str
     section_kind: str
+    targets: tuple[str, ...] = ()
 
 
 def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str) -> int:
@@ -101,7 +105,7 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
     vocabulary: Counter = Counter()
     try:
         ix = whoosh_index.create_in(str(building), SCHEMA)
-        writer = ix.writer(limitmb=128, procs=2, multisegment=True)
+        writer = ix.writer(limitmb=256)   # one segment: queries on one segment are about twice as fast
         for entry in entries:
             vocabulary.update(WORDS.findall(f"{entry.title} {entry.aliases} {entry.text}".lower()))
             writer.add_document(
@@ -109,7 +113,7 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
                 section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases,
                 headings=entry.headings, text=entry.text, url=entry.url, edition=entry.edition,
                 current=entry.current, excerpt=entry.excerpt, level=entry.level, order=entry.order,
-                penalty=entry.penalty, parent=entry.parent)
+                penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
             count += 1
         writer.commit()
         (building / "vocabulary.json").write_text(json.dumps(dict(sorted(vocabulary.items()))))
@@ -137,7 +141,6 @@ class KnowledgeBase:
         self.directory = Path(directory)
         self.ix = whoosh_index.open_dir(str(directory))
         self.searcher = self.ix.searcher()
-        self.parser = MultifieldParser(list(FIELD_BOOSTS), self.ix.schema, group=OrGroup.factory(0.9))
         self._vocabulary = None
 
     def close(self) -> None:
@@ -173,29 +176,35 @@ class KnowledgeBase:
 
     # -- text search ----------------------------------------------------------------------
 
-    def text_search(self, words: str, phrases: Iterable[tuple[str, float]] = (), fuzzy: Iterable[str] = (),
-                    kind: Optional[str] = None, limit: int = 50) -> list[Hit]:
-        parts = []
-        cleaned = SYNTAX.sub(" ", words).strip()
-        if cleaned:
-            parts.append(self.parser.parse(cleaned))
+    def text_search(self, words: list[str], phrases: Iterable[tuple[str, float]] = (), kind: Optional[str] = None,
+                    limit: int = 50, every_word: bool = True) -> list[Hit]:
+        """Sections matching the words (each in any field), scored by BM25F with field weights.
+
+        every_word: only sections holding every word (fast: an intersection); otherwise any
+        word will do. Phrases only add to the score of what the words found.
+        """
+        groups = []
+        for word in words:
+            tokens = [token.text for token in STEMMED(SYNTAX.sub(" ", word))]
+            for token in tokens:
+                groups.append(DefaultOr([Term(field, token, boost=boost) for field, boost in FIELD_BOOSTS.items()]))
+        optional = []
         for phrase, boost in phrases:
             tokens = [token.text for token in STEMMED(phrase)]
             for field, field_boost in FIELD_BOOSTS.items():
                 if len(tokens) > 1 and field in PHRASE_FIELDS:
-                    parts.append(Phrase(field, tokens, boost=boost * field_boost))
-                elif len(tokens) > 1:   # body text keeps no positions (a third of the index time): all words
-                    parts.append(And([Term(field, token) for token in tokens], boost=boost * field_boost * 0.5))
+                    optional.append(Phrase(field, tokens, boost=boost * field_boost))
+                elif len(tokens) > 1:
+                    continue   # body text keeps no positions (a third of the index time); its words are scored anyway
                 elif tokens:
-                    parts.append(Term(field, tokens[0], boost=boost * field_boost))
-        for word in fuzzy:
-            stem = [token.text for token in STEMMED(word)]
-            for field in ("title", "text"):
-                for token in stem:
-                    parts.append(FuzzyTerm(field, token, boost=0.6, maxdist=2 if len(token) > 6 else 1, prefixlength=1))
-        if not parts:
+                    optional.append(Term(field, tokens[0], boost=boost * field_boost))
+        if not groups and not optional:
             return []
-        query = Or(parts)
+        if every_word and groups:
+            required = And(groups) if len(groups) > 1 else groups[0]
+            query = AndMaybe(required, DefaultOr(optional)) if optional else required
+        else:
+            query = DefaultOr(groups + optional)
         if kind:
             query = And([query, Term("kind", kind)])
         return self._hits(self.searcher.search(query, limit=limit))
@@ -244,7 +253,8 @@ class KnowledgeBase:
                 excerpt=fields.get("excerpt", False), level=fields.get("level", 0), order=fields.get("order", 0),
                 score=hit.score or 0.0, text=fields.get("text", ""),
                 headings=fields.get("headings", ""), penalty=fields.get("penalty", ""),
-                section_kind=fields.get("section_kind", "")))
+                section_kind=fields.get("section_kind", ""),
+                targets=tuple((fields.get("targets") or "").split())))
         return hits
 
 

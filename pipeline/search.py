@@ -124,7 +124,9 @@ def entries(corpus: Corpus, layout: Optional[Layout] = None) -> list[Entry]:
             url = layout.url(location[0]) + f"#{location[1]}" if location else None
             found.append(Entry(
                 id=section.id, document=document.id, kind=info.kind, number=section.number,
-                section_kind=section.kind, title=title, headings=" › ".join(reversed(headings)), text=text,
+                # Headings help a rule without a title of its own; a titled section is found by its title.
+                section_kind=section.kind, title=title, headings="" if title else " › ".join(reversed(headings)),
+                text=text,
                 url=url or "", edition=info.edition or "", current=info.current, excerpt=info.excerpt,
                 level=section.level, order=order, penalty=section.infraction.penalty if section.infraction else "",
                 parent=section.parent or "", aliases=aliases))
@@ -136,9 +138,10 @@ def entries(corpus: Corpus, layout: Optional[Layout] = None) -> list[Entry]:
             url = layout.url(location[0]) + f"#{location[1]}" if location else ""
             found.append(Entry(
                 id=glossary_id(document, entry), document=document.id, kind=info.kind, number="",
-                section_kind="glossary", title=entry.term, headings="Glossary", text=entry.text, url=url,
+                section_kind="glossary", title=entry.term, headings="", text=entry.text, url=url,
                 edition=info.edition or "", current=info.current, excerpt=info.excerpt, level=9, order=order,
-                aliases=" ".join(entry.names)))
+                aliases=" ".join(entry.names),
+                targets=" ".join(ref.target for ref in entry.refs if ref.target)))
     return found
 
 
@@ -213,22 +216,50 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
         return _answer_number(kb, answer, number, kind, limit)
     phrases = []
     plain_words = []
-    for word in WORD.findall(query):
-        expansion = abbreviations().get(word.lower())
+    words = WORD.findall(query)
+    for word in words:
+        expansion = abbreviations().get(word.lower()) if _is_abbreviation(word, len(words)) else None
         if expansion:
             phrases.extend((phrase, 3.0) for phrase in expansion)
         else:
             plain_words.append(word)
-    corrected, fuzzy = _corrections(kb, plain_words)
-    if corrected:
+    corrected = _corrections(kb, plain_words)
+    if corrected != plain_words:
         answer.suggestion = " ".join(corrected)
-    text = " ".join(plain_words)
-    if len(plain_words) > 1:
-        phrases.append((text, 2.0))
-    hits = kb.text_search(text, phrases, fuzzy, kind, limit=max(50, limit * 5)) if (text or phrases) else []
-    marks = [w.lower() for w in (corrected or plain_words)] + [p.lower() for p, _ in phrases]
-    answer.results = [_result(hit, marks) for hit in _rank(hits)[:limit]]
+    if len(corrected) > 1:
+        phrases.append((" ".join(corrected), 2.0))
+    # An abbreviation's expansion must match like words do ("GRV" needs "game rule violation").
+    required = corrected + [word for phrase, _ in phrases[:1] if phrase != " ".join(corrected) for word in phrase.split()]
+    wanted = max(limit, 10)
+    hits = _rank(kb.text_search(required, phrases, kind, limit=wanted * 2))
+    if len(hits) < 3:   # too few sections hold every word: take those holding some
+        seen = {hit.id for hit in hits}
+        hits += _rank([hit for hit in kb.text_search(required, phrases, kind, limit=wanted * 3, every_word=False)
+                       if hit.id not in seen])
+    marks = [w.lower() for w in corrected] + [p.lower() for p, _ in phrases]
+    answer.results = [_result(hit, marks) for hit in _with_rules_of_terms(kb, hits)[:limit]]
     return answer
+
+
+def _is_abbreviation(word: str, words_in_query: int) -> bool:
+    """"GRV", "2HG", "D/DLP" are abbreviations; "to" or "cr" inside a sentence are words (a lone "grv" is not)."""
+    return word.isupper() or any(ch.isdigit() or ch == "/" for ch in word) or words_in_query == 1
+
+
+def _with_rules_of_terms(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:
+    """A glossary term points at its rule ("See rule 702.2"): show that rule just before the definition."""
+    ordered: list[Hit] = []
+    seen: set[str] = set()
+    for hit in hits:
+        for target in hit.targets[:2] if hit.section_kind == "glossary" else ():
+            rule = kb.by_id(target)
+            if rule is not None and rule.id not in seen:
+                ordered.append(rule)
+                seen.add(rule.id)
+        if hit.id not in seen:
+            ordered.append(hit)
+            seen.add(hit.id)
+    return ordered
 
 
 def _answer_number(kb: KnowledgeBase, answer: Answer, number: NumberQuestion, kind: Optional[str], limit: int) -> Answer:
@@ -284,25 +315,16 @@ def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[str]:
     return [label if len(kinds) > 1 else label.split(" ", 1)[1] for _, label in window]
 
 
-def _corrections(kb: KnowledgeBase, words: list[str]) -> tuple[list[str], list[str]]:
-    """A corrected query if some word is unknown to the index, and the words to search fuzzily."""
+def _corrections(kb: KnowledgeBase, words: list[str]) -> list[str]:
+    """The query's words, each unknown one replaced by the closest word the documents use."""
     corrected = []
-    fuzzy = []
-    changed = False
     for word in words:
         lower = word.lower()
         if len(lower) < 4 or any(ch.isdigit() for ch in lower) or kb.known_word(lower):
             corrected.append(word)
             continue
-        better = kb.suggest(lower)
-        if better and better != lower:
-            corrected.append(better)
-            fuzzy.append(better)
-            changed = True
-        else:
-            corrected.append(word)
-            fuzzy.append(lower)
-    return (corrected if changed else []), fuzzy
+        corrected.append(kb.suggest(lower) or word)
+    return corrected
 
 
 def _rank(hits: list[Hit]) -> list[Hit]:
@@ -313,7 +335,7 @@ def _rank(hits: list[Hit]) -> list[Hit]:
         if hit.excerpt:
             score *= 0.5
         if hit.section_kind == "glossary":
-            score *= 0.8
+            score *= 0.5    # a definition points at its rules, which the ranking puts next to it
         return score
     return sorted(hits, key=lambda hit: (-weight(hit), hit.order))
 

@@ -455,7 +455,8 @@ def test_fast_references_equal_find_references_on_every_line(name):
 
 
 REFERENCE_PIECES = st.sampled_from([
-    "rule", "rules", "Rule", "RULES", "rUle", "section", "sections", "Section", "§", "§§", "x§", " ", "  ", "\u00a0",
+    "rule", "rules", "Rule", "RULES", "rUle", "section", "sections", "Section", "§", "§§", "x§", " ", "  ",
+    "\u00a0",
     "\n", ",", ", and ", " or ", "–", "-", " through ", "704.5k", "603.7d", "f", "103.2", "8", "1000.1", "12",
     "(", ")", " (3.1)", "Tardiness", "Appendix C", "appendix", "of the", " CR", "MTR", "IPG’s", "Comprehensive Rules",
     "Tournament Rules", "’s", "see", "x", ".", "5", "a", "overrules", "1/1", "\x00",

@@ -19,7 +19,10 @@ How it decides, in one pass over the lines:
   509...)"): right after a line that stops mid-sentence, a number that goes backwards, or is
   followed by a lowercase word or by nothing, is text.
 - Hard-wrapped lines are joined with a space when the line above stops mid-sentence, or,
-  once the file has shown it is hard-wrapped, whenever no blank line parts them.
+  once the file has shown it is hard-wrapped, whenever no blank line parts them. A page
+  number between blank lines (PDF-to-text) skips, and does not break the paragraph.
+- Glossary entries are parted by blank lines; in a conversion without them, a short term-like
+  line after a finished sentence starts the next entry.
 - The contents list is the run of heading lines after "Contents" (or dot-leader lines, or
   headings that come back before any rule) up to the first heading seen twice.
 - In an excerpt (rules not followed by a glossary), unnumbered paragraphs set off by a blank
@@ -88,7 +91,7 @@ def reads_like_title(text: str) -> bool:
 
 
 def _starts_rule_text(text: str) -> bool:
-    """Rules text starts "If...", "“Legend rule”...", "{T}:...", "∞ (the...", "20 life..."; not "and", ").", ","."""
+    """Rules text starts "If...", "“Legend rule”...", "{T}:...", "∞ (the...", "20 life..."; not "and", ")."."""
     first = text[0]
     return first.isupper() or first.isdigit() or first in RULE_TEXT_OPENERS
 
@@ -234,6 +237,7 @@ class _CrParser:
                     if not held.lines or not ends_sentence(held.lines[-1]):
                         self.term = self.terms.pop()  # a term or a sentence the page break cut
             self.handle(text, stripped, line.number)
+            before_blank = before_blank_term = None
         self.finish_term()
         return self.document()
 
@@ -588,7 +592,7 @@ def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tup
 
 
 def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
-    """`Partner, “Partner—[text],” “Partner with [name]”` -> ("Partner", "Partner—[text]", "Partner with [name]").
+    """`Partner, “Partner—[text],” “Partner with [name]”` -> each of the three names, unquoted.
 
     A comma can also sit inside one name ("Active Player, Nonactive Player Order"): when a piece is
     a glossary term of its own, the line names one thing. "(Obsolete)" is no part of a name.
