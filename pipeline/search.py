@@ -197,13 +197,23 @@ def as_number(query: str) -> Optional[NumberQuestion]:
     return NumberQuestion(kind, re.sub(r"\s+", " ", match.group("number").lower()))
 
 
+OPERATORS_ONLY = re.compile(r"^(?:(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\s*)+$")
+
+
 def clean(query: str) -> str:
-    query = CONTROL.sub(" ", query or "")
+    """The query as searched, or a QueryError saying what is wrong with it."""
+    query = query or ""
+    if len(query) > MAX_QUERY:
+        raise QueryError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are searched")
+    if CONTROL.search(query):
+        raise QueryError("the query contains control characters")
     query = re.sub(r"\s+", " ", query).strip()
     if not query:
         raise QueryError("the query is empty")
-    if len(query) > MAX_QUERY:
-        raise QueryError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are searched")
+    if query.count('"') % 2 or query.count("“") != query.count("”"):
+        raise QueryError("the query has an unbalanced quotation mark")
+    if OPERATORS_ONLY.match(query):
+        raise QueryError(f"the query is only the operator {query!r}; add the words to search for")
     return query
 
 

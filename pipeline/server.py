@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from .search import QueryError, search
 
-MAX_URL = 8192
+MAX_URL = 65536
 
 
 class Api:
@@ -62,7 +62,7 @@ class Handler(SimpleHTTPRequestHandler):
 
     def do_GET(self):
         if len(self.path) > MAX_URL:
-            return self.send_json(414, {"error": "the request is too long"})
+            return self.send_json(400, {"error": "the request is too long"})
         parts = urlsplit(self.path)
         if parts.path == "/api/search":
             try:
