@@ -16,6 +16,7 @@ from .model import ERROR
 
 def cmd_build(args) -> int:
     from .ingest import load_corpus
+    from .search import DEFAULT_INDEX, sources_fingerprint
     from .site import BuildFailed, build_site
     corpus = load_corpus(args.sources, use_cache=not args.no_cache)
     problems = corpus.all_problems()
@@ -25,19 +26,55 @@ def cmd_build(args) -> int:
         print(f"rulekb build: {summary(problems)} in {args.sources}; the site was not changed "
               f"(`rulekb check {args.sources}` lists every problem)", file=sys.stderr)
         return 1
+    # The index and the site are independent: write the index in a second process meanwhile.
+    indexer = _Indexer(corpus, Path(args.index or DEFAULT_INDEX), sources_fingerprint(args.sources))
     try:
         result = build_site(corpus, args.out, sources=Path(args.sources).resolve())
     except BuildFailed as error:
+        indexer.stop()
         print(f"rulekb build: {error}; the previous site is unchanged", file=sys.stderr)
         return 1
-    from .search import DEFAULT_INDEX, ensure_index, sources_fingerprint
-    ensure_index(corpus, args.index or DEFAULT_INDEX, fingerprint=sources_fingerprint(args.sources))
+    indexed = indexer.result()
+    if indexed is None:
+        print("rulekb build: the search index could not be written (the site was built)", file=sys.stderr)
+        return 1
     sections = sum(len(d.sections) for d in corpus.documents)
     print(f"read {len(corpus.documents)} documents ({sections} sections) from {args.sources}: {summary(problems)}"
           + (" (rulekb check lists them)" if problems else ""))
-    print(f"built {result['pages']} pages into {args.out}/ in {result['seconds']:.1f} s")
+    print(f"built {result['pages']} pages into {args.out}/ in {result['seconds']:.1f} s; search index: "
+          f"{len(indexed['indexed'])} documents (re)indexed, {len(indexed['kept'])} unchanged")
     print(f"open it: rulekb serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
     return 0
+
+
+class _Indexer:
+    """The search index, brought up to date in a forked process (the corpus is shared, not copied)."""
+
+    def __init__(self, corpus, directory: Path, fingerprint: str):
+        import multiprocessing
+        context = multiprocessing.get_context("fork")
+        self.queue = context.SimpleQueue()
+        self.process = context.Process(target=self._run, args=(corpus, directory, fingerprint), daemon=True)
+        self.process.start()
+
+    def _run(self, corpus, directory: Path, fingerprint: str) -> None:
+        from .search import ensure_index
+        try:
+            self.queue.put(ensure_index(corpus, directory, fingerprint=fingerprint))
+        except Exception as error:  # reported by the parent as "could not be written"
+            self.queue.put({"error": f"{type(error).__name__}: {error}"})
+
+    def result(self):
+        answer = self.queue.get()
+        self.process.join()
+        if "error" in answer:
+            print(f"rulekb build: index: {answer['error']}", file=sys.stderr)
+            return None
+        return answer
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.join()
 
 
 def _knowledge_base(args):

@@ -96,42 +96,94 @@ class Hit:
     targets: tuple[str, ...] = ()
 
 
-def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str) -> int:
-    """Write a fresh index into `directory` (replacing any old one whole); return the entry count."""
+def _add(writer, entry: Entry) -> None:
+    writer.add_document(
+        id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(),
+        section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases,
+        headings=entry.headings, text=entry.text, url=entry.url, edition=entry.edition,
+        current=entry.current, excerpt=entry.excerpt, level=entry.level, order=entry.order,
+        penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
+
+
+def _vocabulary(entries: Iterable[Entry]) -> dict[str, int]:
+    counts: Counter = Counter()
+    for entry in entries:
+        counts.update(WORDS.findall(f"{entry.title} {entry.aliases} {entry.text}".lower()))
+    return dict(sorted(counts.items()))
+
+
+def _write_state(directory: Path, fingerprint: str, documents: dict[str, str], entries: list[Entry]) -> None:
+    (directory / "vocabulary.json").write_text(json.dumps(_vocabulary(entries)))
+    (directory / "fingerprint.json").write_text(json.dumps(
+        {"fingerprint": fingerprint, "entries": len(entries), "documents": documents}, sort_keys=True))
+
+
+def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str,
+                documents: Optional[dict[str, str]] = None) -> int:
+    """Write a fresh index into `directory` (replacing any old one whole); return the entry count.
+
+    `documents` maps each document id to a fingerprint of what its entries were made
+    from, so that `update_index` can later redo only the documents that changed.
+    """
+    entries = list(entries)
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".index-", dir=directory.parent))
-    count = 0
-    vocabulary: Counter = Counter()
     try:
         ix = whoosh_index.create_in(str(building), SCHEMA)
         writer = ix.writer(limitmb=256)   # one segment: queries on one segment are about twice as fast
         for entry in entries:
-            vocabulary.update(WORDS.findall(f"{entry.title} {entry.aliases} {entry.text}".lower()))
-            writer.add_document(
-                id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(),
-                section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases,
-                headings=entry.headings, text=entry.text, url=entry.url, edition=entry.edition,
-                current=entry.current, excerpt=entry.excerpt, level=entry.level, order=entry.order,
-                penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
-            count += 1
+            _add(writer, entry)
         writer.commit()
-        (building / "vocabulary.json").write_text(json.dumps(dict(sorted(vocabulary.items()))))
-        (building / "fingerprint.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": count}))
+        _write_state(building, fingerprint, documents or {}, entries)
         if directory.exists():
             shutil.rmtree(directory)
         building.rename(directory)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
-    return count
+    return len(entries)
+
+
+def update_index(entries: list[Entry], directory: Path | str, fingerprint: str,
+                 documents: dict[str, str]) -> dict[str, list[str]]:
+    """Re-index only the documents whose fingerprint changed (removing the ones that are gone).
+
+    Falls back to a fresh index when there is none yet. Returns which documents were
+    re-indexed, removed and kept, for the build's report.
+    """
+    directory = Path(directory)
+    state = index_state(directory)
+    if state is None or not whoosh_index.exists_in(str(directory)):
+        write_index(entries, directory, fingerprint, documents)
+        return {"indexed": sorted(documents), "removed": [], "kept": []}
+    before = state.get("documents", {})
+    stale = sorted(doc for doc, mark in before.items() if documents.get(doc) != mark)
+    fresh = sorted(doc for doc, mark in documents.items() if before.get(doc) != mark)
+    if stale or fresh:
+        writer = whoosh_index.open_dir(str(directory)).writer(limitmb=256)
+        for doc in stale:
+            writer.delete_by_term("document", doc)
+        wanted = set(fresh)
+        for entry in entries:
+            if entry.document in wanted:
+                _add(writer, entry)
+        writer.commit()
+    _write_state(directory, fingerprint, documents, entries)
+    return {"indexed": fresh, "removed": sorted(set(stale) - set(fresh)),
+            "kept": sorted(set(documents) - set(fresh))}
+
+
+def index_state(directory: Path | str) -> Optional[dict]:
+    try:
+        return json.loads((Path(directory) / "fingerprint.json").read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def index_fingerprint(directory: Path | str) -> Optional[str]:
-    try:
-        return json.loads((Path(directory) / "fingerprint.json").read_text())["fingerprint"]
-    except (OSError, ValueError, KeyError):
-        return None
+    state = index_state(directory)
+    return state.get("fingerprint") if state else None
 
 
 class KnowledgeBase:

@@ -527,19 +527,22 @@ def _glossary_matcher(document: Document) -> Callable[[str], list[GlossaryEntry]
     if cached:
         return cached
     terms: dict[tuple[str, ...], GlossaryEntry] = {}
-    longest = 1
+    first_words: dict[str, int] = {}     # first word of a term -> the most words a term starting with it has
     for entry in document.glossary:
         for name in entry.names or (entry.term,):
             name = re.sub(r"\s*\(obsolete\)\s*$", "", name, flags=re.I)
             words = tuple(re.findall(r"[a-z0-9’'-]+", name.lower()))
             if words and len(name) > 2:
                 terms.setdefault(words, entry)
-                longest = max(longest, len(words))
+                first_words[words[0]] = max(first_words.get(words[0], 0), len(words))
 
     def match(text: str) -> list[GlossaryEntry]:
         words = re.findall(r"[a-z0-9’'-]+", text.lower())
         found = []
-        for start in range(len(words)):
+        for start, word in enumerate(words):
+            longest = first_words.get(word)
+            if not longest:
+                continue
             for size in range(min(longest, len(words) - start), 0, -1):
                 entry = terms.get(tuple(words[start:start + size]))
                 if entry:

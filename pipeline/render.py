@@ -16,10 +16,6 @@ from .refs import find_reference_spans
 # Turns a section id into a URL relative to the page being rendered ("../702/#702.2"), or None.
 UrlFor = Callable[[str], Optional[str]]
 
-LINK_ICON = ('<svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="18" height="18">'
-             '<path fill="currentColor" d="M10.6 13.4a1 1 0 0 1 0-1.4l3.4-3.4a3 3 0 0 1 4.2 4.2l-2 2a1 1 0 1 1-1.4-1.4'
-             'l2-2a1 1 0 0 0-1.4-1.4l-3.4 3.4a1 1 0 0 1-1.4 0zm2.8-2.8a1 1 0 0 1 0 1.4L10 15.4a3 3 0 0 1-4.2-4.2l2-2'
-             'a1 1 0 1 1 1.4 1.4l-2 2a1 1 0 0 0 1.4 1.4l3.4-3.4a1 1 0 0 1 1.4 0z"/></svg>')
 EXAMPLE_LABEL = re.compile(r"^\s*(Examples?\s*:)\s*", re.I)
 PENALTY_CLASSES = {
     "no penalty": "none", "warning": "warning", "game loss": "game-loss",
@@ -135,7 +131,7 @@ def heading_html(section: Section, level: int, label: str, page_url: str) -> str
     number_html = f'<a class="rk-num" href="#{esc(anchor)}">{number}</a>' if number else ""
     return (f'<h{level} id="{esc(anchor)}" class="rk-h rk-{esc(section.kind)}">{number_html}{title}'
             f'<button class="rk-copy" type="button" data-url="{esc(page_url)}#{esc(anchor)}" '
-            f'aria-label="Copy link to {esc(label)}" title="Copy link">{LINK_ICON}</button></h{level}>')
+            f'aria-label="Copy link to {esc(label)}" title="Copy link"></button></h{level}>')
 
 
 def backlinks_html(citing: Iterable[tuple[str, str]]) -> str:

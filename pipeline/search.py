@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import cache
-from .index import Entry, Hit, KnowledgeBase, index_fingerprint, write_index
+from .index import Entry, Hit, KnowledgeBase, index_fingerprint, index_state, update_index, write_index
 from .model import Corpus
 from .pages import PAGE_LEVEL, Layout, glossary_id, plan
 
@@ -155,14 +155,32 @@ def sources_fingerprint(sources: Path | str) -> str:
     return digest.hexdigest()[:24]
 
 
+def document_fingerprints(corpus: Corpus) -> dict[str, str]:
+    """What each document's index entries are made from: its bytes, its place among the editions, the code.
+
+    An older edition's entries depend on the current edition's text (only differences
+    are indexed), so its fingerprint includes the current edition's too.
+    """
+    common = hashlib.sha256(cache.code_version().encode() + ABBREVIATIONS_FILE.read_bytes()).hexdigest()
+    current = {d.info.kind: d.info.sha256 for d in corpus.documents if d.info.current}
+    marks = {}
+    for document in corpus.documents:
+        info = document.info
+        made_of = [common, info.sha256, info.id, str(info.current), str(info.excerpt), info.edition or "",
+                   current.get(info.kind, "") if not info.current else ""]
+        marks[document.id] = hashlib.sha256("|".join(made_of).encode()).hexdigest()[:24]
+    return marks
+
+
 def ensure_index(corpus: Corpus, directory: Path | str = DEFAULT_INDEX, layout: Optional[Layout] = None,
-                 fingerprint: Optional[str] = None) -> Path:
-    """Write the index unless the one in `directory` was built from exactly these sources and code."""
-    directory = Path(directory)
+                 fingerprint: Optional[str] = None) -> dict[str, list[str]]:
+    """Bring the index in `directory` up to date, re-indexing only the documents that changed."""
     fingerprint = fingerprint or corpus_fingerprint(corpus)
-    if index_fingerprint(directory) != fingerprint:
-        write_index(entries(corpus, layout), directory, fingerprint)
-    return directory
+    documents = document_fingerprints(corpus)
+    state = index_state(directory)
+    if state and state.get("fingerprint") == fingerprint and state.get("documents") == documents:
+        return {"indexed": [], "removed": [], "kept": sorted(documents)}
+    return update_index(entries(corpus, layout), directory, fingerprint, documents)
 
 
 def index_for_sources(sources: Path | str, directory: Path | str = DEFAULT_INDEX) -> Path:
@@ -171,7 +189,8 @@ def index_for_sources(sources: Path | str, directory: Path | str = DEFAULT_INDEX
     if index_fingerprint(directory) == fingerprint:
         return Path(directory)
     from .ingest import load_corpus
-    return ensure_index(load_corpus(sources), directory, fingerprint=fingerprint)
+    ensure_index(load_corpus(sources), directory, fingerprint=fingerprint)
+    return Path(directory)
 
 
 # ---------------------------------------------------------------------------------------------
