@@ -6,6 +6,7 @@ Anything else is a file of the site. Bad requests get a 400 with a message, neve
 """
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from functools import partial
@@ -18,6 +19,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from .search import QueryError, search
 
 MAX_URL = 65536
+COMPRESSIBLE = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+                ".js": "text/javascript; charset=utf-8", ".json": "application/json; charset=utf-8",
+                ".svg": "image/svg+xml", ".xml": "application/xml", ".txt": "text/plain; charset=utf-8"}
+_COMPRESSED: dict = {}
 
 
 class Api:
@@ -78,7 +83,34 @@ class Handler(SimpleHTTPRequestHandler):
             return self.send_json(*self.api.section(section_id))
         if parts.path.startswith("/api/"):
             return self.send_json(404, {"error": "unknown API path; try /api/search?q=... or /api/sections/<id>"})
+        if "gzip" in self.headers.get("Accept-Encoding", "") and self.send_compressed(parts.path):
+            return None
         return super().do_GET()
+
+    def send_compressed(self, url_path: str) -> bool:
+        """Text files go out gzip-compressed, as real hosts send them (a phone on venue wifi notices)."""
+        path = Path(self.translate_path(url_path))
+        if path.is_dir():
+            if not url_path.endswith("/"):
+                return False    # the base class redirects to the slash-ended URL
+            path = path / "index.html"
+        if not path.is_file() or path.suffix not in COMPRESSIBLE:
+            return False
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, stat.st_size)
+        body = _COMPRESSED.get(key)
+        if body is None:
+            body = gzip.compress(path.read_bytes(), compresslevel=6)
+            _COMPRESSED[key] = body
+        self.send_response(200)
+        self.send_header("Content-Type", COMPRESSIBLE[path.suffix])
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=3600")
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        self.wfile.write(body)
+        return True
 
     def send_json(self, status: int, body: dict) -> None:
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
