@@ -6,6 +6,7 @@ policy) is `search`'s job.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -35,7 +36,8 @@ SCHEMA = Schema(
     id=ID(stored=True, unique=True),
     document=ID(stored=True),
     kind=ID(stored=True),
-    number=ID(stored=True),               # lower-cased number as written: "704.5k", "2.1", "appendix a"
+    number=ID(stored=True),               # lower-cased number, the exact key: "704.5k", "2.1", "appendix a"
+    label=STORED,                         # the number as the document writes it: "Appendix A"
     section_kind=ID(stored=True),
     title=TEXT(analyzer=STEMMED, stored=True, field_boost=FIELD_BOOSTS["title"]),
     aliases=TEXT(analyzer=STEMMED, field_boost=FIELD_BOOSTS["aliases"]),
@@ -98,7 +100,7 @@ class Hit:
 
 def _add(writer, entry: Entry) -> None:
     writer.add_document(
-        id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(),
+        id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(), label=entry.number,
         section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases,
         headings=entry.headings, text=entry.text, url=entry.url, edition=entry.edition,
         current=entry.current, excerpt=entry.excerpt, level=entry.level, order=entry.order,
@@ -112,10 +114,15 @@ def _vocabulary(entries: Iterable[Entry]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+SCHEMA_VERSION = hashlib.sha256(repr([(name, type(field).__name__, field.stored)
+                                      for name, field in sorted(SCHEMA.items())]).encode()).hexdigest()[:16]
+
+
 def _write_state(directory: Path, fingerprint: str, documents: dict[str, str], entries: list[Entry]) -> None:
     (directory / "vocabulary.json").write_text(json.dumps(_vocabulary(entries)))
     (directory / "fingerprint.json").write_text(json.dumps(
-        {"fingerprint": fingerprint, "entries": len(entries), "documents": documents}, sort_keys=True))
+        {"fingerprint": fingerprint, "entries": len(entries), "documents": documents, "schema": SCHEMA_VERSION},
+        sort_keys=True))
 
 
 def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str,
@@ -154,12 +161,13 @@ def update_index(entries: list[Entry], directory: Path | str, fingerprint: str,
     """
     directory = Path(directory)
     state = index_state(directory)
-    if state is None or not whoosh_index.exists_in(str(directory)):
-        write_index(entries, directory, fingerprint, documents)
-        return {"indexed": sorted(documents), "removed": [], "kept": []}
-    before = state.get("documents", {})
+    before = (state or {}).get("documents", {})
     stale = sorted(doc for doc, mark in before.items() if documents.get(doc) != mark)
     fresh = sorted(doc for doc, mark in documents.items() if before.get(doc) != mark)
+    if state is None or state.get("schema") != SCHEMA_VERSION or not whoosh_index.exists_in(str(directory)) \
+            or len(fresh) == len(documents):
+        write_index(entries, directory, fingerprint, documents)   # nothing to keep: a fresh index is faster
+        return {"indexed": sorted(documents), "removed": [], "kept": []}
     if stale or fresh:
         writer = whoosh_index.open_dir(str(directory)).writer(limitmb=256)
         for doc in stale:
@@ -300,7 +308,8 @@ class KnowledgeBase:
         for hit in results:
             fields = hit.fields()
             hits.append(Hit(
-                id=fields["id"], document=fields["document"], kind=fields["kind"], number=fields.get("number", ""),
+                id=fields["id"], document=fields["document"], kind=fields["kind"],
+                number=fields.get("label", fields.get("number", "")),
                 title=fields.get("title", ""), url=fields.get("url", ""), current=fields.get("current", False),
                 excerpt=fields.get("excerpt", False), level=fields.get("level", 0), order=fields.get("order", 0),
                 score=hit.score or 0.0, text=fields.get("text", ""),

@@ -359,14 +359,11 @@ def _corrections(kb: KnowledgeBase, words: list[str]) -> list[str]:
 def _rank(hits: list[Hit]) -> list[Hit]:
     def weight(hit: Hit) -> float:
         score = hit.score
-        if not hit.current:
-            score *= 0.35
-        if hit.excerpt:
-            score *= 0.5
         if hit.section_kind == "glossary":
             score *= 0.5    # a definition points at its rules, which the ranking puts next to it
         return score
-    return sorted(hits, key=lambda hit: (-weight(hit), hit.order))
+    # The current editions come first; an older edition's section only after them.
+    return sorted(hits, key=lambda hit: (not hit.current, -weight(hit), hit.order))
 
 
 def _result(hit: Hit, marks: list[str]) -> Result:

@@ -121,3 +121,18 @@ def test_search_finds_a_phrase(page, site_url):
     results.first.wait_for(timeout=15000)
     hrefs = [results.nth(i).get_attribute("href") for i in range(min(3, results.count()))]
     assert any("ipg/2.1/" in href for href in hrefs), hrefs
+
+
+def test_pages_keep_working_offline_once_the_site_has_loaded(browser, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="allow")
+    page = context.new_page()
+    page.goto(site_url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(site_url + "ipg/2.1/")     # a page the judge opened while online
+    page.wait_for_timeout(500)
+    context.set_offline(True)
+    page.goto(site_url + "penalties/")   # cached when the worker installed
+    assert page.locator("table.rk-penalties").count() == 3
+    page.goto(site_url + "ipg/2.1/")
+    assert "Missed Trigger" in page.locator("h1").inner_text()
+    context.close()

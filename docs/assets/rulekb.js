@@ -75,5 +75,12 @@
   document.addEventListener("focusin", function (event) {
     if (event.target && event.target.matches && event.target.matches("input.md-search__input")) loadNumbers().catch(function () {});
   });
+  /* -- offline: a service worker keeps the pages a judge has opened (and the core ones) ------ */
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register(new URL("sw.js", base()).href).catch(function () {});
+    });
+  }
+
   window.rulekbTarget = function (query) { return loadNumbers().then(function () { return target(query); }); };
 })();
