@@ -112,7 +112,7 @@ def pair_page_body(old: Document, new: Document, diff: EditionDiff, href: Href) 
             out.append(f"<li>{link(move.from_id, old_sections)} → {link(move.to_id, new_sections)}{changed}</li>")
         out.append("</ul>")
     glossary = diff.glossary
-    out.append(f'<h2 id="glossary">Glossary</h2>')
+    out.append('<h2 id="glossary">Glossary</h2>')
     if not (glossary.added or glossary.removed or glossary.changed):
         out.append("<p>No glossary changes.</p>")
     for term in glossary.added:

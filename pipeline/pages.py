@@ -381,7 +381,7 @@ class Renderer:
 
     def glossary_page(self, document: Document, path: str) -> Page:
         url_for = lambda target: self.layout.href(path, target)  # noqa: E731
-        out = [f'<h1 id="glossary">Glossary</h1>', self.banner(document)]
+        out = ['<h1 id="glossary">Glossary</h1>', self.banner(document)]
         letters = sorted({entry.term[:1].upper() for entry in document.glossary if entry.term[:1].isalpha()})
         out.append('<nav class="rk-letters" aria-label="Glossary letters">' +
                    "".join(f'<a href="#letter-{letter.lower()}">{letter}</a>' for letter in letters) + "</nav>")

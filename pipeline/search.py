@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Optional
 
 from . import cache
-from .index import Entry, Hit, KnowledgeBase, index_fingerprint, index_state, update_index, write_index
+from .index import Entry, Hit, KnowledgeBase, index_fingerprint, index_state, update_index
 from .model import Corpus
-from .pages import PAGE_LEVEL, Layout, glossary_id, plan
+from .pages import Layout, glossary_id, plan
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "data" / "abbreviations.toml"
 DEFAULT_INDEX = Path(os.environ.get("RULEKB_INDEX", "build/index"))
@@ -239,7 +239,6 @@ def clean(query: str) -> str:
 def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] = None) -> Answer:
     query = clean(query)
     answer = Answer(query)
-    pinned: list[Hit] = []
     number = as_number(query)
     if number:
         return _answer_number(kb, answer, number, kind, limit)

@@ -12,7 +12,8 @@ from conftest import CORPUS, SEEDS
 from pipeline.layout import is_page_number
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
 from pipeline.parsers import PARSERS
-from pipeline.parsers.cr import parse_cr, references_in_texts, term_names
+from pipeline.parsers.cr import parse_cr, term_names
+from pipeline.refs import find_references_in_texts
 from pipeline.reader import read_bytes, read_source
 from pipeline.refs import find_references
 
@@ -451,7 +452,7 @@ def test_fast_references_equal_find_references_on_every_line(name):
     source = read_source(SEEDS / name if name == SEED else CORPUS / name)
     texts = [line.text for line in source.lines if line.text]
     lines = [line.number for line in source.lines if line.text]
-    assert references_in_texts(texts, lines) == [find_references(text, line, True) for text, line in zip(texts, lines)]
+    assert find_references_in_texts(texts, lines, True) == [find_references(text, line, True) for text, line in zip(texts, lines)]
 
 
 REFERENCE_PIECES = st.sampled_from([
@@ -467,7 +468,7 @@ REFERENCE_PIECES = st.sampled_from([
 @given(st.lists(st.lists(REFERENCE_PIECES, max_size=14).map("".join), max_size=5))
 def test_fast_references_equal_find_references_on_generated_texts(texts):
     lines = list(range(1, len(texts) + 1))
-    assert references_in_texts(texts, lines) == [find_references(text, line, True) for text, line in zip(texts, lines)]
+    assert find_references_in_texts(texts, lines, True) == [find_references(text, line, True) for text, line in zip(texts, lines)]
 
 
 def test_model_objects_equal_those_built_by_the_dataclass_constructors():
