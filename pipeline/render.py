@@ -29,9 +29,8 @@ def esc(text: str) -> str:
 
 def anchor_of(section: Section) -> str:
     """The in-page anchor of a section: its number as written ("704.5k"), or a slug for unnumbered ones."""
-    if section.number:
-        return section.number.replace(" ", "-").lower() if " " in section.number else section.number
-    return section.id.split(":", 1)[1].replace("/", "--")
+    key = section.id.split(":", 1)[1]      # "704.5k", "appendix-a", "704.5j-2" for a duplicated number
+    return key if section.number else key.replace("/", "--")
 
 
 def penalty_class(penalty: str) -> str:

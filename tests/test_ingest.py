@@ -131,3 +131,13 @@ def test_a_new_bad_edition_does_not_replace_the_current_one(tmp_path):
     corpus = load_corpus(tmp_path, use_cache=False)
     current = [d for d in corpus.documents if d.info.current]
     assert [d.info.edition for d in current] == ["2024-09-23"]
+
+
+def test_duplicate_cr_numbers_keep_both_rules_under_distinct_ids(tmp_path):
+    text = (CORPUS / "cr-2026-01-16.txt").read_text(encoding="utf-8-sig")
+    text = text.replace("704.5k If two or more permanents", "704.5j Duplicate text.\r704.5k If two or more permanents", 1)
+    (tmp_path / "cr.txt").write_text(text, encoding="utf-8")
+    corpus = load_corpus(tmp_path, use_cache=False)
+    ids = [s.id for s in corpus.document("cr").sections]
+    assert len(ids) == len(set(ids)) and "cr:704.5j-2" in ids
+    assert any("704.5j" in p.message and p.line for p in corpus.document("cr").problems)

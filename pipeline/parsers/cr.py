@@ -513,6 +513,7 @@ class _CrParser:
         doc_id = self.info.id
         sections = []
         position = 0
+        ids_used: dict[str, int] = {}
         for draft in self.drafts:
             paragraphs, examples = draft.paragraphs, draft.examples
             if len(paragraphs) == 1 and not examples:           # most rules
@@ -528,8 +529,12 @@ class _CrParser:
                 examples = tuple(texts[paragraphs_end:end])
                 section_refs = tuple([reference for found in refs[position:end] for reference in found])
                 position = end
+            section_id = f"{doc_id}:{draft.number}"
+            ids_used[section_id] = ids_used.get(section_id, 0) + 1
+            if ids_used[section_id] > 1:     # a duplicate number (reported): the second copy gets "-2"
+                section_id = f"{section_id}-{ids_used[section_id]}"
             sections.append(new_section(
-                id=f"{doc_id}:{draft.number}", number=draft.number, title=draft.title, level=LEVELS[draft.kind],
+                id=section_id, number=draft.number, title=draft.title, level=LEVELS[draft.kind],
                 blocks=blocks, examples=tuple(examples), parent=f"{doc_id}:{draft.parent}" if draft.parent else None,
                 refs=section_refs, line=draft.line, kind=draft.kind))
         return tuple(sections)
