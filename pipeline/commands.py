@@ -43,8 +43,20 @@ def cmd_build(args) -> int:
           + (" (rulekb check lists them)" if problems else ""))
     print(f"built {result['pages']} pages into {args.out}/ in {result['seconds']:.1f} s; search index: "
           f"{len(indexed['indexed'])} documents (re)indexed, {len(indexed['kept'])} unchanged")
-    print(f"open it: rulekb serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
+    print(f"open it: {_command()} serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
     return 0
+
+
+def _command() -> str:
+    """How to call rulekb again: the venv's script when it is not on PATH."""
+    import shutil
+    script = Path(sys.argv[0])
+    if script.name == "rulekb" and not shutil.which("rulekb"):
+        try:
+            return str(script.resolve().relative_to(Path.cwd()))
+        except ValueError:
+            return str(script)
+    return "rulekb"
 
 
 class _Indexer:
@@ -222,7 +234,12 @@ def cmd_diff(args) -> int:
     if diff.moved:
         print("\nrenumbered: " + ", ".join(f"{m.from_id.split(':', 1)[1]}->{m.to_id.split(':', 1)[1]}"
                                           + ("*" if m.text_changed else "") for m in diff.moved)
-              + "   (* text changed too)")
+              + ("   (* text changed too)" if any(m.text_changed for m in diff.moved) else ""))
+    glossary = diff.glossary
+    for label, terms in (("glossary added", glossary.added), ("glossary removed", glossary.removed),
+                         ("glossary changed", [change.term for change in glossary.changed])):
+        if terms:
+            print(f"\n{label}: " + ", ".join(terms))
     for problem in check_announced(diff, new):
         print(f"\nnote: {problem}")
     return 0

@@ -48,6 +48,7 @@ class Detected:
     id: Optional[str] = None
     note: str = ""
     edition_line: Optional[int] = None
+    archived: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class ManifestEntry:
     id: Optional[str] = None
     note: str = ""
     ignore: bool = False
+    archived: bool = False
 
 
 def detect(source: SourceText) -> Detected:
@@ -180,4 +182,5 @@ def apply_manifest(found: Detected, entry: Optional[ManifestEntry]) -> Detected:
         id=entry.id,
         note=entry.note,
         edition_line=found.edition_line,
+        archived=entry.archived,
     )

@@ -47,6 +47,7 @@ SCHEMA = Schema(
     edition=STORED,
     current=BOOLEAN(stored=True),
     excerpt=BOOLEAN(stored=True),
+    archived=BOOLEAN(stored=True),
     level=NUMERIC(stored=True),
     order=NUMERIC(stored=True),
     penalty=STORED,
@@ -72,6 +73,7 @@ class Entry:
     excerpt: bool
     level: int
     order: int
+    archived: bool = False
     penalty: str = ""
     parent: str = ""
     aliases: str = ""
@@ -96,6 +98,7 @@ class Hit:
     penalty: str
     section_kind: str
     targets: tuple[str, ...] = ()
+    archived: bool = False
 
 
 def _add(writer, entry: Entry) -> None:
@@ -103,7 +106,7 @@ def _add(writer, entry: Entry) -> None:
         id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(), label=entry.number,
         section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases,
         headings=entry.headings, text=entry.text, url=entry.url, edition=entry.edition,
-        current=entry.current, excerpt=entry.excerpt, level=entry.level, order=entry.order,
+        current=entry.current, excerpt=entry.excerpt, archived=entry.archived, level=entry.level, order=entry.order,
         penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
 
 
@@ -315,7 +318,8 @@ class KnowledgeBase:
                 score=hit.score or 0.0, text=fields.get("text", ""),
                 headings=fields.get("headings", ""), penalty=fields.get("penalty", ""),
                 section_kind=fields.get("section_kind", ""),
-                targets=tuple((fields.get("targets") or "").split())))
+                targets=tuple((fields.get("targets") or "").split()),
+                archived=fields.get("archived", False)))
         return hits
 
 

@@ -112,7 +112,8 @@ def _first_info(candidate: _Candidate) -> DocumentInfo:
     found = candidate.found
     return DocumentInfo(id=found.id or "", kind=found.kind, title=found.title, edition=found.edition,
                         source=candidate.path.name, complete=True, excerpt=found.excerpt, current=False,
-                        sha256=candidate.source.sha256, note=found.note, encoding=candidate.source.encoding)
+                        sha256=candidate.source.sha256, note=found.note, encoding=candidate.source.encoding,
+                        archived=found.archived)
 
 
 def assign_ids(infos: list[DocumentInfo]) -> list[DocumentInfo]:

@@ -150,6 +150,7 @@ class DocumentInfo:
     sha256: str = ""
     note: str = ""                # what the manifest says of it, shown on the site
     encoding: str = ""
+    archived: bool = False        # a historical document kept for reference (the 2002 floor rules)
 
 
 @dataclass(frozen=True)

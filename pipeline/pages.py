@@ -315,7 +315,8 @@ class Renderer:
             out.append('<details class="rk-front"><summary>Credits and notices</summary>')
             out.append(blocks_html(document.credits, (), lambda _: None))
             out.append("</details>")
-        return Page(path, document.info.title, "".join(out), description=f"{document.info.title}, contents")
+        return Page(path, document.info.title, "".join(out), description=f"{document.info.title}, contents",
+                    search_exclude=not self.searchable(document))
 
     def contents_html(self, document: Document, path: str, children) -> str:
         level = PAGE_LEVEL.get(document.info.kind, 1)
@@ -361,7 +362,7 @@ class Renderer:
         if document.info.kind == "ipg" and top.number:
             title = f"{top.number} {top.title}"
         description = f"{document_label(document)} {title}"
-        return Page(path, title, "".join(out), description=description, search_exclude=not document.info.current)
+        return Page(path, title, "".join(out), description=description, search_exclude=not self.searchable(document))
 
     def citing(self, section_id: str, document: Document, from_path: str) -> list[tuple[str, str]]:
         found = []
@@ -376,6 +377,11 @@ class Renderer:
                 label = f"{document_label(citing_document)} {label}"
             found.append((label, href))
         return found
+
+    @staticmethod
+    def searchable(document: Document) -> bool:
+        """The site search holds the current editions only: one answer per rule, the one in force."""
+        return document.info.current and not document.info.excerpt and not document.info.archived
 
     # -- glossary -----------------------------------------------------------------------------
 
@@ -397,7 +403,8 @@ class Renderer:
                        f'aria-label="Copy link to {esc(entry.term)}" title="Copy link"></button></h3>')
             for paragraph in entry.text.split("\n\n"):
                 out.append(f"<p>{linked_text(paragraph, entry.refs, url_for, document.info.kind == 'cr')}</p>")
-        return Page(path, "Glossary", "".join(out), description=f"{document.info.title} glossary")
+        return Page(path, "Glossary", "".join(out), description=f"{document.info.title} glossary",
+                    search_exclude=not self.searchable(document))
 
     def terms_used(self, document: Document, sections: list[Section], path: str) -> str:
         matcher = _glossary_matcher(document)
@@ -440,7 +447,9 @@ class Renderer:
         for document in sorted(self.corpus.documents, key=lambda d: (KIND_ORDER.get(d.info.kind, 9), not d.info.current, d.info.edition or "")):
             info = document.info
             status = []
-            if info.current:
+            if info.archived:
+                status.append("archived")
+            elif info.current:
                 status.append("current")
             if info.excerpt:
                 status.append("excerpt")
@@ -490,8 +499,8 @@ class Renderer:
         url_for = lambda target: self.layout.href(path, target)  # noqa: E731
         out = []
         for section in ipg.sections:
-            if section.infraction:
-                continue
+            if section.infraction or section.kind == "appendix" or section.number.lower().startswith("appendix"):
+                continue   # infractions speak for themselves; Appendix B's change notes are no rules
             for block in section.blocks:
                 if re.search(r"\bupgrad|\bdowngrad", block.text, re.I):
                     href = self.layout.href(path, section.id)

@@ -97,7 +97,8 @@ def blocks_html(blocks: Iterable[Block], refs, url_for: UrlFor, bare_cr_numbers:
             wanted = "ul" if block.kind == BULLET else "ol"
             if open_list != wanted:
                 close_list()
-                out.append(f'<{wanted} class="rk-list">')
+                # an ordered list shows the document's own markers ("A.", "1."), not the browser's
+                out.append(f'<{wanted} class="rk-list{" rk-marked" if wanted == "ol" else ""}">')
                 open_list = wanted
             marker = f'<span class="rk-marker">{esc(block.marker)}</span> ' if block.kind == NUMBERED and block.marker else ""
             out.append(f"<li>{marker}{body}</li>")

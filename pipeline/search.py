@@ -128,7 +128,7 @@ def entries(corpus: Corpus, layout: Optional[Layout] = None) -> list[Entry]:
                 section_kind=section.kind, title=title, headings="" if title else " › ".join(reversed(headings)),
                 text=text,
                 url=url or "", edition=info.edition or "", current=info.current, excerpt=info.excerpt,
-                level=section.level, order=order, penalty=section.infraction.penalty if section.infraction else "",
+                archived=info.archived, level=section.level, order=order, penalty=section.infraction.penalty if section.infraction else "",
                 parent=section.parent or "", aliases=aliases))
         for entry in document.glossary:
             order += 1
@@ -166,7 +166,8 @@ def document_fingerprints(corpus: Corpus) -> dict[str, str]:
     marks = {}
     for document in corpus.documents:
         info = document.info
-        made_of = [common, info.sha256, info.id, str(info.current), str(info.excerpt), info.edition or "",
+        made_of = [common, info.sha256, info.id, str(info.current), str(info.excerpt), str(info.archived),
+                   info.edition or "",
                    current.get(info.kind, "") if not info.current else ""]
         marks[document.id] = hashlib.sha256("|".join(made_of).encode()).hexdigest()[:24]
     return marks
@@ -361,8 +362,8 @@ def _rank(hits: list[Hit]) -> list[Hit]:
         if hit.section_kind == "glossary":
             score *= 0.5    # a definition points at its rules, which the ranking puts next to it
         return score
-    # The current editions come first; an older edition's section only after them.
-    return sorted(hits, key=lambda hit: (not hit.current, -weight(hit), hit.order))
+    # The current editions come first; an older edition's (or an archived document's) only after them.
+    return sorted(hits, key=lambda hit: (not hit.current or hit.archived, -weight(hit), hit.order))
 
 
 def _result(hit: Hit, marks: list[str]) -> Result:

@@ -120,6 +120,11 @@ def on_files(files, config):
     corpus: Corpus = config["extra"]["rulekb_corpus"]
     for page in layout.pages.values():
         files.append(File.generated(config, page.path, content=_markdown(page)))
+    from .search import abbreviations
+    table = {key: phrases[0] for key, phrases in abbreviations().items()}
+    files.append(File.generated(config, "assets/abbreviations.js",
+                                content="window.rulekbAbbreviations = " + json.dumps(table, ensure_ascii=False,
+                                                                                    sort_keys=True) + ";\n"))
     files.append(File.generated(config, "assets/numbers.json",
                                 content=json.dumps(layout.numbers, ensure_ascii=False, sort_keys=True)))
     documents = []

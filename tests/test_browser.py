@@ -136,3 +136,30 @@ def test_pages_keep_working_offline_once_the_site_has_loaded(browser, site_url):
     page.goto(site_url + "ipg/2.1/")
     assert "Missed Trigger" in page.locator("h1").inner_text()
     context.close()
+
+
+def open_search(page, site_url, query):
+    page.goto(site_url)
+    page.locator("label.md-header__button[for=__search]").click()
+    box = page.locator("input.md-search__input")
+    box.press_sequentially(query, delay=40)
+    return box
+
+
+@pytest.mark.parametrize("query, wanted", [("GRV", "/ipg/2.5/"), ("HCE", "/ipg/2.3/"), ("cr 704.5k", "#704.5k"),
+                                           ("rule 810.4", "#810.4")])
+def test_site_search_understands_abbreviations_and_document_prefixes(page, site_url, query, wanted):
+    open_search(page, site_url, query)
+    first = page.locator(".md-search-result__item").first    # the first page of results, with its sections
+    first.wait_for(timeout=15000)
+    hrefs = [link.get_attribute("href") for link in first.locator("a").all()]
+    assert any(wanted in href for href in hrefs), hrefs
+
+
+def test_enter_on_a_number_that_does_not_exist_says_so_and_stays(page, site_url):
+    box = open_search(page, site_url, "cr 999.1")
+    page.wait_for_timeout(500)
+    box.press("Enter")
+    page.wait_for_timeout(500)
+    assert page.url.rstrip("/") == site_url.rstrip("/")
+    assert "There is no cr 999.1" in page.locator(".rk-toast").inner_text()

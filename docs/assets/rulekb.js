@@ -66,11 +66,12 @@
   window.addEventListener("keydown", function (event) {
     var input = event.target;
     if (event.key !== "Enter" || !input || !input.matches || !input.matches("input.md-search__input")) return;
+    if (!NUMBER.test(input.value) || !numbers) return;
     var url = target(input.value);
-    if (!url) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    location.href = new URL(url, base()).href;
+    if (url) location.href = new URL(url, base()).href;
+    else say("There is no " + input.value.trim() + " in the current rules");
   }, true);
   document.addEventListener("focusin", function (event) {
     if (event.target && event.target.matches && event.target.matches("input.md-search__input")) loadNumbers().catch(function () {});
