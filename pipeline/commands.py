@@ -125,11 +125,14 @@ def cmd_search(args) -> int:
     if not answer.results:
         print("No results.")
         return 0
+    width = max(len(result.id) for result in answer.results)
     for rank, result in enumerate(answer.results, 1):
         heading = f"{result.number} {result.title}".strip() if result.number else result.title
         penalty = f"  [{result.penalty}]" if result.penalty else ""
-        print(f"{rank:>2}. {result.id:<18} {heading}{penalty}")
-        print(f"    {_terminal_snippet(result.snippet)}")
+        older = "" if result.current else "  (not the current edition)"
+        print(f"{rank:>2}. {result.id:<{width}}  {heading}{penalty}{older}")
+        if result.snippet.strip():
+            print(f"    {_terminal_snippet(result.snippet)}")
     return 0
 
 
@@ -145,6 +148,8 @@ def cmd_show(args) -> int:
     layout = plan(corpus)
     urls = {sid: layout.url(page) + f"#{anchor}" for sid, (page, anchor) in layout.locations.items()}
     view = section_view(corpus, *found, urls=urls)
+    if not view["text"] and not view.get("subsections") and view.get("kind") != "glossary":
+        view["text"] = view["title"]
     if args.json:
         print(json.dumps(view, ensure_ascii=False, indent=1))
     else:

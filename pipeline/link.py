@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from .model import WARNING, Corpus, Document, Problem, Reference, Section
 from .reader import SourceText
+from .refs import title_key
 
 TITLE_WORDS = re.compile(r"[a-z0-9]+")
 
@@ -29,6 +30,8 @@ class _Targets:
             for section in document.sections:
                 if section.number:
                     table.setdefault(section.number.lower(), section)
+                if section.title:   # references by title ("Game Play Error — Missed Trigger") use this key
+                    table.setdefault(title_key(section.title), section)
             self.numbers[document.id] = table
 
     def find(self, document: Document, number: str) -> Optional[Section]:
@@ -92,6 +95,8 @@ def _resolve(ref: Reference, document: Document, section: Optional[Section], tar
             if found:
                 return replace(ref, target=found.id)
         return ref
+    if not (ref.number[:1].isdigit() or ref.number.lower().startswith("appendix")):
+        return _resolve_title(ref, document, targets)
     found = targets.find(document, ref.number)
     if found and _title_agrees(ref, found):
         return replace(ref, target=found.id)
@@ -103,6 +108,23 @@ def _resolve(ref: Reference, document: Document, section: Optional[Section], tar
             candidate = targets.find(other, ref.number)
             if candidate and _title_agrees(ref, candidate, required=True) and other.info.current:
                 return replace(ref, target=candidate.id)
+    return ref
+
+
+def _resolve_title(ref: Reference, document: Document, targets: _Targets) -> Reference:
+    """A section named by its title ("Unsporting Conduct — Cheating"): in this document, else a current one.
+
+    A flattened table may run the next cell into the title ("… — Minor Warning"): shorter
+    readings are tried, down to the category and one word.
+    """
+    words = ref.number.split(" ")
+    readings = [" ".join(words[:end]) for end in range(len(words), 3, -1)]
+    places = [document] + [other for other in targets.documents if other is not document and other.info.current]
+    for reading in readings:
+        for place in places:
+            found = targets.find(place, reading)
+            if found:
+                return replace(ref, target=found.id)
     return ref
 
 

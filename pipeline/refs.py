@@ -49,8 +49,13 @@ TRIGGER = re.compile(
     r"(?P<keyword>\b(?:rules?|sections?|§§?)\s+\d)"
     r"|(?P<bare>(?<![\w.])[1-9]\d{2}\.\d)"
     r"|\s\((?P<paren>(?P<paren_number>\d{1,2}\.\d{1,2}))\)"
-    r"|(?P<appendix>\bAppendix\s+[A-H]\b)(?!\s*[—–:-])",
+    r"|(?P<appendix>\bAppendix\s+[A-H]\b)(?!\s*[—–:-])"
+    r"|(?P<named>(?-i:\b(?:Game Play Error|Tournament Error|Unsporting Conduct)\s?[—–-]\s?[A-Z]))",
     re.I)
+# An infraction named by its title: "Game Play Error — Game Rule Violation" (the number is the title).
+NAMED = re.compile(r"(?:Game Play Error|Tournament Error|Unsporting Conduct)\s?[—–-]\s?"
+                   r"[A-Z][\w'’/-]*(?:\s(?:[A-Z][\w'’/-]*|of|a|an|the|to|at|in)(?=[\s,.;:)]|$))*")
+DASHES = re.compile(r"\s?[—–-]\s?")
 RANGE_SPLIT = re.compile(DASH)
 # Subrule letters skip l and o (they look like 1 and 0).
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -117,6 +122,13 @@ def find_reference_spans(text: str, line: Optional[int] = None,
             found.append((position, trigger.end(), Reference(written, trigger.group("appendix").replace("\n", " "),
                                                              document, None, line)))
             consumed = trigger.end()
+        elif kind == "named":
+            match = NAMED.match(text, position)
+            if not match or re.match(r"\s\(\d", text[match.end():match.end() + 3]):
+                continue    # "Tardiness (3.1)"-style: the number after it says it better
+            title = match.group(0).rstrip()
+            found.append((position, position + len(title), Reference(title, title_key(title), None, None, line)))
+            consumed = position + len(title)
         elif kind == "paren":
             title = TITLE_BEFORE.search(text, max(0, position - 80), position)
             if not title:
@@ -126,6 +138,19 @@ def find_reference_spans(text: str, line: Optional[int] = None,
                           Reference(text[title.start():trigger.end()], number, None, None, line)))
             consumed = trigger.end()
     return found
+
+
+MAY_REFER = re.compile(r"\d|ppendix|PPENDIX|(?:Error|Conduct)\s?[—–-]")
+
+
+def may_hold_references(text: str) -> bool:
+    """False for a text no reference can be in (most paragraphs): a cheap test before find_references."""
+    return MAY_REFER.search(text) is not None
+
+
+def title_key(title: str) -> str:
+    """A title as a lookup key: "Game Play Error - Missed Trigger" and "… — Missed Trigger" are one key."""
+    return DASHES.sub(" — ", " ".join(title.split())).casefold()
 
 
 DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
@@ -195,7 +220,7 @@ WHITESPACE_DIGIT = re.compile(r"\s\d")
 DOT_DIGIT = re.compile(r"\.\d")
 # What only find_references reads: "Tardiness (3.1)", "Appendix C" (in its usual spellings).
 PARENTHESISED_NUMBER = re.compile(r"\(\d{1,2}\.\d{1,2}\)")
-APPENDIX_WORDS = (re.compile("ppendix"), re.compile("PPENDIX"))
+APPENDIX_WORDS = (re.compile("ppendix"), re.compile("PPENDIX"), re.compile(r"Error\s?[—–-]|Conduct\s?[—–-]"))
 # refs.TRIGGER's "keyword" and "bare" branches, read from their ends.
 KEYWORD_BEFORE_GAP = re.compile(r"\b(?:rules?|sections?|§§?)$", re.I)
 KEYWORD_LAST_LETTERS = "eEnNsS\u017f§"  # rule, rules, section, sections, §; re.I takes ſ for s

@@ -57,6 +57,7 @@ class Result:
     score: float
     kind: str = ""
     penalty: str = ""
+    current: bool = True      # False for an older edition's section, an excerpt's or an archived document's
 
 
 @dataclass
@@ -70,7 +71,8 @@ class Answer:
         return {
             "query": self.query, "suggestion": self.suggestion, "notice": self.notice,
             "results": [{"id": r.id, "document": r.document, "number": r.number, "title": r.title,
-                         "snippet": r.snippet, "url": r.url, "score": round(r.score, 4)} for r in self.results],
+                         "snippet": r.snippet, "url": r.url, "score": round(r.score, 4), "current": r.current}
+                        for r in self.results],
         }
 
 
@@ -369,7 +371,7 @@ def _rank(hits: list[Hit]) -> list[Hit]:
 def _result(hit: Hit, marks: list[str]) -> Result:
     title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
     return Result(hit.id, hit.document, hit.number, title, snippet(hit.text, marks), hit.url or None, hit.score,
-                  hit.kind, hit.penalty)
+                  hit.kind, hit.penalty, hit.current and not hit.excerpt and not hit.archived)
 
 
 def snippet(text: str, marks: list[str], size: int = 180) -> str:
@@ -378,15 +380,17 @@ def snippet(text: str, marks: list[str], size: int = 180) -> str:
     stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word
                     for mark in marks for word in re.findall(r"[a-z0-9.]+", mark) if len(word) > 2 or word.isdigit()},
                    key=len, reverse=True)
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")[\w.]*", re.I) if stems else None
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I) if stems else None
     first = pattern.search(text) if pattern else None
     start = max(0, first.start() - size // 3) if first else 0
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
     excerpt = text[start:start + size]
+    if start + size < len(text) and " " in excerpt[size // 2:]:
+        excerpt = excerpt[:excerpt.rfind(" ")]           # end on a whole word
     prefix = "…" if start else ""
-    suffix = "…" if start + size < len(text) else ""
+    suffix = "…" if start + len(excerpt) < len(text) else ""
     if not pattern:
         return html.escape(prefix + excerpt + suffix)
     pieces, position = [], 0

@@ -141,3 +141,11 @@ def test_duplicate_cr_numbers_keep_both_rules_under_distinct_ids(tmp_path):
     ids = [s.id for s in corpus.document("cr").sections]
     assert len(ids) == len(set(ids)) and "cr:704.5j-2" in ids
     assert any("704.5j" in p.message and p.line for p in corpus.document("cr").problems)
+
+
+def test_infraction_titles_in_the_text_link_to_their_sections(shipped_corpus):
+    ipg = shipped_corpus.document("ipg")
+    targets = {ref.target for ref in ipg.section("2.1").refs}
+    assert "ipg:2.5" in targets     # "... treated as a Game Play Error — Game Rule Violation"
+    appendix = {ref.target for ref in ipg.section("Appendix A").refs}
+    assert "ipg:4.1" in appendix    # the flattened row "Unsporting Conduct — Minor Warning"

@@ -353,7 +353,8 @@ def test_change_note_keeps_a_real_reference_but_not_its_prefix():
 
 
 def test_references_in_bodies_are_found_on_their_own_line():
-    refs = {(r.text, r.number, r.document, r.line) for s in parsed(IPG_2024).sections for r in s.refs}
+    refs = {(r.text, r.number, r.document, r.line) for s in parsed(IPG_2024).sections for r in s.refs
+            if r.number[:1].isdigit()}       # (infractions named by title are references too: see test_refs)
     # grep -n "section [0-9]\|([0-9]\.[0-9])" ipg-2024-09-23.txt: six references in section bodies.
     assert refs == {
         ("Tardiness (3.1)", "3.1", None, 143), ("Decklist Problems (3.4)", "3.4", None, 143),

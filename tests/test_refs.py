@@ -61,3 +61,11 @@ def test_any_text_gives_references_whose_spans_lie_inside_it(text):
     for start, end, ref in find_reference_spans(text, bare_cr_numbers=True):
         assert 0 <= start < end <= len(text)
         assert ref.number
+
+
+def test_infractions_named_by_title_are_references():
+    refs = find_references("further problems are treated as a Game Play Error — Game Rule Violation.")
+    assert [(ref.text, ref.number) for ref in refs] == [
+        ("Game Play Error — Game Rule Violation", "game play error — game rule violation")]
+    # with its number after it, the number says it
+    assert numbers("see Unsporting Conduct — Cheating (4.8).") == [("4.8", None)]

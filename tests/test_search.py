@@ -123,7 +123,7 @@ def test_cli_search_json_and_show():
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["results"][0]["id"] == "ipg:2.1"
     shown = run_cli("show", "ipg 2.1")
-    assert shown.returncode == 0 and "PENALTY: No Penalty" in shown.stdout and "References: MTR section 4.3 -> mtr:4.3" in shown.stdout
+    assert shown.returncode == 0 and "PENALTY: No Penalty" in shown.stdout and "MTR section 4.3 -> mtr:4.3" in shown.stdout
     bad = run_cli("search", '"oops')
     assert bad.returncode == 2 and "unbalanced" in bad.stderr and "Traceback" not in bad.stderr
 

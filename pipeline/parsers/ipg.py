@@ -32,7 +32,7 @@ from ..model import (
     Block, Document, DocumentInfo, Infraction, Penalty, Problem, Reference, Section, section_id,
 )
 from ..reader import Line, SourceText
-from ..refs import find_reference_spans
+from ..refs import find_reference_spans, may_hold_references
 from . import register
 
 # --- Penalties ------------------------------------------------------------------------------
@@ -101,7 +101,6 @@ MARKDOWN_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
 DASHES = re.compile(r"\s*[—–]\s*|\s+-\s+")
 SPACES = re.compile(r"\s+")
-HAS_DIGIT = re.compile(r"\d")
 SENTENCE_BREAK = re.compile(r"[a-z)][.!?]\s+[A-Z]")
 
 
@@ -213,7 +212,7 @@ class _Chunk:
     def references(self) -> list[Reference]:
         """The references in this block, each with the source line its phrase starts on."""
         text = self.ref_text if self.ref_text is not None else self.text
-        if not HAS_DIGIT.search(text):        # every reference names a number
+        if not may_hold_references(text):
             return []
         # Where each part starts in the joined text, measured from the end (ref_text is a suffix).
         offset = len(self.text) - len(text)

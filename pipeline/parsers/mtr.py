@@ -38,7 +38,7 @@ from ..layout import is_contents_line, is_page_number, strip_dot_leader
 from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, Block, Document,
                      DocumentInfo, Problem, Section, section_id, subsection_id)
 from ..reader import Line, SourceText
-from ..refs import find_references
+from ..refs import find_references, may_hold_references
 from . import register
 
 # --- the shapes of lines -------------------------------------------------------------------------
@@ -64,7 +64,6 @@ MARKDOWN_HEADING = re.compile(r"^(#{1,6})\s+(.*?)(?:\s+#+)?$")
 BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
 MARKDOWN_ROW = re.compile(r"^\|.*\|$")
 PAGE_AFTER_TITLE = re.compile(r"\s+\d{1,3}$")
-DIGIT = re.compile(r"\d")
 
 MAX_TITLE = 100
 SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
@@ -730,7 +729,7 @@ class _Parser:
         refs = []
         for block in draft.blocks + draft.examples:
             text = " ".join(block.parts)
-            if DIGIT.search(text):         # every reference names a number: skip the rest (speed)
+            if may_hold_references(text):
                 refs.extend(find_references(text, block.line))
         return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
                        blocks=tuple(block.block() for block in draft.blocks),
