@@ -496,7 +496,7 @@ def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
     end = 0
     while end < limit - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
         end += 1
-    middle = difflib.SequenceMatcher(_is_filler, a[start:len(a) - end], b[start:len(b) - end], autojunk=False)
+    middle = difflib.SequenceMatcher(_is_filler, a[start:len(a) - end], b[start:len(b) - end])   # autojunk: fast on long texts
     opcodes = [("equal", 0, start, 0, start)] if start else []
     for tag, i1, i2, j1, j2 in middle.get_opcodes():
         opcodes.append((tag, i1 + start, i2 + start, j1 + start, j2 + start))
