@@ -32,5 +32,5 @@ serve: $(STAMP)
 	$(BIN)/rulekb serve --site site
 
 clean:
-	rm -rf site build .cache docs/generated .pytest_cache .hypothesis
+	rm -rf site .site.* build .cache .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -5,9 +5,11 @@ No mkdocs here.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from . import cache
 from .diff import EditionDiff, compare, last_changed, rule_history, word_diff
 from .model import Corpus, Document
 from .render import esc
@@ -31,13 +33,25 @@ def compute(corpus: Corpus) -> EditionChanges:
     for documents in by_kind.values():
         documents.sort(key=lambda d: (d.info.edition or "", d.info.source))
         for old, new in zip(documents, documents[1:]):
-            changes.pairs.append((old, new, compare(old, new)))
+            changes.pairs.append((old, new, _cached(compare, old, new)))
         current = [d for d in documents if d.info.current]
         if len(documents) > 1 and current and documents[-1] is current[0]:
-            changes.history.update(rule_history(documents))
-            changes.last_changed.update(last_changed(documents))
+            changes.history.update(_cached(rule_history, documents))
+            changes.last_changed.update(_cached(last_changed, documents))
     changes.pairs.sort(key=lambda pair: (pair[1].info.edition or ""), reverse=True)
     return changes
+
+
+def _cached(function, *arguments):
+    """A comparison's result, kept in the cache under the bytes and ids of the documents it compared."""
+    documents = [argument for group in arguments for argument in (group if isinstance(group, list) else [group])]
+    key = cache.key(function.__name__, *(f"{d.id}|{d.info.sha256}|{d.info.edition}|{d.info.excerpt}|{d.info.current}"
+                                          for d in documents))
+    found = cache.load(key)
+    if found is None:
+        found = function(*arguments)
+        cache.store(key, found)
+    return found
 
 
 def pair_path(old: Document, new: Document) -> str:
@@ -49,8 +63,37 @@ def pair_title(old: Document, new: Document) -> str:
     return f"{kind} {old.info.edition or old.id} → {new.info.edition or new.id}"
 
 
+class _Highlights:
+    """Word diffs already made by an earlier build (they are the slow part of a rebuild's pages)."""
+
+    def __init__(self):
+        self.key = cache.key("word-diffs")
+        self.known: dict[str, str] = {}
+        self.used: dict[str, str] = {}
+
+    def get(self, old_text: str, new_text: str) -> str:
+        if not self.known and not self.used:
+            self.known = cache.load(self.key) or {}
+        key = hashlib.sha256(f"{old_text}\0{new_text}".encode()).hexdigest()
+        html = self.used.get(key) or self.known.get(key) or _diff_html(old_text, new_text)
+        self.used[key] = html
+        return html
+
+    def save(self) -> None:
+        """Keep the diffs this build used (and no others: the cache does not grow build after build)."""
+        if self.used.keys() != self.known.keys():
+            cache.store(self.key, self.used)
+
+
+HIGHLIGHTS = _Highlights()
+
+
 def diff_html(old_text: str, new_text: str) -> str:
     """Word-level highlights: deleted words in <del>, inserted ones in <ins>."""
+    return HIGHLIGHTS.get(old_text, new_text)
+
+
+def _diff_html(old_text: str, new_text: str) -> str:
     out = []
     for tag, text in word_diff(old_text, new_text):
         if tag == "equal":

@@ -40,6 +40,7 @@ class Layout:
     nav: list = field(default_factory=list)
     locations: dict[str, tuple[str, str]] = field(default_factory=dict)   # section id -> (page path, anchor)
     numbers: dict[str, str] = field(default_factory=dict)                 # "cr 704.5k" -> url, for the search box
+    _relative: dict = field(default_factory=dict, repr=False)
 
     def url(self, path: str) -> str:
         """The site URL of a page file, as mkdocs writes it with directory URLs."""
@@ -55,10 +56,14 @@ class Layout:
         return self.relative(from_path, page) + (f"#{anchor}" if anchor else "")
 
     def relative(self, from_path: str, to_path: str) -> str:
-        source = self.url(from_path) or "."
-        target = self.url(to_path) or "."
-        relative = posixpath.relpath(target, source)
-        return "./" if relative == "." else relative + "/"
+        key = (from_path, to_path)
+        found = self._relative.get(key)
+        if found is None:      # thousands of links share a few hundred page pairs
+            source = self.url(from_path) or "."
+            target = self.url(to_path) or "."
+            relative = posixpath.relpath(target, source)
+            found = self._relative[key] = "./" if relative == "." else relative + "/"
+        return found
 
 
 def shown_documents(corpus: Corpus) -> list[Document]:
@@ -187,6 +192,7 @@ class Renderer:
         if self.changes.pairs:
             nav.append({"What changed": self.changes_pages()})
         self.history_pages()
+        history_pages.HIGHLIGHTS.save()
         layout.nav = nav
         return layout
 
