@@ -41,8 +41,9 @@ def cmd_build(args) -> int:
     sections = sum(len(d.sections) for d in corpus.documents)
     print(f"read {len(corpus.documents)} documents ({sections} sections) from {args.sources}: {summary(problems)}"
           + (" (rulekb check lists them)" if problems else ""))
-    print(f"built {result['pages']} pages ({result['rendered']} rendered, the rest unchanged) into {args.out}/ "
-          f"in {result['seconds']:.1f} s; search index: "
+    pages = result["pages"]
+    reused = "" if result["rendered"] == pages else f" ({result['rendered']} rendered again, the rest unchanged)"
+    print(f"built {pages} pages{reused} into {args.out}/ in {result['seconds']:.1f} s; search index: "
           f"{len(indexed['indexed'])} documents (re)indexed, {len(indexed['kept'])} unchanged")
     print(f"open it: {_command()} serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
     return 0
