@@ -222,6 +222,10 @@ def on_files(files, config):
                           "edition": document.info.edition, "current": document.info.current,
                           "excerpt": document.info.excerpt, "url": f"data/{document.id}.json"})
     files.append(File.generated(config, "data/index.json", content=dumps({"documents": documents})))
+    # the check report: every problem `rulekb check` lists, for maintainers and tools
+    problems = [{"severity": p.severity, "file": p.file, "line": p.line, "message": p.message}
+                for p in corpus.all_problems()]
+    files.append(File.generated(config, "data/problems.json", content=dumps({"problems": problems})))
     return files
 
 

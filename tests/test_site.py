@@ -92,3 +92,10 @@ def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, shipped_cor
         build_site(shipped_corpus, site, config_file=broken_config)
     assert (site / "index.html").read_text() == "previous site"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_the_check_report_is_published_with_the_exports(built_site, shipped_corpus):
+    import json
+    report = json.loads((built_site / "data" / "problems.json").read_text(encoding="utf-8"))
+    assert len(report["problems"]) == len(shipped_corpus.all_problems())
+    assert all({"severity", "file", "line", "message"} <= set(p) for p in report["problems"])
