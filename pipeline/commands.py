@@ -257,12 +257,20 @@ def cmd_bench(args) -> int:
     return main(Path(args.sources), runs=args.runs, parts=tuple(args.only or ("parse", "search", "build")))
 
 
+def _sources_option(command) -> None:
+    command.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+
+
+def _index_option(command) -> None:
+    command.add_argument("--index", default=None, help="the search index folder (default: build/index)")
+
+
 def register(commands) -> None:
     build = commands.add_parser("build", help="ingest sources/ and build the static site (and its JSON exports)")
-    build.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    _sources_option(build)
     build.add_argument("--out", default=str(DEFAULT_SITE), help="where the site goes (default: site)")
     build.add_argument("--no-cache", action="store_true", help="parse everything again")
-    build.add_argument("--index", default=None, help="where the search index goes (default: build/index)")
+    _index_option(build)
     build.set_defaults(run=cmd_build)
 
     search = commands.add_parser("search", help="find sections by number, phrase, abbreviation (typos welcome)")
@@ -270,20 +278,20 @@ def register(commands) -> None:
     search.add_argument("--limit", type=int, default=10, help="how many results (default 10)")
     search.add_argument("--doc", choices=["cr", "mtr", "ipg", "floor"], help="only this document")
     search.add_argument("--json", action="store_true", help="print JSON for bots and tools")
-    search.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
-    search.add_argument("--index", default=None, help="index folder (default: build/index)")
+    _sources_option(search)
+    _index_option(search)
     search.set_defaults(run=cmd_search)
 
     show = commands.add_parser("show", help="print one section: text, examples, penalty, references both ways")
     show.add_argument("ref", help='e.g. "704.5k", "ipg 2.1", "mtr 4.3", "cr:704.5k"')
     show.add_argument("--json", action="store_true", help="print JSON for bots")
-    show.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    _sources_option(show)
     show.set_defaults(run=cmd_show)
 
     serve = commands.add_parser("serve", help="serve the built site and a JSON search API on 127.0.0.1")
     serve.add_argument("--site", default=str(DEFAULT_SITE), help="the built site (default: site)")
-    serve.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
-    serve.add_argument("--index", default=None, help="index folder (default: build/index)")
+    _sources_option(serve)
+    _index_option(serve)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=cmd_serve)
@@ -292,11 +300,11 @@ def register(commands) -> None:
     diff.add_argument("old", help="the older edition: a file, or a document id in --sources (e.g. cr-2025-11-14)")
     diff.add_argument("new", help="the newer edition: a file or a document id (e.g. cr)")
     diff.add_argument("--json", action="store_true", help="print JSON")
-    diff.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    _sources_option(diff)
     diff.set_defaults(run=cmd_diff)
 
     bench = commands.add_parser("bench", help="print speed, size and search-quality figures")
-    bench.add_argument("--sources", default=str(DEFAULT_SOURCES), help="folder of rule documents (default: sources)")
+    _sources_option(bench)
     bench.add_argument("--runs", type=int, default=5, help="repetitions for timings (best of N)")
     bench.add_argument("--only", action="append", choices=["parse", "search", "build"], help="run one part")
     bench.set_defaults(run=cmd_bench)
