@@ -52,14 +52,15 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
     for name in sorted(set(manifest) - {path.name for path in files}):
         problems.append(Problem(WARNING, MANIFEST_NAME, None, f"the manifest names {name}, which is not in the folder"))
 
-    infos = assign_ids([_first_info(candidate) for candidate in candidates])
+    chosen = {candidate.path.name: candidate.found.id for candidate in candidates if candidate.found.id}
+    infos = assign_ids([_first_info(candidate) for candidate in candidates], chosen)
     documents = []
     for candidate, info in zip(candidates, infos):
         document = parse_cached(candidate.source, info, use_cache)
         if _usable(document, problems):
             documents.append(document)
     # Completeness is known only after parsing: a truncated file must not become "current".
-    final = assign_ids([document.info for document in documents])
+    final = assign_ids([document.info for document in documents], chosen)
     documents = [rename_document(document, info) for document, info in zip(documents, final)]
     return link_corpus(documents, problems)
 
@@ -73,7 +74,7 @@ def load_document(path: Path | str, use_cache: bool = True) -> tuple[Optional[Do
     candidate = _read_and_detect(path, manifest.get(path.name), problems)
     if candidate is None:
         return None, problems
-    info = assign_ids([_first_info(candidate)])[0]
+    info = assign_ids([_first_info(candidate)], {path.name: candidate.found.id} if candidate.found.id else {})[0]
     document = parse_cached(candidate.source, info, use_cache)
     if not _usable(document, problems):
         return None, problems
@@ -110,20 +111,21 @@ def _read_and_detect(path: Path, entry, problems: list[Problem]) -> Optional[_Ca
 
 def _first_info(candidate: _Candidate) -> DocumentInfo:
     found = candidate.found
-    return DocumentInfo(id=found.id or "", kind=found.kind, title=found.title, edition=found.edition,
+    return DocumentInfo(id="", kind=found.kind, title=found.title, edition=found.edition,
                         source=candidate.path.name, complete=True, excerpt=found.excerpt, current=False,
                         sha256=candidate.source.sha256, note=found.note, encoding=candidate.source.encoding,
                         archived=found.archived)
 
 
-def assign_ids(infos: list[DocumentInfo]) -> list[DocumentInfo]:
+def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = None) -> list[DocumentInfo]:
     """Give each document its id: the current edition of a kind is "cr"/"mtr"/"ipg"; older ones get dates.
 
     The current edition is the newest complete, non-excerpt one; a truncated or excerpt
-    file never becomes what visitors land on while a full edition exists. An id the
-    manifest gives is kept as it is.
+    file never becomes what visitors land on while a full edition exists. `chosen` holds
+    the ids the manifest gives, by file name; those are kept as they are.
     """
-    ids: dict[int, str] = {index: info.id for index, info in enumerate(infos) if info.id and info.id in _manifest_ids(infos)}
+    chosen = chosen or {}
+    ids: dict[int, str] = {index: chosen[info.source] for index, info in enumerate(infos) if info.source in chosen}
     taken = set(ids.values())
     current: set[int] = set()
     by_kind: dict[str, list[int]] = {}
@@ -147,15 +149,6 @@ def assign_ids(infos: list[DocumentInfo]) -> list[DocumentInfo]:
             ids[index] = name
             taken.add(name)
     return [replace(info, id=ids[index], current=index in current) for index, info in enumerate(infos)]
-
-
-def _manifest_ids(infos: list[DocumentInfo]) -> set[str]:
-    """Ids that came from the manifest rather than from an earlier assign_ids pass."""
-    automatic = set()
-    for info in infos:
-        if info.id == info.kind or info.id.startswith(f"{info.kind}-"):
-            automatic.add(info.id)
-    return {info.id for info in infos if info.id and info.id not in automatic}
 
 
 def rename_document(document: Document, info: DocumentInfo) -> Document:
