@@ -1,7 +1,8 @@
 """Turn the raw bytes of a source file into numbered lines of text.
 
 The only module that touches raw bytes. It decodes whatever encoding the file
-comes in, splits on every kind of line end, and hands HTML to `html_reader`.
+comes in, splits on every kind of line end, and hands HTML to `html_reader` and
+Markdown to `markdown_reader`.
 It never interprets the rules themselves.
 """
 from __future__ import annotations
@@ -49,7 +50,7 @@ class SourceText:
     name: str                       # file name as shown in messages
     lines: tuple[Line, ...]
     encoding: str
-    format: str                     # "text" or "html"
+    format: str                     # "text", "html" or "markdown"
     sha256: str
     problems: tuple[Problem, ...] = ()
     anchors: tuple[tuple[str, int], ...] = ()   # HTML id/name -> line
@@ -91,6 +92,10 @@ def read_bytes(data: bytes, name: str) -> SourceText:
     else:
         lines, anchors, links = split_lines(decoded.text), (), ()
         fmt = "text"
+        from .markdown_reader import looks_like_markdown, markdown_to_lines
+        if looks_like_markdown([line.text for line in lines]):
+            lines, anchors, links = markdown_to_lines(lines)
+            fmt = "markdown"
     if not any(line.text.strip() for line in lines):
         raise SourceError(Problem(ERROR, name, 1, "the file has no text in it"))
     return SourceText(name, tuple(lines), decoded.encoding, fmt, digest,

@@ -569,9 +569,10 @@ def test_markdown_headings_lists_tables_and_examples():
     assert numbered(document) == [("1", "Tournament Fundamentals"), ("1.1", "Tournament Types"),
                                   ("1.2", "Roles"), ("Appendix A", "Changes")]
     types = document.section("1.1")
+    # the reader turns Markdown into plain lines first: "- Rated" is a "•" item, "**Example:**" plain text
     assert [(block.kind, block.marker, block.text) for block in types.blocks][1:] == [
-        (BULLET, "-", "Rated"), (BULLET, "-", "Casual")]
-    assert types.examples == ("**Example:** A player does a thing.",)
+        (BULLET, "•", "Rated"), (BULLET, "•", "Casual")]
+    assert types.examples == ("Example: A player does a thing.",)
     assert document.section("1.2").blocks[0].cells == ("Role", "Who")
     assert document.front_matter[0].kind == SUBHEADING
 
