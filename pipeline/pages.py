@@ -533,12 +533,13 @@ def _nav_title(section: Section) -> str:
     return section.title or section.number
 
 
-_MATCHERS: dict[int, Callable] = {}
+_MATCHERS: dict[tuple[str, str], Callable] = {}
 
 
 def _glossary_matcher(document: Document) -> Callable[[str], list[GlossaryEntry]]:
     """Finds the glossary terms a text uses, by looking up its word n-grams (fast for ~700 terms)."""
-    cached = _MATCHERS.get(id(document))
+    key = (document.id, document.info.sha256)    # not id(document): a freed object's id is reused
+    cached = _MATCHERS.get(key)
     if cached:
         return cached
     terms: dict[tuple[str, ...], GlossaryEntry] = {}
@@ -564,7 +565,7 @@ def _glossary_matcher(document: Document) -> Callable[[str], list[GlossaryEntry]
                     found.append(entry)
                     break
         return found
-    _MATCHERS[id(document)] = match
+    _MATCHERS[key] = match
     return match
 
 

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import gzip
-import shutil
 
 import pytest
 
 from pipeline import load_corpus
 from pipeline.pages import plan
 from pipeline.site import BuildFailed, build_site
-from conftest import CORPUS, SOURCES
+from conftest import CORPUS
 from site_tools import broken_links, page_file, parse_page
 
 
