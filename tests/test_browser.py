@@ -6,6 +6,7 @@ machine without /usr/bin/chromium they are skipped, and say so.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,11 @@ def test_enter_on_a_number_that_does_not_exist_says_so_and_stays(page, site_url)
     page.wait_for_timeout(500)
     assert page.url.rstrip("/") == site_url.rstrip("/")
     assert "There is no cr 999.1" in page.locator(".rk-toast").inner_text()
+
+
+def test_penalty_page_prints_on_one_sheet(browser, site_url):
+    page = browser.new_page()
+    page.goto(site_url + "penalties/")
+    pdf = page.pdf(format="A4")
+    page.close()
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
