@@ -237,26 +237,23 @@ def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: boo
     """
     big = SEPARATOR.join(texts)
     starts = [0, *accumulate(len(text) + 1 for text in texts)]
-    marks: dict[int, tuple[list[int], list[int]]] = {}
-    for kind, pattern in ((0, WHITESPACE_DIGIT), (1, DOT_DIGIT)) if bare_cr_numbers else ((0, WHITESPACE_DIGIT),):
-        for match in pattern.finditer(big):
-            at = match.start()
-            index = bisect_right(starts, at) - 1
-            found = marks.get(index)
-            if found is None:
-                found = marks[index] = ([], [])
-            found[kind].append(at - starts[index])
     delegated = {bisect_right(starts, match.start()) - 1
                  for pattern in (PARENTHESISED_NUMBER, *APPENDIX_WORDS) for match in pattern.finditer(big)}
     results: list[list[Reference]] = [[] for _ in texts]
-    for index in delegated:
-        results[index] = find_references(texts[index], lines[index], bare_cr_numbers)
-    for index, (keyword_marks, dot_marks) in marks.items():
+    keyword_marks_of = WHITESPACE_DIGIT.finditer
+    dot_marks_of = DOT_DIGIT.finditer if bare_cr_numbers else None
+    for index, text in enumerate(texts):
         if index in delegated:
+            results[index] = find_references(text, lines[index], bare_cr_numbers)
             continue
-        text, line = texts[index], lines[index]
-        found = _references_at(text, line, keyword_marks, dot_marks)
-        results[index] = find_references(text, line, bare_cr_numbers) if found is None else found
+        if not MAY_REFER.search(text):
+            continue            # no digit: nothing to find (most texts)
+        keyword_marks = [match.start() for match in keyword_marks_of(text)]
+        dot_marks = [match.start() for match in dot_marks_of(text)] if dot_marks_of else []
+        if not keyword_marks and not dot_marks:
+            continue
+        found = _references_at(text, lines[index], keyword_marks, dot_marks)
+        results[index] = find_references(text, lines[index], bare_cr_numbers) if found is None else found
     return results
 
 
