@@ -181,8 +181,11 @@ def index_body(changes: EditionChanges, href_page: Callable[[str], str]) -> str:
 
 
 def history_body(title: str, section_ids: list[str], changes: EditionChanges, numbers: dict[str, str],
-                 href: Href) -> str:
-    """A page's rules, each with its text in every edition (changes highlighted against the one before)."""
+                 href: Href, anchors: dict[str, str]) -> str:
+    """A page's rules, each with its text in every edition (changes highlighted against the one before).
+
+    `anchors` gives each rule the same anchor here as on its own page, so "history" links land on it.
+    """
     out = [f'<h1 id="history">History: {esc(title)}</h1>',
            '<p>The text of each rule on this page that changed, in every edition in this site, oldest first.</p>']
     for section_id in section_ids:
@@ -190,12 +193,12 @@ def history_body(title: str, section_ids: list[str], changes: EditionChanges, nu
         number = numbers.get(section_id, section_id.split(":", 1)[1])
         url = href(section_id)
         label = f'<a href="{esc(url)}">{esc(number)}</a>' if url else esc(number)
-        out.append(f'<h2 id="{esc(number)}" class="rk-h">{label}</h2>')
+        out.append(f'<h2 id="{esc(anchors.get(section_id, number))}" class="rk-h">{label}</h2>')
         previous = None
         for edition, old_id, text in editions:
             shown = diff_html(previous, text) if previous is not None else esc(text)
             where = old_id.split(":", 1)[1]
-            renumbered = f" (numbered {esc(where)})" if where != number else ""
+            renumbered = f" (numbered {esc(where)})" if where.casefold() != number.replace(" ", "-").casefold() else ""
             out.append(f'<p class="rk-edition">{esc(edition)}{renumbered}</p><p class="rk-diff">{shown}</p>')
             previous = text
     return "".join(out)

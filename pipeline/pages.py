@@ -224,8 +224,9 @@ class Renderer:
             order = {s.id: i for i, (_, s) in enumerate(self.sections_by_id.values())}
             section_ids.sort(key=lambda sid: order.get(sid, 0))
             numbers = {sid: self.sections_by_id[sid][1].number for sid in section_ids if sid in self.sections_by_id}
+            anchors = {sid: anchor_of(self.sections_by_id[sid][1]) for sid in section_ids if sid in self.sections_by_id}
             body = history_pages.history_body(title, section_ids, self.changes, numbers,
-                                              lambda target, path=path: self.layout.href(path, target))
+                                              lambda target, path=path: self.layout.href(path, target), anchors)
             self.layout.pages[path] = Page(path, f"History: {title}", body, search_exclude=True)
 
     # -- documents --------------------------------------------------------------------------
@@ -433,9 +434,9 @@ class Renderer:
                'Rules, cross-linked. Type a rule number (<code>704.5k</code>, <code>ipg 2.1</code>) or a phrase into '
                'the search.</p>']
         links = []
-        if "penalties.md" in self.layout.pages or self.corpus.document("ipg"):
-            links.append(('penalties/', "Penalty quick reference", "every infraction and its penalty"))
         ipg = self.corpus.document("ipg")
+        if ipg and ipg.penalties:       # the same condition as the penalty page itself
+            links.append(('penalties/', "Penalty quick reference", "every infraction and its penalty"))
         if ipg:
             links.append(("ipg/", "IPG infractions", "definitions, philosophy, remedies"))
         if self.corpus.document("cr"):

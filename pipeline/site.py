@@ -196,6 +196,7 @@ def on_config(config):
     config["extra"]["rulekb_build"] = build
     config["extra"]["rulekb_layout"] = build.layout
     config["extra"]["rulekb_corpus"] = build.corpus
+    config["extra"]["rulekb_has_penalties"] = "penalties.md" in build.layout.pages
     return config
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gzip
+import shutil
 
 import pytest
 
@@ -98,3 +99,17 @@ def test_the_check_report_is_published_with_the_exports(built_site, shipped_corp
     report = json.loads((built_site / "data" / "problems.json").read_text(encoding="utf-8"))
     assert len(report["problems"]) == len(shipped_corpus.all_problems())
     assert all({"severity", "file", "line", "message"} <= set(p) for p in report["problems"])
+
+
+def test_links_resolve_with_several_editions_of_each_document(tmp_path):
+    # Two MTR editions with appendices: their "What changed" and history pages link like the rest.
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    for name in ("mtr-2019-01-21-magicjudges.html", "mtr-2026-02-27.txt"):
+        shutil.copy(CORPUS / name, sources)
+    site = tmp_path / "site"
+    build_site(load_corpus(sources, use_cache=False), site)
+    assert (site / "changes" / "mtr-2019-01-21--mtr" / "index.html").is_file()
+    assert any((site / "history" / "mtr").iterdir())
+    broken = broken_links(site)
+    assert not broken, broken[:10]
