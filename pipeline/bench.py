@@ -20,8 +20,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Optional
 
-from .detect import load_manifest
-from .ingest import _first_info, _read_and_detect, assign_ids, load_corpus, source_files
+from .ingest import load_corpus, load_document, source_files
 from .link import link_corpus
 from .parsers import parse
 from .reader import read_source
@@ -42,15 +41,15 @@ def best_of(runs: int, function) -> float:
 
 def bench_parsing(sources: Path, runs: int) -> None:
     print(f"{'document':<44} {'KB':>6} {'read ms':>8} {'parse ms':>9} {'+link ms':>9} {'peak MB':>8}")
-    manifest, _ = load_manifest(sources)
     for path in source_files(sources):
-        candidate = _read_and_detect(path, manifest.get(path.name), [])
-        if candidate is None:
+        known, _ = load_document(path, use_cache=False)     # its kind and id, as a build names it
+        if known is None:
             continue
-        info = assign_ids([_first_info(candidate)])[0]
+        info = known.info
+        source = read_source(path)
         read_ms = best_of(runs, lambda: read_source(path)) * 1000
-        parse_ms = best_of(runs, lambda: parse(candidate.source, info)) * 1000
-        document = parse(candidate.source, info)
+        parse_ms = best_of(runs, lambda: parse(source, info)) * 1000
+        document = parse(source, info)
         link_ms = best_of(runs, lambda: link_corpus([document])) * 1000
         tracemalloc.start()
         source = read_source(path)

@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from .cli import DEFAULT_SITE, DEFAULT_SOURCES, print_problems, summary
+from .cli import DEFAULT_SITE, DEFAULT_SOURCES, UsageError, print_problems, summary
 from .model import ERROR
 
 
@@ -95,7 +95,6 @@ def _knowledge_base(args):
     from .index import KnowledgeBase
     from .search import DEFAULT_INDEX, index_for_sources
     if not Path(args.sources).is_dir():
-        from .cli import UsageError
         raise UsageError(f"no sources folder {args.sources}")
     return KnowledgeBase(index_for_sources(args.sources, args.index or DEFAULT_INDEX))
 
@@ -197,12 +196,10 @@ def _edition(corpus, ref: str):
         return document
     path = Path(ref)
     if not path.is_file():
-        from .cli import UsageError
         raise UsageError(f"{ref} is neither a file nor a document id in the sources folder")
     document, problems = load_document(path)
     if document is None:
         print_problems([p for p in problems if p.severity == ERROR] or problems)
-        from .cli import UsageError
         raise UsageError(f"cannot read {ref} as a rule document")
     name = f"{document.info.kind}-{document.info.edition or path.stem}"
     return rename_document(document, replace(document.info, id=name))

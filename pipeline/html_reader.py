@@ -136,12 +136,8 @@ def html_to_lines(text: str):
 
     anchors = [(name, line_at(index)) for name, index in walker.anchors]
     links = [Link(line_at(index), link_text, href) for index, link_text, href in walker.links]
-    removed = sorted(set(walker.removed))
-    if removed:
-        # Reported by the caller as a problem; a pseudo-line keeps nothing executable.
-        pass
-    lines_tuple = tuple(lines)
-    return lines_tuple, tuple(anchors), tuple(links), removed
+    removed = sorted(set(walker.removed))   # the reader reports them as problems
+    return tuple(lines), tuple(anchors), tuple(links), removed
 
 
 class _LineFinder:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Optional
 
 from . import cache
 from .detect import MANIFEST_NAME, Detected, apply_manifest, detect, load_manifest
@@ -184,18 +184,3 @@ def parse_cached(source: SourceText, info: DocumentInfo, use_cache: bool = True)
     if use_cache:
         cache.store(key, document)
     return document
-
-
-def documents_by_kind(corpus: Corpus) -> dict[str, list[Document]]:
-    grouped: dict[str, list[Document]] = {}
-    for document in corpus.documents:
-        grouped.setdefault(document.info.kind, []).append(document)
-    for documents in grouped.values():
-        documents.sort(key=lambda document: document.info.edition or "")
-    return grouped
-
-
-def iter_sections(corpus: Corpus) -> Iterable:
-    for document in corpus.documents:
-        for section in document.sections:
-            yield document, section

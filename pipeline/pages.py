@@ -14,7 +14,7 @@ from typing import Callable, Optional
 from . import history_pages
 from .model import Corpus, Document, GlossaryEntry, Section, slug
 from .render import (anchor_of, backlinks_html, blocks_html, esc, example_html, heading_html, linked_text,
-                     penalty_html)
+                     penalty_class, penalty_html)
 
 SHORT_NAMES = {"cr": "CR", "mtr": "MTR", "ipg": "IPG", "floor": "Floor Rules"}
 KIND_ORDER = {"cr": 0, "ipg": 1, "mtr": 2, "floor": 3}
@@ -217,11 +217,11 @@ class Renderer:
         by_page: dict[str, list[str]] = {}
         for section_id, path in self.history_paths.items():
             by_page.setdefault(path, []).append(section_id)
+        order = {section_id: position for position, section_id in enumerate(self.sections_by_id)}  # document order
         for path, section_ids in by_page.items():
             page_path = path[len("history/"):]
             owner = self.layout.pages.get(page_path)
             title = owner.title if owner else page_path
-            order = {s.id: i for i, (_, s) in enumerate(self.sections_by_id.values())}
             section_ids.sort(key=lambda sid: order.get(sid, 0))
             numbers = {sid: self.sections_by_id[sid][1].number for sid in section_ids if sid in self.sections_by_id}
             anchors = {sid: anchor_of(self.sections_by_id[sid][1]) for sid in section_ids if sid in self.sections_by_id}
@@ -491,7 +491,7 @@ class Renderer:
                 number = penalty.section.split(":", 1)[1] if penalty.section else ""
                 name = f'<span class="rk-num-inline">{esc(number)}</span> {esc(penalty.infraction)}'
                 cell = f'<a href="{esc(href)}">{name}</a>' if href else name
-                out.append(f'<tr><td>{cell}</td><td><span class="rk-pen rk-pen-{_pen_class(penalty.penalty)}">'
+                out.append(f'<tr><td>{cell}</td><td><span class="rk-pen rk-pen-{penalty_class(penalty.penalty)}">'
                            f'{esc(penalty.penalty)}</span></td></tr>')
             out.append("</tbody></table>")
         upgrades = self.upgrade_rules(ipg, path)
@@ -520,17 +520,11 @@ def _plural(category: str) -> str:
     return category if category.endswith("s") or category.lower().endswith("conduct") else category + "s"
 
 
-def _pen_class(penalty: str) -> str:
-    from .render import penalty_class
-    return penalty_class(penalty)
-
-
 def _nav_title(section: Section) -> str:
     if section.number and section.title:
-        separator = " " if re.search(r"[.\s]$", section.number) or section.number.lower().startswith("appendix") else ". "
-        if section.number.count(".") >= 1 or section.number.lower().startswith("appendix"):
-            separator = " "
-        return f"{section.number}{separator}{section.title}"
+        # "704. State-Based Actions" for a CR section; "4.3 Out-of-Order Sequencing", "Appendix A Changes"
+        dotted = "." in section.number or section.number.lower().startswith("appendix")
+        return f"{section.number}{' ' if dotted else '. '}{section.title}"
     return section.title or section.number
 
 
