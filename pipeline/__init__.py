@@ -1,19 +1,21 @@
 """rulekb: Magic: The Gathering tournament rules, parsed, cross-linked, searchable and published.
 
-The same features as the `rulekb` command, from Python:
+The stages, one way only: read -> parse -> link -> {export, search, diff, site} -> api -> cli.
+Everything the `rulekb` command does is a function of `pipeline.api`:
 
-    from pipeline import load_corpus, load_document, read_source, document_json
+    from pipeline import api, load_corpus
     corpus = load_corpus("sources")
     cr = corpus.document("cr")
+    api.show("704.5k")
 """
+from .corpus import load_corpus, load_document
 from .export import document_json
-from .ingest import load_corpus, load_document
 from .link import link_corpus
 from .model import (Block, Corpus, Document, DocumentInfo, GlossaryEntry, Infraction, Penalty, Problem,
                     Reference, Section)
-from .parsers import parse
-from .reader import SourceError, read_bytes, read_source
-from .refs import find_references
+from .parse import parse
+from .parse.refs import find_references
+from .read import SourceError, read_bytes, read_source
 
 __all__ = [
     "load_corpus", "load_document", "link_corpus", "parse", "read_source", "read_bytes", "SourceError",

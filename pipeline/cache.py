@@ -1,19 +1,42 @@
-"""A content-keyed cache of parsed documents, so a rebuild re-parses only what changed.
+"""A content-keyed cache of parsed documents and comparisons, so a rebuild redoes only what changed.
 
-Keys are hashes of the source bytes, the document's identity and the pipeline's own
-code, so a changed parser invalidates every entry. Entries are pickles in .cache/.
+Keys are hashes of what a result is made of (source bytes, document identity) within a
+generation named after the pipeline's own code: a changed parser starts a new generation, and
+older generations are pruned (the newest few are kept). The folder is the user's cache folder
+(`~/.cache/rulekb`), or RULEKB_CACHE, or what `use_folder` sets; never the installed package.
+Entries are pickles; one that cannot be read or written only costs time.
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-CACHE_DIR = Path(os.environ.get("RULEKB_CACHE", Path(__file__).resolve().parent.parent / ".cache"))
+GENERATIONS_KEPT = 3
+_folder: Optional[Path] = None
+_pruned: set[Path] = set()
+
+
+def use_folder(folder: Optional[Path | str]) -> None:
+    """Put the cache in `folder` from now on (None: back to RULEKB_CACHE or the user's cache folder)."""
+    global _folder
+    _folder = Path(folder) if folder is not None else None
+
+
+def folder() -> Path:
+    if _folder is not None:
+        return _folder
+    configured = os.environ.get("RULEKB_CACHE")
+    if configured:
+        return Path(configured)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("rulekb", appauthor=False))
 
 
 @lru_cache(maxsize=1)
@@ -28,27 +51,53 @@ def code_version() -> str:
 
 
 def key(*parts: str) -> str:
-    digest = hashlib.sha256(code_version().encode())
+    digest = hashlib.sha256()
     for part in parts:
         digest.update(b"\0" + part.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
+def generation() -> Path:
+    """This code's folder in the cache; the first use in a process prunes old generations."""
+    here = folder() / f"gen-{code_version()}"
+    if here not in _pruned:
+        _pruned.add(here)
+        _prune(here)
+    return here
+
+
+def _prune(keep: Path) -> None:
+    """Remove all but the newest GENERATIONS_KEPT generation folders (this one is always kept)."""
+    try:
+        others = [path for path in keep.parent.glob("gen-*") if path.is_dir() and path != keep]
+        others.sort(key=lambda path: path.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in others[GENERATIONS_KEPT - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def load(cache_key: str) -> Optional[Any]:
-    path = CACHE_DIR / f"{cache_key}.pickle"
+    path = generation() / f"{cache_key}.pickle"
     try:
         with path.open("rb") as handle:
-            return pickle.load(handle)
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
+            value = pickle.load(handle)
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, ValueError):
         return None
+    try:
+        os.utime(path.parent, (time.time(), time.time()))   # a generation in use is a recent one
+    except OSError:
+        pass
+    return value
 
 
 def store(cache_key: str, value: Any) -> None:
+    directory = generation()
     try:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=CACHE_DIR, suffix=".tmp")
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")
         with os.fdopen(handle, "wb") as out:
             pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, CACHE_DIR / f"{cache_key}.pickle")
+        os.replace(temporary, directory / f"{cache_key}.pickle")
     except OSError:
         pass   # a cache that cannot be written only costs time

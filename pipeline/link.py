@@ -13,8 +13,8 @@ from typing import Iterable, Optional
 from urllib.parse import urlsplit
 
 from .model import WARNING, Corpus, Document, Problem, Reference, Section
-from .reader import SourceText
-from .refs import title_key
+from .parse.refs import title_key
+from .read import SourceText
 
 TITLE_WORDS = re.compile(r"[a-z0-9]+")
 

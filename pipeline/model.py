@@ -45,10 +45,17 @@ class Problem:
     file: str
     line: Optional[int]
     message: str
+    page: Optional[int] = None         # the page of a PDF source
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
+        if self.page:
+            where += f" (page {self.page})"
         return f"{where}: {self.severity}: {self.message}"
+
+    def as_json(self) -> dict:
+        return {"severity": self.severity, "file": self.file, "line": self.line, "page": self.page,
+                "message": self.message}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
-"""Shared fixtures: paths to the real documents copied into tests/fixtures."""
+"""Shared fixtures. Tests read frozen copies of real documents in tests/fixtures, never the live
+sources/, and write only into temporary folders (the parse cache included)."""
 from __future__ import annotations
 
 import os
+import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -12,19 +15,49 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "corpus"
 SEEDS = FIXTURES / "seeds"
-SOURCES = ROOT / "sources"
+FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
+
+
+def frozen_sources(folder: Path) -> Path:
+    """Assemble the frozen copy of the project's sources/ in `folder` (names as in sources/)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = tomllib.loads((FROZEN / "files.toml").read_text(encoding="utf-8"))
+    for name, fixture in files.items():
+        shutil.copyfile(FIXTURES / fixture, folder / name)
+    shutil.copyfile(FROZEN / "manifest.toml", folder / "manifest.toml")
+    return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_cache(tmp_path_factory):
+    """The whole suite's parse cache lives in a temporary folder, never in the repository."""
+    folder = tmp_path_factory.mktemp("cache")
+    previous = os.environ.get("RULEKB_CACHE")
+    os.environ["RULEKB_CACHE"] = str(folder)      # read at each use, and inherited by subprocesses
+    yield folder
+    if previous is None:
+        os.environ.pop("RULEKB_CACHE", None)
+    else:
+        os.environ["RULEKB_CACHE"] = previous
 
 
 @pytest.fixture(scope="session")
-def shipped_corpus():
+def sources_dir(tmp_path_factory) -> Path:
+    """A temporary project: the frozen sources and the project's mkdocs.yml beside them (read-only use)."""
+    project = tmp_path_factory.mktemp("project")
+    return frozen_sources(project / "sources")
+
+
+@pytest.fixture(scope="session")
+def frozen_corpus(sources_dir):
     from pipeline import load_corpus
-    return load_corpus(SOURCES)
+    return load_corpus(sources_dir)
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, shipped_corpus):
-    """The site built from the shipped sources, once per test session."""
-    from pipeline.site import build_site
-    out = tmp_path_factory.mktemp("site") / "site"
-    build_site(shipped_corpus, out)
+def built_site(tmp_path_factory, sources_dir):
+    """The site (and its search index) built from the frozen sources, once per test session."""
+    from pipeline import api
+    out = tmp_path_factory.mktemp("built") / "site"
+    api.build(sources_dir, out, config=ROOT / "mkdocs.yml")
     return out

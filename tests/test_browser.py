@@ -77,10 +77,10 @@ def test_following_a_cross_reference_lands_on_its_anchor(page, site_url):
     assert target.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight }")
 
 
-def test_penalty_page_shows_every_infraction(page, site_url, shipped_corpus):
+def test_penalty_page_shows_every_infraction(page, site_url, frozen_corpus):
     page.goto(site_url + "penalties/")
     rows = page.locator("table.rk-penalties tbody tr")
-    infractions = [s for s in shipped_corpus.document("ipg").sections if s.infraction]
+    infractions = [s for s in frozen_corpus.document("ipg").sections if s.infraction]
     assert rows.count() == len(infractions)
     for section in infractions:
         assert page.get_by_text(section.infraction.name, exact=False).first.is_visible()

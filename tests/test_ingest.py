@@ -11,7 +11,7 @@ import pytest
 
 from pipeline import load_corpus
 from pipeline.export import document_json
-from conftest import CORPUS, ROOT, SOURCES
+from conftest import CORPUS, ROOT
 
 
 def run(*args, cwd=ROOT):
@@ -20,8 +20,8 @@ def run(*args, cwd=ROOT):
                           env=env, timeout=300)
 
 
-def test_shipped_sources_get_their_ids_and_the_current_editions(shipped_corpus):
-    documents = {d.id: d.info for d in shipped_corpus.documents}
+def test_shipped_sources_get_their_ids_and_the_current_editions(frozen_corpus):
+    documents = {d.id: d.info for d in frozen_corpus.documents}
     assert set(documents) == {"cr", "cr-2025-11-14", "cr-2011-02-04-excerpt", "ipg", "ipg-2016-09-30-excerpt",
                               "mtr", "floor"}
     assert documents["cr"].edition == "2026-01-16" and documents["cr"].current
@@ -31,26 +31,26 @@ def test_shipped_sources_get_their_ids_and_the_current_editions(shipped_corpus):
     assert documents["floor"].kind == "floor"
 
 
-def test_references_resolve_across_documents(shipped_corpus):
-    ipg = shipped_corpus.document("ipg")
+def test_references_resolve_across_documents(frozen_corpus):
+    ipg = frozen_corpus.document("ipg")
     targets = {ref.target for section in ipg.sections for ref in section.refs}
     assert "mtr:4.3" in targets        # "(MTR section 4.3)" in Missed Trigger
     assert "ipg:3.4" in targets        # "Decklist Problems (3.4)"
 
 
-def test_references_outside_an_excerpt_stay_as_written_and_are_reported(shipped_corpus):
-    excerpt = shipped_corpus.document("cr-2011-02-04-excerpt")
+def test_references_outside_an_excerpt_stay_as_written_and_are_reported(frozen_corpus):
+    excerpt = frozen_corpus.document("cr-2011-02-04-excerpt")
     refs = [ref for section in excerpt.sections for ref in section.refs if ref.number == "109"]
     assert refs and all(ref.target is None for ref in refs)
     assert any("109" in p.message and p.line for p in excerpt.problems)
 
 
-def test_backlinks_name_the_citing_sections(shipped_corpus):
-    assert "ipg:2.1" in shipped_corpus.backlinks.get("mtr:4.3", ())
+def test_backlinks_name_the_citing_sections(frozen_corpus):
+    assert "ipg:2.1" in frozen_corpus.backlinks.get("mtr:4.3", ())
 
 
-def test_export_has_the_documented_shape(shipped_corpus):
-    data = document_json(shipped_corpus.document("ipg"), shipped_corpus)
+def test_export_has_the_documented_shape(frozen_corpus):
+    data = document_json(frozen_corpus.document("ipg"), frozen_corpus)
     assert set(data["document"]) >= {"id", "kind", "title", "edition", "source", "complete"}
     section = next(s for s in data["sections"] if s["id"] == "ipg:2.1")
     assert set(section) >= {"id", "number", "title", "text", "examples", "parent", "refs", "line"}
@@ -125,7 +125,7 @@ def test_truncated_download_is_kept_and_reported(tmp_path):
 
 
 def test_a_new_bad_edition_does_not_replace_the_current_one(tmp_path):
-    shutil.copy(SOURCES / "ipg-2024-09-23.txt", tmp_path)
+    shutil.copy(CORPUS / "ipg-2024-09-23.txt", tmp_path)
     data = (CORPUS / "ipg-2024-09-23.txt").read_bytes()
     (tmp_path / "ipg-2025-01-01.txt").write_bytes(data.replace(b"September 23, 2024", b"January 1, 2025")[:20000])
     corpus = load_corpus(tmp_path, use_cache=False)
@@ -143,8 +143,8 @@ def test_duplicate_cr_numbers_keep_both_rules_under_distinct_ids(tmp_path):
     assert any("704.5j" in p.message and p.line for p in corpus.document("cr").problems)
 
 
-def test_infraction_titles_in_the_text_link_to_their_sections(shipped_corpus):
-    ipg = shipped_corpus.document("ipg")
+def test_infraction_titles_in_the_text_link_to_their_sections(frozen_corpus):
+    ipg = frozen_corpus.document("ipg")
     targets = {ref.target for ref in ipg.section("2.1").refs}
     assert "ipg:2.5" in targets     # "... treated as a Game Play Error — Game Rule Violation"
     appendix = {ref.target for ref in ipg.section("Appendix A").refs}

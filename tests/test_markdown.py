@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from pipeline import load_document
-from pipeline.reader import read_bytes
+from pipeline.read import read_bytes
 from conftest import CORPUS
 
 

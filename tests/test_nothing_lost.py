@@ -11,8 +11,8 @@ import re
 import pytest
 
 from pipeline import document_json, load_document
-from pipeline.layout import is_contents_line, is_page_number
-from pipeline.reader import read_source
+from pipeline.parse.furniture import is_contents_line, is_page_number
+from pipeline.read import read_source
 from conftest import CORPUS, SEEDS
 
 FILES = sorted(CORPUS.iterdir()) + sorted(p for p in SEEDS.iterdir() if p.name[0].isdigit())

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import CORPUS, SEEDS
-from pipeline.layout import is_page_number
+from pipeline.parse.furniture import is_page_number
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
-from pipeline.parsers import PARSERS
-from pipeline.parsers.cr import parse_cr, term_names
-from pipeline.refs import find_references_in_texts
-from pipeline.reader import read_bytes, read_source
-from pipeline.refs import find_references
+from pipeline.parse import PARSERS
+from pipeline.parse.cr import parse_cr, term_names
+from pipeline.parse.refs import find_references_in_texts
+from pipeline.read import read_bytes, read_source
+from pipeline.parse.refs import find_references
 
 CR_FILES = ["cr-2011-04-01.txt", "cr-2015-09-26.txt", "cr-2024-08-02.txt", "cr-2024-11-08.txt",
             "cr-2025-11-14.txt", "cr-2026-01-16.txt"]

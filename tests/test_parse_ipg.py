@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.layout import is_page_number
+from pipeline.parse.furniture import is_page_number
 from pipeline.model import ERROR, INFO, SUBHEADING, TABLE_ROW, WARNING, Document, DocumentInfo, Problem
-from pipeline.parsers import PARSERS
-from pipeline.parsers.ipg import parse_ipg
-from pipeline.reader import Line, SourceText, read_bytes, read_source
+from pipeline.parse import PARSERS
+from pipeline.parse.ipg import parse_ipg
+from pipeline.read import Line, SourceText, read_bytes, read_source
 
 from conftest import CORPUS, SEEDS
 

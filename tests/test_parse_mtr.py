@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import CORPUS, SEEDS
-from pipeline.layout import is_contents_line, is_page_number
+from pipeline.parse.furniture import is_contents_line, is_page_number
 from pipeline.model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, DocumentInfo)
-from pipeline.parsers import PARSERS
-from pipeline.parsers.mtr import parse_mtr
-from pipeline.reader import Line, SourceText, read_bytes, read_source
+from pipeline.parse import PARSERS
+from pipeline.parse.mtr import parse_mtr
+from pipeline.read import Line, SourceText, read_bytes, read_source
 
 MTR_2026 = CORPUS / "mtr-2026-02-27.txt"
 MTR_2019 = CORPUS / "mtr-2019-01-21-magicjudges.html"
@@ -434,7 +434,7 @@ def test_duplicate_section_number_is_a_warning_and_both_are_kept():
     document = parse_text("1. Basics\n1.1 Types\nSome text.\n1.2 Roles\nMore text.\n"
                           "1.2 Roles Again\nRepeated text.\n")
     assert [section.id for section in document.sections] == ["mtr:1", "mtr:1.1", "mtr:1.2", "mtr:1.2-2"]
-    assert any("1.2 appears 2 times" in problem.message and problem.severity == WARNING
+    assert any("1.2 appears again" in problem.message and problem.severity == WARNING
                for problem in document.problems)
 
 

@@ -5,7 +5,7 @@ import filecmp
 import shutil
 
 from pipeline import load_corpus
-from pipeline.index import KnowledgeBase
+from pipeline.search import KnowledgeBase
 from pipeline.search import ensure_index, search
 from pipeline.site import build_site
 from conftest import SOURCES

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pipeline.refs import expand_range, find_reference_spans, find_references
+from pipeline.parse.refs import expand_range, find_reference_spans, find_references
 
 
 def numbers(text, bare=True):

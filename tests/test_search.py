@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from pipeline.bench import answer_rank, read_questions
-from pipeline.index import KnowledgeBase, write_index
+from pipeline.search import KnowledgeBase, write_index
 from pipeline.search import QueryError, abbreviations, entries, search
 from conftest import FIXTURES, ROOT
 
@@ -22,9 +22,9 @@ REQUIRED_ABBREVIATIONS = ["GRV", "HCE", "LEC", "MPE", "FtMGS", "D/DLP", "CPV", "
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory, shipped_corpus):
+def kb(tmp_path_factory, frozen_corpus):
     directory = tmp_path_factory.mktemp("index") / "index"
-    write_index(entries(shipped_corpus), directory, "test")
+    write_index(entries(frozen_corpus), directory, "test")
     knowledge_base = KnowledgeBase(directory)
     yield knowledge_base
     knowledge_base.close()
@@ -129,13 +129,13 @@ def test_cli_search_json_and_show():
 
 
 @pytest.fixture(scope="module")
-def api_url(kb, shipped_corpus, built_site):
+def api_url(kb, frozen_corpus, built_site):
     from pipeline.lookup import find_section, section_view
     from pipeline.server import Api, make_server
 
     def show(section_id):
-        found = find_section(shipped_corpus, section_id)
-        return section_view(shipped_corpus, *found) if found else None
+        found = find_section(frozen_corpus, section_id)
+        return section_view(frozen_corpus, *found) if found else None
     server = make_server(built_site, Api(kb, show), port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -18,10 +18,10 @@ def test_every_internal_link_and_anchor_resolves(built_site):
     assert not broken, f"{len(broken)} broken links, e.g.:\n" + "\n".join(broken[:20])
 
 
-def test_every_numbered_section_of_the_current_documents_has_its_anchor(built_site, shipped_corpus):
-    layout = plan(shipped_corpus)
+def test_every_numbered_section_of_the_current_documents_has_its_anchor(built_site, frozen_corpus):
+    layout = plan(frozen_corpus)
     missing = []
-    for document in shipped_corpus.documents:
+    for document in frozen_corpus.documents:
         if not document.info.current:
             continue
         for section in document.sections:
@@ -42,8 +42,8 @@ def test_no_page_loads_anything_from_outside_the_site(built_site):
     assert not any("fonts.googleapis" in p.read_text(encoding="utf-8") for p in built_site.rglob("*.html"))
 
 
-def test_penalty_page_lists_every_infraction_of_the_current_ipg(built_site, shipped_corpus):
-    ipg = shipped_corpus.document("ipg")
+def test_penalty_page_lists_every_infraction_of_the_current_ipg(built_site, frozen_corpus):
+    ipg = frozen_corpus.document("ipg")
     page = (built_site / "penalties" / "index.html").read_text(encoding="utf-8")
     infractions = [s for s in ipg.sections if s.infraction]
     assert len(infractions) == 23
@@ -52,8 +52,8 @@ def test_penalty_page_lists_every_infraction_of_the_current_ipg(built_site, ship
     assert "Upgrades and downgrades" in page
 
 
-def test_each_document_and_the_json_exports_are_in_the_site(built_site, shipped_corpus):
-    for document in shipped_corpus.documents:
+def test_each_document_and_the_json_exports_are_in_the_site(built_site, frozen_corpus):
+    for document in frozen_corpus.documents:
         assert (built_site / "data" / f"{document.id}.json").is_file()
     for directory in ("cr", "ipg", "mtr", "floor", "cr-2011-02-04-excerpt", "ipg-2016-09-30-excerpt"):
         assert (built_site / directory / "index.html").is_file(), directory
@@ -82,22 +82,22 @@ def test_source_text_is_escaped_never_code(tmp_path):
     assert '<script>alert("x")' not in page and 'href="javascript:' not in page and 'onclick="x()"' not in page
 
 
-def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, shipped_corpus):
+def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, frozen_corpus):
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("previous site")
     broken_config = tmp_path / "mkdocs.yml"
     broken_config.write_text("site_name: x\ntheme: {name: no-such-theme}\n")
     with pytest.raises(BuildFailed):
-        build_site(shipped_corpus, site, config_file=broken_config)
+        build_site(frozen_corpus, site, config_file=broken_config)
     assert (site / "index.html").read_text() == "previous site"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
 
 
-def test_the_check_report_is_published_with_the_exports(built_site, shipped_corpus):
+def test_the_check_report_is_published_with_the_exports(built_site, frozen_corpus):
     import json
     report = json.loads((built_site / "data" / "problems.json").read_text(encoding="utf-8"))
-    assert len(report["problems"]) == len(shipped_corpus.all_problems())
+    assert len(report["problems"]) == len(frozen_corpus.all_problems())
     assert all({"severity", "file", "line", "message"} <= set(p) for p in report["problems"])
 
 

@@ -1,0 +1,208 @@
+"""Everything `rulekb` does, as Python functions returning plain data (the CLI prints what they return).
+
+    from pipeline import api
+    api.check("sources")                 # every problem, with file and line
+    api.show("704.5k")                   # one section, as `rulekb show --json` prints it
+    api.search("missed trigger")         # an Answer; .as_json() is `rulekb search --json`
+    api.compare("cr-2025-11-14", "cr")   # what changed, as `rulekb diff --json` prints it
+    api.build("sources", "site")         # the site and its search index, published together
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from . import diff
+from .addresses import address_corpus, glossary_id
+from .corpus import load_corpus, load_document, rename_document
+from .export import document_json, ref_json, section_json
+from .model import ERROR, Corpus, Document, GlossaryEntry, Problem, Section, replace
+from .search import Answer, KnowledgeBase, index_for_sources, write_search_index
+from .search import search as search_index
+from .search.question import as_number
+from .site import BuildResult, build_site
+
+
+class UsageError(Exception):
+    """A mistake in what was asked (a missing file, an unknown id): one line for the user, exit code 2."""
+
+
+class SourcesHaveErrors(Exception):
+    """The sources hold errors; `problems` lists them."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(f"{len(problems)} error(s) in the sources")
+        self.problems = problems
+
+
+@dataclass
+class CheckReport:
+    folder: str
+    documents: int
+    sections: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [problem for problem in self.problems if problem.severity == ERROR]
+
+    def as_json(self) -> dict:
+        return {"folder": self.folder, "documents": self.documents, "sections": self.sections,
+                "problems": [problem.as_json() for problem in self.problems]}
+
+
+def check(sources: Path | str = "sources", use_cache: bool = True) -> CheckReport:
+    corpus = load_corpus(sources, use_cache=use_cache)
+    return CheckReport(str(sources), len(corpus.documents), sum(len(d.sections) for d in corpus.documents),
+                       corpus.all_problems())
+
+
+def export(target: Path | str, sources: Path | str = "sources", alone: bool = False, use_cache: bool = True) -> dict:
+    """One document as JSON: a file (read with its folder, or `alone`), or a document id in `sources`."""
+    path = Path(target)
+    if path.is_file():
+        if alone:
+            document, problems = load_document(path, use_cache=use_cache)
+            corpus = None
+        else:
+            corpus = load_corpus(path.parent, use_cache=use_cache)
+            document = next((d for d in corpus.documents if d.info.source == path.name), None)
+            problems = [p for p in corpus.all_problems() if p.file == path.name]
+        if document is None:
+            raise SourcesHaveErrors([p for p in problems if p.severity == ERROR] or list(problems))
+        return document_json(document, corpus)
+    corpus = load_corpus(sources, use_cache=use_cache)
+    document = corpus.document(str(target))
+    if document is None:
+        raise UsageError(f"{target} is no file, and no document id in {sources} "
+                         f"(ids: {', '.join(d.id for d in corpus.documents)})")
+    return document_json(document, corpus)
+
+
+def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind: Optional[str] = None,
+           index: Optional[Path | str] = None) -> Answer:
+    """Search the current editions (the index of `sources`, or the index folder given)."""
+    if index is None:
+        if not Path(sources).is_dir():
+            raise UsageError(f"no sources folder {sources}")
+        index = index_for_sources(sources)
+    kb = KnowledgeBase(index)
+    try:
+        return search_index(kb, query, limit=limit, kind=kind)
+    finally:
+        kb.close()
+
+
+def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = None) -> Optional[dict]:
+    """One section (or glossary term) by id, number or term, with what it cites and what cites it."""
+    corpus = corpus or load_corpus(sources)
+    found = find_section(corpus, ref)
+    return section_view(corpus, *found) if found else None
+
+
+def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
+    """What changed between two editions (files, or document ids in `sources`), with the notes a
+    change appendix gives rise to."""
+    corpus = None
+    if not (Path(old).is_file() and Path(new).is_file()):
+        corpus = load_corpus(sources)
+    older, newer = _edition(corpus, old), _edition(corpus, new)
+    if older.info.kind != newer.info.kind:
+        raise UsageError(f"{old} is a {older.info.kind} and {new} a {newer.info.kind}; compare two editions of one document")
+    if older.id == newer.id:
+        older = rename_document(older, replace(older.info, id=f"{older.id}-old"))
+    found = diff.compare(older, newer)
+    data = diff.diff_json(found)
+    data.update({"title": newer.info.title, "old_id": older.id, "new_id": newer.id,
+                 "notes": [str(problem) for problem in diff.check_announced(found, newer)]})
+    return data
+
+
+def build(sources: Path | str = "sources", out: Path | str = "site", config: Optional[Path | str] = None,
+          use_cache: bool = True) -> tuple[BuildResult, Corpus]:
+    """The site and its search index, published together; SourcesHaveErrors leaves the old site as it is."""
+    corpus = load_corpus(sources, use_cache=use_cache)
+    errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
+    if errors:
+        raise SourcesHaveErrors(errors)
+    addresses = address_corpus(corpus)
+    result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
+                        write_index=lambda corpus, folder: write_search_index(corpus, folder, addresses))
+    return result, corpus
+
+
+# -- finding one section ------------------------------------------------------------------------
+
+def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Section | GlossaryEntry]]:
+    """A section by id ("cr:704.5k"), by number ("704.5k", "ipg 2.1"), or a glossary term ("concede")."""
+    wanted = wanted.strip()
+    if ":" in wanted:
+        document_id, _, rest = wanted.partition(":")
+        document = corpus.document(document_id)
+        if document is None:
+            return None
+        if rest.startswith("glossary/"):
+            entry = next((e for e in document.glossary if glossary_id(document, e) == wanted), None)
+            return (document, entry) if entry else None
+        section = document.section(wanted)
+        return (document, section) if section else None
+    number = as_number(wanted)
+    if not number:
+        return _glossary_term(corpus, wanted)
+    kind, number = number
+    kinds = [kind] if kind else (["cr"] if number[:3].isdigit() else ["ipg", "mtr", "cr", "jar", "floor"])
+    ordered = sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt))
+    for wanted_kind in kinds:
+        for document in ordered:
+            if document.info.kind == wanted_kind:
+                section = next((s for s in document.sections if s.number.lower() == number), None)
+                if section is not None:
+                    return document, section
+    return None
+
+
+def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, GlossaryEntry]]:
+    wanted = wanted.casefold()
+    for document in sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt)):
+        for entry in document.glossary:
+            if wanted in (name.casefold() for name in (entry.term, *entry.names)):
+                return document, entry
+    return None
+
+
+def section_view(corpus: Corpus, document: Document, section: Section | GlossaryEntry) -> dict:
+    addresses = address_corpus(corpus)
+    about = {"id": document.id, "title": document.info.title, "edition": document.info.edition,
+             "current": document.info.current}
+    if isinstance(section, GlossaryEntry):
+        entry_id = glossary_id(document, section)
+        return {"id": entry_id, "number": "", "title": section.term, "kind": "glossary", "text": section.text,
+                "examples": [], "refs": [ref_json(ref) for ref in section.refs], "referenced_by": [],
+                "names": list(section.names), "line": section.line, "document": about,
+                "url": addresses.link(entry_id)}
+    data = section_json(section, corpus.backlinks)
+    data["subsections"] = [{"id": child.id, "number": child.number, "title": child.title, "text": child.text}
+                           for child in document.sections if child.parent == section.id]
+    data["same_number_elsewhere"] = [
+        other.id + ":" + section.number.lower() for other in corpus.documents
+        if section.number and other.info.current and other.id != document.id
+        and other.info.kind != document.info.kind and other.section(section.number) is not None]
+    data["document"] = about
+    data["url"] = addresses.link(section.id)
+    return data
+
+
+def _edition(corpus: Optional[Corpus], ref: str) -> Document:
+    """A document by id from the corpus, or a file read on its own (named after its edition)."""
+    document = corpus.document(ref) if corpus else None
+    if document is not None:
+        return document
+    path = Path(ref)
+    if not path.is_file():
+        raise UsageError(f"{ref} is neither a file nor a document id in the sources folder")
+    document, problems = load_document(path)
+    if document is None:
+        raise SourcesHaveErrors([p for p in problems if p.severity == ERROR] or problems)
+    name = f"{document.info.kind}-{document.info.edition or path.stem}"
+    return rename_document(document, replace(document.info, id=name))

@@ -1,0 +1,110 @@
+"""The `rulekb` command: one subcommand per job, each a thin call of a function of `pipeline.api`.
+
+Decides how results and problems are shown and which exit code to give; parses nothing itself.
+Everything printed passes through `say`, which never lets a control character from a source or
+a file name reach the terminal raw.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+from . import commands
+
+KINDS = ["cr", "mtr", "ipg", "jar", "floor"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulekb", description="Magic: The Gathering tournament rules reference.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def sources_option(command, help_text="folder of rule documents (default: sources)"):
+        command.add_argument("--sources", default=os.environ.get("RULEKB_SOURCES", "sources"), help=help_text)
+
+    check = sub.add_parser("check", help="read every document in a folder, resolve references, list problems")
+    check.add_argument("dir", nargs="?", default=os.environ.get("RULEKB_SOURCES", "sources"),
+                       help="folder of rule documents (default: sources)")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--no-cache", action="store_true", help="parse everything again")
+    check.set_defaults(run=commands.check)
+
+    export = sub.add_parser("export", help="print one document as JSON")
+    export.add_argument("file", help="a source file, or a document id (cr, mtr, ipg, ...) in --sources")
+    sources_option(export, "folder for document ids (default: sources)")
+    export.add_argument("--alone", action="store_true", help="read only this file (references to other documents stay unresolved)")
+    export.add_argument("--no-cache", action="store_true", help="parse again")
+    export.set_defaults(run=commands.export)
+
+    build = sub.add_parser("build", help="ingest sources/ and build the static site and its search index")
+    sources_option(build)
+    build.add_argument("--out", default=os.environ.get("RULEKB_SITE", "site"), help="where the site goes (default: site)")
+    build.add_argument("--config", default=None, help="the site's mkdocs.yml (default: the one beside the sources folder)")
+    build.add_argument("--no-cache", action="store_true", help="parse everything again")
+    build.set_defaults(run=commands.build)
+
+    search = sub.add_parser("search", help="find sections by number, phrase, abbreviation (typos welcome)")
+    search.add_argument("query", help='e.g. "704.5k", "ipg 2.1", "missed trigger", "GRV"')
+    search.add_argument("--limit", type=int, default=10, help="how many results (default 10)")
+    search.add_argument("--doc", choices=KINDS, help="only this document")
+    search.add_argument("--json", action="store_true", help="print JSON for bots and tools")
+    sources_option(search)
+    search.add_argument("--index", default=None, help="an index folder to search (default: the index of --sources)")
+    search.set_defaults(run=commands.search)
+
+    show = sub.add_parser("show", help="print one section: text, examples, penalty, references both ways")
+    show.add_argument("ref", help='e.g. "704.5k", "ipg 2.1", "mtr 4.3", "cr:704.5k"')
+    show.add_argument("--json", action="store_true", help="print JSON for bots")
+    sources_option(show)
+    show.set_defaults(run=commands.show)
+
+    serve = sub.add_parser("serve", help="serve the built site and its JSON search API on 127.0.0.1")
+    serve.add_argument("--site", default=os.environ.get("RULEKB_SITE", "site"), help="the built site (default: site)")
+    serve.add_argument("--sources", default=None, help="the sources, for /api/sections (default: those the site was built from)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=None, help="processes answering requests (default: one per core)")
+    serve.set_defaults(run=commands.serve)
+
+    diff = sub.add_parser("diff", help="what changed between two editions of a document")
+    diff.add_argument("old", help="the older edition: a file, or a document id in --sources (e.g. cr-2025-11-14)")
+    diff.add_argument("new", help="the newer edition: a file or a document id (e.g. cr)")
+    diff.add_argument("--json", action="store_true", help="print JSON")
+    sources_option(diff)
+    diff.set_defaults(run=commands.diff)
+
+    bench = sub.add_parser("bench", help="print speed, size and search-quality figures")
+    sources_option(bench)
+    bench.add_argument("--runs", type=int, default=5, help="repetitions for timings (best of N)")
+    bench.add_argument("--only", action="append", help="run one part (repeatable): parse, search, build, browser, "
+                                                      "serve, archive, pdf")
+    bench.add_argument("--archive", default=None, help="a folder (or .tar.xz) of CR editions, for the archive figures")
+    bench.set_defaults(run=commands.bench)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except commands.Refused as error:
+        commands.say(f"rulekb {args.command}: {error}", stream=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        commands.say("interrupted", stream=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # never a traceback for a user; RULEKB_DEBUG=1 shows it
+        if os.environ.get("RULEKB_DEBUG"):
+            raise
+        commands.say(f"rulekb {args.command}: internal error: {type(error).__name__}: {error} "
+                     f"(run with RULEKB_DEBUG=1 for details)", stream=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""What each `rulekb` subcommand does: call `pipeline.api`, print its answer for a person (or as JSON).
+
+`say` is the only way out to the terminal: control characters (from a source, a file name) are
+shown as escapes, never sent raw.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .. import api
+from ..model import ERROR, INFO, WARNING, Problem
+from ..search import QueryError
+from ..site import BuildFailed, BuildLocked, OutputRefused
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+MARK_TAG = re.compile(r"(</?mark>)")
+
+
+class Refused(Exception):
+    """What the user asked cannot be done (bad --out, a locked output, a missing file): exit code 2."""
+
+
+def say(text: str, stream=None) -> None:
+    """Print a line (or lines) with every control character but the newline shown as an escape."""
+    stream = stream or sys.stdout
+    print(CONTROL.sub(lambda match: f"\\x{ord(match.group(0)):02x}", text), file=stream)
+
+
+def print_problems(problems: Sequence[Problem], stream=None, limit: Optional[int] = None) -> None:
+    order = {ERROR: 0, WARNING: 1, INFO: 2}
+    shown = sorted(problems, key=lambda p: (order.get(p.severity, 3), p.file, p.line or 0))
+    for problem in shown[:limit] if limit else shown:
+        say(str(problem).replace("\n", "\\n"), stream=stream or sys.stderr)
+    if limit and len(shown) > limit:
+        say(f"... and {len(shown) - limit} more (rulekb check lists them all)", stream=stream or sys.stderr)
+
+
+def summary(problems: Sequence[Problem]) -> str:
+    errors = sum(1 for p in problems if p.severity == ERROR)
+    warnings = sum(1 for p in problems if p.severity == WARNING)
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+def check(args) -> int:
+    report = api.check(args.dir, use_cache=not args.no_cache)
+    if args.json:
+        say(json.dumps(report.as_json(), ensure_ascii=False, indent=1))
+    else:
+        print_problems(report.problems, stream=sys.stdout)
+        say(f"checked {report.documents} documents, {report.sections} sections in {args.dir}: {summary(report.problems)}")
+    return 1 if report.errors else 0
+
+
+def export(args) -> int:
+    try:
+        data = api.export(args.file, args.sources, alone=args.alone, use_cache=not args.no_cache)
+    except api.SourcesHaveErrors as error:
+        print_problems(error.problems)
+        return 1
+    except api.UsageError as error:
+        raise Refused(str(error)) from None
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    return 0
+
+
+def build(args) -> int:
+    try:
+        result, corpus = api.build(args.sources, args.out, config=args.config, use_cache=not args.no_cache)
+    except api.SourcesHaveErrors as error:
+        print_problems(error.problems)
+        say(f"rulekb build: {len(error.problems)} error(s) in {args.sources}; the site was not changed "
+            f"(`rulekb check {args.sources}` lists every problem)", stream=sys.stderr)
+        return 1
+    except (OutputRefused, BuildLocked) as error:
+        raise Refused(str(error)) from None
+    except BuildFailed as error:
+        say(f"rulekb build: {error}; the published site is unchanged", stream=sys.stderr)
+        return 1
+    problems = corpus.all_problems()
+    sections = sum(len(d.sections) for d in corpus.documents)
+    say(f"read {len(corpus.documents)} documents ({sections} sections) from {args.sources}: {summary(problems)}"
+        + (" (rulekb check lists them)" if problems else ""))
+    indexed = result.index or {}
+    say(f"built {result.pages} pages into {args.out}/ in {result.seconds:.1f} s; search index: "
+        f"{indexed.get('entries', 0)} entries of {len(indexed.get('documents', []))} documents")
+    say(f"open it: {_command()} serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
+    return 0
+
+
+def _command() -> str:
+    """How to call rulekb again: the venv's script when it is not on PATH."""
+    script = Path(sys.argv[0])
+    if script.name == "rulekb" and not shutil.which("rulekb"):
+        try:
+            return str(script.resolve().relative_to(Path.cwd()))
+        except ValueError:
+            return str(script)
+    return "rulekb"
+
+
+def search(args) -> int:
+    try:
+        answer = api.search(args.query, args.sources, limit=args.limit, kind=args.doc, index=args.index)
+    except QueryError as error:
+        say(f"rulekb search: {error}", stream=sys.stderr)
+        return 2
+    except api.UsageError as error:
+        raise Refused(str(error)) from None
+    if args.json:
+        say(json.dumps(answer.as_json(), ensure_ascii=False, indent=1))
+        return 0
+    if answer.notice:
+        say(answer.notice[:1].upper() + answer.notice[1:] + ".")
+    if answer.suggestion:
+        say(f"Did you mean: {answer.suggestion}?")
+    if not answer.results:
+        say("No results.")
+        return 0
+    width = max(len(result.id) for result in answer.results)
+    for rank, result in enumerate(answer.results, 1):
+        heading = f"{result.number} {result.title}".strip() if result.number else result.title
+        penalty = f"  [{result.penalty}]" if result.penalty else ""
+        archived = "" if result.current else "  (archived document)"
+        say(f"{rank:>2}. {result.id:<{width}}  {heading}{penalty}{archived}")
+        if result.snippet.strip():
+            say(f"    {_terminal_snippet(result.snippet)}")
+    return 0
+
+
+def _terminal_snippet(snippet: str) -> str:
+    """The HTML snippet as text, its marked words in bold (or [brackets] when not a terminal)."""
+    bold, plain = ("\033[1m", "\033[0m") if sys.stdout.isatty() else ("[", "]")
+    return "".join(bold if part == "<mark>" else plain if part == "</mark>" else CONTROL.sub("", html.unescape(part))
+                   for part in MARK_TAG.split(snippet))
+
+
+def show(args) -> int:
+    view = api.show(args.ref, args.sources)
+    if view is None:
+        say(f"rulekb show: no section {args.ref!r} (try `rulekb search {args.ref!r}`)", stream=sys.stderr)
+        return 1
+    if not view["text"] and not view.get("subsections") and view.get("kind") != "glossary":
+        view["text"] = view["title"]
+    if args.json:
+        say(json.dumps(view, ensure_ascii=False, indent=1))
+    else:
+        sys.stdout.write(CONTROL.sub("", section_text(view)))
+    return 0
+
+
+def section_text(view: dict) -> str:
+    """A section as a judge wants to read it in a terminal."""
+    def wrap(text: str, indent: str = "") -> str:
+        return "\n".join(textwrap.fill(part, width=88, initial_indent=indent, subsequent_indent=indent)
+                         for part in text.split("\n\n") if part.strip())
+    document = view["document"]
+    lines = [f"{view['id']}  ({document['title']}, {document['edition'] or 'undated'}"
+             f"{'' if document['current'] else ', older edition'})",
+             f"{view['number']} {view['title']}".strip(), ""]
+    infraction = view.get("infraction")
+    if infraction:
+        lines += [f"PENALTY: {infraction['penalty']}", ""]
+    if view["text"]:
+        lines += [wrap(view["text"]), ""]
+    for example in view["examples"]:
+        lines += [wrap(example, "  "), ""]
+    if not view["text"] and view.get("subsections"):
+        for child in view["subsections"]:
+            lines += [wrap(f"{child['number']} {child['title']} {child['text']}".strip(), "  "), ""]
+    if view["refs"]:
+        shown = list(dict.fromkeys(f"{ref['text']} -> {ref['target'] or 'not found'}" for ref in view["refs"]))
+        lines += ["References: " + "; ".join(shown)]
+    if view["referenced_by"]:
+        lines += ["Referenced by: " + ", ".join(view["referenced_by"])]
+    if view.get("same_number_elsewhere"):
+        lines += ["Same number elsewhere: " + ", ".join(view["same_number_elsewhere"])]
+    if view.get("url"):
+        lines += [f"Link: {view['url']}"]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def diff(args) -> int:
+    try:
+        data = api.compare(args.old, args.new, args.sources)
+    except api.UsageError as error:
+        raise Refused(str(error)) from None
+    except api.SourcesHaveErrors as error:
+        print_problems(error.problems)
+        return 2
+    if args.json:
+        say(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+
+    def number(section_id: str) -> str:
+        return section_id.split(":", 1)[1]
+    glossary = data["glossary"]
+    say(f"{data['title']}: {data['old_edition']} ({data['old']}) -> {data['new_edition']} ({data['new']})")
+    say(f"{len(data['added'])} added, {len(data['removed'])} removed, {len(data['changed'])} changed, "
+        f"{len(data['moved'])} renumbered; glossary: {len(glossary['added'])} added, "
+        f"{len(glossary['removed'])} removed, {len(glossary['changed'])} changed")
+    for label in ("added", "removed"):
+        if data[label]:
+            say(f"\n{label}: " + ", ".join(number(i) for i in data[label]))
+    if data["changed"]:
+        say("\nchanged: " + ", ".join(number(change["id"]) for change in data["changed"]))
+    if data["moved"]:
+        moves = [f"{number(m['from'])}->{number(m['to'])}" + ("*" if m["text_changed"] else "") for m in data["moved"]]
+        note = "   (* text changed too)" if any(m["text_changed"] for m in data["moved"]) else ""
+        say("\nrenumbered: " + ", ".join(moves) + note)
+    for label, terms in (("glossary added", glossary["added"]), ("glossary removed", glossary["removed"]),
+                         ("glossary changed", [change["term"] for change in glossary["changed"]])):
+        if terms:
+            say(f"\n{label}: " + ", ".join(terms))
+    for note in data["notes"]:
+        say(f"\nnote: {note}")
+    return 0
+
+
+def serve(args) -> int:
+    from ..serve import serve as run_server
+    site = Path(args.site)
+    if not (site / "index.html").is_file():
+        say(f"rulekb serve: no built site in {site}/; run `make site` (or `rulekb build`) first", stream=sys.stderr)
+        return 1
+
+    def ready(address) -> None:
+        say(f"serving {site}/ on http://{address[0]}:{address[1]}/  (API: /api/search?q=..., /api/sections/<id>); "
+            f"Ctrl-C stops")
+        sys.stdout.flush()
+    run_server(site, Path(args.sources) if args.sources else None, args.host, args.port, args.workers, ready)
+    return 0
+
+
+def bench(args) -> int:
+    from ..bench import main as run_bench
+    return run_bench(args)

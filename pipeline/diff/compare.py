@@ -1,0 +1,485 @@
+"""Compare two editions of a document: what was added, removed, reworded or renumbered.
+
+`compare(old, new)` pairs the sections of two editions and says what happened to
+each: unchanged, changed in place, moved to another number (with or without a
+text change), added or removed. Renumbering is recognised: when rules are
+inserted and later ones shift (702.19 becomes 702.20, 702.19a becomes 702.20a),
+the shifted rules are moves, not removals plus additions. Rule numbers inside the
+texts are masked while pairing, since a renumbering also rewrites the numbers the
+rules cite.
+
+The pairing goes level by level (chapters, sections, rules, subrules), so that
+where a parent went is known before its children are paired; at each level,
+each step only sees what the earlier ones left unpaired:
+
+1. same number and same text: unchanged (unless the parents went different ways:
+   the old 702.20c stays with its parent 702.20 -> 702.21 even when the new
+   702.20c reads word for word the same);
+2. the same text once rule numbers are masked, found exactly once on each side
+   (a move if the numbers differ, a change if only cited numbers do); then the
+   same heading, found once on each side ("Sideboard", MTR 3.15 -> 3.16);
+3. similar texts (difflib ratio of the masked words, or of title and body alone
+   when only the examples changed): at the same number, at the number the
+   parent's renumbering implies (509.4a under 509.4 -> 509.2 is looked for at
+   509.2a), under the same parent, or among the unpaired sections near where the
+   previous paired section went; best pairs first, ties going to the expected number;
+4. the rest: added or removed.
+
+"Changed" and `text_changed` compare the literal texts (title, body and
+examples): a rule whose only difference is a cited rule number is changed, with
+`numbers_only` True so a reader can tell it apart from a rewording.
+
+Excerpts (`info.excerpt`) are compared only on the sections they contain: sections
+of the full edition outside the excerpt's top-level sections (and, for a
+truncated excerpt, after its last section) are neither added nor removed, nor
+are bare headings the excerpt leaves out above rules it has ("800. General"). An
+excerpt without a glossary is not compared on the glossary.
+
+Word-level highlights are in `words`, a document's own change appendix in
+`announced`, the history of each rule across editions in `history`.
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from ..model import WARNING, Document, GlossaryEntry, Problem, Section, section_id
+
+# Pairs below these similarities (difflib ratio of the number-masked words) are not the same rule.
+SAME_NUMBER_SIMILARITY = 0.5
+NEARBY_SIMILARITY = 0.6
+SIMILAR_TITLE = 0.75     # headings this alike at the same number make a rewritten section "changed"
+# Score bonuses for where a candidate is, that break ties between about equally similar candidates.
+SAME_NUMBER_BONUS = 0.1  # at its own number, its parent not renumbered
+RENUMBERED_BONUS = 0.15  # at the number the renumbering of its parent implies (509.4a -> 509.2a)
+SAME_PARENT_BONUS = 0.05
+WINDOW = 25              # unpaired sections of the same level either side of where a section is looked for
+MAX_CANDIDATES = 200     # siblings under the same parent looked at, to keep pathological inputs fast
+
+
+# --------------------------------------------------------------------------- results
+
+@dataclass(frozen=True)
+class Change:
+    """A section kept at the same number whose text changed."""
+    old_id: str
+    new_id: str
+    old_text: str
+    new_text: str
+    numbers_only: bool = False    # the texts differ only in the rule numbers they cite
+
+
+@dataclass(frozen=True)
+class Move:
+    """A section found at another number in the new edition (renumbered or moved)."""
+    from_id: str
+    to_id: str
+    old_text: str
+    new_text: str
+    text_changed: bool
+    numbers_only: bool = False    # text_changed, but only in the rule numbers it cites
+
+
+@dataclass(frozen=True)
+class GlossaryChange:
+    term: str
+    old_text: str
+    new_text: str
+
+
+@dataclass(frozen=True)
+class GlossaryDiff:
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[GlossaryChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class EditionDiff:
+    old: str                                  # document ids
+    new: str
+    added: tuple[str, ...] = ()               # new section ids
+    removed: tuple[str, ...] = ()             # old section ids
+    changed: tuple[Change, ...] = ()
+    moved: tuple[Move, ...] = ()
+    glossary: GlossaryDiff = field(default_factory=GlossaryDiff)
+    old_edition: Optional[str] = None
+    new_edition: Optional[str] = None
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.added or self.removed or self.changed or self.moved or self.glossary.added
+                    or self.glossary.removed or self.glossary.changed)
+
+
+# --------------------------------------------------------------------------- texts
+
+# Rule numbers as the documents cite them: "702.19a", "509.1", "rule 727" (three digits
+# alone), "section 2.3" (MTR/IPG). Four-digit numbers (years) and small counts stay.
+_RULE_NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:\.\d+)+[a-z]?|[1-9]\d{2}[a-z]?)(?![\w])")
+_WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+
+
+def section_text(section: Section) -> str:
+    """What is compared: the title, the body and the examples of a section."""
+    parts = [section.title.strip()] if section.title.strip() else []
+    body = section.text.strip()
+    if body:
+        parts.append(body)
+    parts.extend(example.strip() for example in section.examples if example.strip())
+    return "\n\n".join(parts)
+
+
+def mask_numbers(text: str) -> str:
+    """The text with every rule number replaced by "#" and whitespace collapsed."""
+    return " ".join(_RULE_NUMBER.sub("#", text).split())
+
+
+def _key(section_or_id) -> str:
+    """The part of an id after "<document>:" ("cr:702.19a" -> "702.19a"), the same across editions."""
+    ident = section_or_id if isinstance(section_or_id, str) else section_or_id.id
+    return ident.split(":", 1)[1] if ":" in ident else ident
+
+
+class _Item:
+    """A section as the pairing sees it; the masked text and the words are worked out when needed."""
+    __slots__ = ("section", "key", "text", "index", "parent", "_masked", "_words", "_bag", "_core")
+
+    def __init__(self, section: Section, index: int):
+        self.section = section
+        self.key = _key(section)
+        self.text = section_text(section)
+        self.index = index
+        self.parent = _key(section.parent) if section.parent else None
+        self._masked = self._words = self._bag = self._core = None
+
+    @property
+    def masked(self) -> str:
+        if self._masked is None:
+            self._masked = mask_numbers(self.text)
+        return self._masked
+
+    @property
+    def words(self) -> list:
+        if self._words is None:
+            self._words = _WORD.findall(self.masked.lower())
+        return self._words
+
+    @property
+    def bag(self) -> Counter:
+        if self._bag is None:
+            self._bag = Counter(self.words)
+        return self._bag
+
+    @property
+    def core(self) -> list:
+        """The words of the title and body alone: a rule whose examples were rewritten is still itself."""
+        if self._core is None:
+            if self.section.examples:
+                core = " ".join(part for part in (self.section.title, self.section.text) if part.strip())
+                self._core = _WORD.findall(mask_numbers(core).lower())
+            else:
+                self._core = self.words
+        return self._core
+
+
+def _items(document: Document) -> list[_Item]:
+    """One item per section id (a duplicated id keeps its first section)."""
+    by_id: dict[str, Section] = {}
+    for section in document.sections:
+        by_id.setdefault(section.id, section)
+    return [_Item(section, index) for index, section in enumerate(document.sections)
+            if by_id[section.id] is section]
+
+
+def _ancestor_keys(section: Section, by_id: dict) -> list[str]:
+    keys = [_key(section)]
+    seen = {section.id}
+    current = section
+    while current.parent and current.parent not in seen:
+        keys.append(_key(current.parent))
+        seen.add(current.parent)
+        if current.parent not in by_id:
+            break
+        current = by_id[current.parent]
+    return keys
+
+
+# --------------------------------------------------------------------------- excerpts
+
+def _scope_filter(items: list[_Item], document: Document, excerpt: Document) -> list[_Item]:
+    """The items of `document` that fall inside what `excerpt` covers."""
+    excerpt_by_id = {section.id: section for section in excerpt.sections}
+    roots = {_ancestor_keys(section, excerpt_by_id)[-1] for section in excerpt.sections}
+    by_id = {section.id: section for section in document.sections}
+    kept = [item for item in items if roots & set(_ancestor_keys(item.section, by_id))]
+    if not excerpt.info.complete and excerpt.sections:
+        # A truncated excerpt: nothing after its last section counts either.
+        last = _key(excerpt.sections[-1])
+        position = next((i for i, item in enumerate(kept) if item.key == last), None)
+        if position is not None:
+            stop = position + 1
+            # keep the last section's own descendants (they may be cut short as well, but they are its)
+            while stop < len(kept) and last in _ancestor_keys(kept[stop].section, by_id)[1:]:
+                stop += 1
+            kept = kept[:stop]
+    return kept
+
+
+# --------------------------------------------------------------------------- pairing
+
+@dataclass
+class _Pairing:
+    old: Document
+    new: Document
+    pairs: dict            # new key -> old key (every paired section, unchanged ones included)
+    old_items: dict        # key -> _Item
+    new_items: dict
+    old_order: list        # keys in document order (in scope)
+    new_order: list
+
+
+def _similarity(a: _Item, b: _Item, cutoff: float) -> float:
+    """difflib's ratio of the masked words; of the title and body alone if that is higher."""
+    if a.masked == b.masked:
+        return 1.0
+    best = _ratio(a.words, b.words, a.bag, b.bag, cutoff)
+    if best < 1.0 and (a.section.examples or b.section.examples) and a.core and b.core:
+        best = max(best, _ratio(a.core, b.core, Counter(a.core), Counter(b.core), max(cutoff, best)))
+    return best
+
+
+def _ratio(a: list, b: list, bag_a: Counter, bag_b: Counter, cutoff: float) -> float:
+    """difflib's ratio, skipped (0.0) when the bags of words alone show it is below `cutoff`."""
+    total = len(a) + len(b)
+    if not a or not b or 2.0 * min(len(a), len(b)) / total < cutoff:
+        return 0.0
+    if len(bag_a) > len(bag_b):
+        bag_a, bag_b = bag_b, bag_a
+    common = sum(min(count, bag_b.get(word, 0)) for word, count in bag_a.items())
+    if 2.0 * common / total < cutoff:
+        return 0.0
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _pair(old: Document, new: Document) -> _Pairing:
+    old_list, new_list = _items(old), _items(new)
+    if new.info.excerpt:
+        old_list = _scope_filter(old_list, old, new)
+    if old.info.excerpt:
+        new_list = _scope_filter(new_list, new, old)
+    old_items = {item.key: item for item in old_list}
+    new_items = {item.key: item for item in new_list}
+    pairs: dict[str, str] = {}        # new key -> old key
+    paired_old: dict[str, str] = {}   # old key -> new key
+
+    def accept(old_key: str, new_key: str) -> None:
+        pairs[new_key] = old_key
+        paired_old[old_key] = new_key
+
+    def contradicts(before: _Item, after: _Item) -> bool:
+        """The parents were paired elsewhere: 702.20c stays with 702.20 -> 702.21, however alike 702.20c reads."""
+        if before.parent == after.parent and pairs.get(after.parent, before.parent) == before.parent:
+            return False
+        if before.parent in paired_old and paired_old[before.parent] != after.parent and after.parent in old_items:
+            return True
+        return after.parent in pairs and pairs[after.parent] != before.parent and before.parent in new_items
+
+    def unique(items: list, taken, value) -> dict:
+        counts: dict = {}
+        for item in items:
+            if item.key not in taken and value(item):
+                counts[value(item)] = counts.get(value(item), 0) + 1
+        return {value(item): item.key for item in items
+                if item.key not in taken and value(item) and counts[value(item)] == 1}
+
+    def masked(item: _Item) -> str:
+        return item.masked
+
+    def title(item: _Item):
+        text = " ".join(item.section.title.split()).casefold()
+        return (item.section.level, text) if text else None
+
+    # Level by level (chapters, then sections, then rules, then subrules), so that where
+    # a parent went is known before its children are paired.
+    levels = sorted({item.section.level for item in old_list} | {item.section.level for item in new_list})
+    for level in levels:
+        olds = [item for item in old_list if item.section.level == level]
+        news = [item for item in new_list if item.section.level == level]
+        if not olds or not news:
+            continue
+
+        # 1. same number, same text (unless the parents went different ways)
+        for item in news:
+            other = old_items.get(item.key)
+            if other is not None and other.section.level == level and other.text == item.text and not contradicts(other, item):
+                accept(other.key, item.key)
+
+        # 2. the same number-masked text, once on each side; then the same heading, once on each side
+        for value in (masked, title):
+            old_unique = unique(olds, paired_old, value)
+            for found, new_key in unique(news, pairs, value).items():
+                old_key = old_unique.get(found)
+                if old_key is not None:
+                    accept(old_key, new_key)
+
+        # 3. similar texts at the same number, at the number the parent's renumbering implies, or nearby
+        olds = [item for item in olds if item.key not in paired_old]
+        news = [item for item in news if item.key not in pairs]
+        if not olds or not news:
+            continue
+        news_by_parent: dict[Optional[str], list[_Item]] = {}
+        for item in news:
+            news_by_parent.setdefault(item.parent, []).append(item)
+        new_positions = [item.index for item in news]
+        anchors = _anchors(old_list, paired_old, new_items)
+        candidates = []
+        for item in olds:
+            expected = _expected_key(item, paired_old)
+            mapped_parent = paired_old.get(item.parent, item.parent) if item.parent else None
+            # near: the unpaired sections of this level around where the previous paired section went ...
+            at = bisect.bisect_left(new_positions, anchors[item.key])
+            pool = {candidate.key: candidate for candidate in news[max(0, at - WINDOW):at + WINDOW]}
+            # ... and those under the same (renumbered) parent
+            pool.update((candidate.key, candidate) for candidate in news_by_parent.get(mapped_parent, [])[:MAX_CANDIDATES])
+            for key in (item.key, expected):
+                candidate = new_items.get(key)
+                if candidate is not None and key not in pairs and candidate.section.level == level:
+                    pool[key] = candidate
+            for candidate in pool.values():
+                same = candidate.key == item.key
+                at_expected = candidate.key == expected     # where its parent went (its own number if that stayed)
+                threshold = SAME_NUMBER_SIMILARITY if (same or at_expected) else NEARBY_SIMILARITY
+                if same and title(item) and title(item) == title(candidate):
+                    ratio = 1.0    # the same number and the same heading: the same section, however rewritten
+                else:
+                    ratio = _similarity(item, candidate, threshold)
+                    if ratio < threshold and same and _similar_titles(item, candidate):
+                        ratio = threshold   # "Deck/Decklist Problem" -> "Deck Problem", body rewritten
+                    if ratio < threshold:
+                        continue
+                if at_expected:
+                    ratio += SAME_NUMBER_BONUS if same else RENUMBERED_BONUS
+                score = ratio + SAME_PARENT_BONUS * (candidate.parent == mapped_parent)
+                candidates.append((-score, item.index, candidate.index, item.key, candidate.key))
+        candidates.sort()
+        for _, _, _, old_key, new_key in candidates:
+            if old_key not in paired_old and new_key not in pairs:
+                accept(old_key, new_key)
+
+    return _Pairing(old, new, pairs, old_items, new_items,
+                    [item.key for item in old_list], [item.key for item in new_list])
+
+
+def _similar_titles(a: _Item, b: _Item) -> bool:
+    first, second = _WORD.findall(a.section.title.lower()), _WORD.findall(b.section.title.lower())
+    if not first or not second:
+        return False
+    return difflib.SequenceMatcher(None, first, second, autojunk=False).ratio() >= SIMILAR_TITLE
+
+
+def _anchors(old_list: list, paired_old: dict, new_items: dict) -> dict[str, int]:
+    """For each old section, the new position of the nearest paired section before it (0 if none)."""
+    anchors, position = {}, 0
+    for item in old_list:
+        anchors[item.key] = position
+        counterpart = paired_old.get(item.key)
+        if counterpart is not None:
+            position = new_items[counterpart].index
+    return anchors
+
+
+def _expected_key(item: _Item, paired_old: dict) -> str:
+    """Where the renumbering of its parent puts a section: 509.4a, parent 509.4 -> 509.2, gives 509.2a."""
+    parent = item.parent
+    if parent and parent in paired_old and item.key.startswith(parent):
+        return paired_old[parent] + item.key[len(parent):]
+    return item.key
+
+
+# --------------------------------------------------------------------------- compare
+
+def compare(old: Document, new: Document) -> EditionDiff:
+    """What changed from `old` to `new` (two editions of the same kind of document)."""
+    pairing = _pair(old, new)
+    paired_old = set(pairing.pairs.values())
+    added = [key for key in pairing.new_order if key not in pairing.pairs]
+    removed = [key for key in pairing.old_order if key not in paired_old]
+    if old.info.excerpt:
+        added = _drop_missing_headings(added, pairing.new_items, set(pairing.pairs))
+    if new.info.excerpt:
+        removed = _drop_missing_headings(removed, pairing.old_items, paired_old)
+    added = tuple(pairing.new_items[key].section.id for key in added)
+    removed = tuple(pairing.old_items[key].section.id for key in removed)
+    changed, moved = [], []
+    for new_key in pairing.new_order:
+        old_key = pairing.pairs.get(new_key)
+        if old_key is None:
+            continue
+        before, after = pairing.old_items[old_key], pairing.new_items[new_key]
+        differs = before.text != after.text
+        numbers_only = differs and before.masked == after.masked
+        if old_key == new_key:
+            if differs:
+                changed.append(Change(before.section.id, after.section.id, before.text, after.text, numbers_only))
+        else:
+            moved.append(Move(before.section.id, after.section.id, before.text, after.text, differs, numbers_only))
+    return EditionDiff(old.id, new.id, added, removed, tuple(changed), tuple(moved),
+                       compare_glossary(old, new), old.info.edition, new.info.edition)
+
+
+def _drop_missing_headings(keys: list, items: dict, paired: set) -> list:
+    """Leave out bare headings ("800. General") an excerpt skips while it has rules under them."""
+    with_paired_children = {items[key].parent for key in paired if key in items and items[key].parent}
+    return [key for key in keys
+            if not (key in with_paired_children and not items[key].section.blocks and not items[key].section.examples)]
+
+
+def compare_glossary(old: Document, new: Document) -> GlossaryDiff:
+    """Term by term. An excerpt without a glossary is not compared on its glossary at all."""
+    if (old.info.excerpt and not old.glossary) or (new.info.excerpt and not new.glossary):
+        return GlossaryDiff()
+    before = _glossary_map(old.glossary)
+    after = _glossary_map(new.glossary)
+    added = tuple(after[key][0] for key in after if key not in before)
+    removed = tuple(before[key][0] for key in before if key not in after)
+    changed = tuple(GlossaryChange(after[key][0], before[key][1], after[key][1])
+                    for key in after if key in before and before[key][1] != after[key][1])
+    return GlossaryDiff(added, removed, changed)
+
+
+def _glossary_map(entries: Iterable[GlossaryEntry]) -> dict[str, tuple[str, str]]:
+    """Normalised term -> (term as written, text). A term listed twice keeps its texts joined."""
+    found: dict[str, tuple[str, str]] = {}
+    for entry in entries:
+        key = " ".join(entry.term.split()).casefold()
+        if key in found:
+            term, text = found[key]
+            found[key] = (term, f"{text}\n\n{entry.text}")
+        else:
+            found[key] = (entry.term, entry.text)
+    return found
+
+
+def diff_json(d: EditionDiff) -> dict:
+    return {
+        "old": d.old,
+        "new": d.new,
+        "old_edition": d.old_edition,
+        "new_edition": d.new_edition,
+        "numbers_only": [c.new_id for c in d.changed if c.numbers_only],
+        "added": list(d.added),
+        "removed": list(d.removed),
+        "changed": [{"id": c.new_id, "old_text": c.old_text, "new_text": c.new_text} for c in d.changed],
+        "moved": [{"from": m.from_id, "to": m.to_id, "text_changed": m.text_changed,
+                   "old_text": m.old_text, "new_text": m.new_text} for m in d.moved],
+        "glossary": {
+            "added": list(d.glossary.added),
+            "removed": list(d.glossary.removed),
+            "changed": [{"term": g.term, "old_text": g.old_text, "new_text": g.new_text} for g in d.glossary.changed],
+        },
+    }

@@ -1,0 +1,91 @@
+"""What every parser shares: how a line ends a sentence or reads like a title, the contents and
+credits labels, Markdown heading marks, unique section ids, truncation reports, and a per-line
+guard so that odd content becomes a Problem (with its line) instead of an exception.
+
+Each parser keeps only what is its document's own (numbering, penalties, glossary).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Iterable, Optional
+
+from ..model import WARNING, DocumentInfo, Problem
+
+# What may close a sentence after its final punctuation: "...Option.”", "...(See rule 704.)".
+CLOSING_MARKS = "\"'”’)]"
+SENTENCE_MARKS = ".!?:"
+# "Contents", "Table of Contents", "CONTENTS:"; the MTR also lists "Appendices".
+CONTENTS_LABEL = re.compile(r"(?:table\s+of\s+)?contents:?|appendices", re.I)
+# "All trademarks are property of...", "™ & © 2024 Wizards", "Converted by: ...".
+CREDIT_LINE = re.compile(r"^(?:All trademarks\b|Converted by\b|™\s*&\s*©|TM\s*&\s*\(?c\)?|©|\(c\)\s*\d|Copyright\b)", re.I)
+MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
+SENTENCE_INSIDE = re.compile(r"(?:[a-z]{3}|\))[.!?]\s+[A-Z]")   # not "Team vs. Team"
+NOT_TITLE_STARTS = ",.;:)]-–—•*"
+
+
+def ends_sentence(text: str, marks: str = SENTENCE_MARKS) -> bool:
+    """"...the game." / "...(see rule 704.)" / "Example:" end a sentence; "...a player" does not. Empty: True."""
+    return text.rstrip(CLOSING_MARKS)[-1:] in marks if text else True
+
+
+def looks_like_title(text: str, max_length: int = 100, max_words: int = 16, trailing: str = ".,;:") -> bool:
+    """Short, starts like a title (a capital, a digit or a quote), holds no sentence and does not end like one."""
+    if not text or len(text) > max_length or len(text.split()) > max_words:
+        return False
+    if text[0].islower() or text[0] in NOT_TITLE_STARTS:
+        return False
+    return text.rstrip(CLOSING_MARKS)[-1:] not in trailing and not SENTENCE_INSIDE.search(text)
+
+
+def is_contents_label(text: str) -> bool:
+    return bool(CONTENTS_LABEL.fullmatch(text.strip()))
+
+
+def markdown_heading(text: str) -> Optional[tuple[str, str]]:
+    """"## 1.1 Tournament Types" -> ("1.1 Tournament Types", "h2"); None for a line without heading marks."""
+    match = MARKDOWN_HEADING.match(text)
+    return (match.group(2), f"h{len(match.group(1))}") if match else None
+
+
+class SectionIds:
+    """Section ids, unique within a document: a number seen again gets "-2", "-3"… (and a warning)."""
+
+    def __init__(self, problems: list[Problem], source: str):
+        self.counts: dict[str, int] = {}
+        self.used: set[str] = set()
+        self.problems = problems
+        self.source = source
+
+    def unique(self, wanted: str, number: str = "", line: Optional[int] = None) -> str:
+        count = self.counts.get(wanted, 0) + 1
+        self.counts[wanted] = count
+        unique = wanted if count == 1 else f"{wanted}-{count}"
+        while unique in self.used:
+            count += 1
+            unique = f"{wanted}-{count}"
+        if unique != wanted and number:
+            self.problems.append(Problem(WARNING, self.source, line,
+                                         f"section number {number} appears again (duplicate number); both kept, "
+                                         f"the second as {unique.split(':', 1)[1]}"))
+        self.used.add(unique)
+        return unique
+
+
+def mark_truncated(info: DocumentInfo, problems: list[Problem], missing: Iterable[tuple[Optional[int], str]],
+                   limit: int = 5) -> DocumentInfo:
+    """Headings the contents list names that never come: the file stops early, so it is incomplete."""
+    missing = list(missing)
+    if not missing:
+        return info
+    names = ", ".join(what for _, what in missing[:limit]) + (f" and {len(missing) - limit} more" if len(missing) > limit else "")
+    problems.append(Problem(WARNING, info.source, missing[0][0],
+                            f"the contents list names {len(missing)} heading(s) the text never reaches ({names}): "
+                            f"the file looks truncated, so the document is marked incomplete"))
+    return replace(info, complete=False)
+
+
+def line_failed(problems: list[Problem], source: str, line: Optional[int], error: Exception) -> None:
+    """A line a parser could not read (odd content never stops a parse): say where; the caller keeps its text."""
+    problems.append(Problem(WARNING, source, line, f"could not read this line ({type(error).__name__}: {error}); "
+                                                   f"kept it as a paragraph"))

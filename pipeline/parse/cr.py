@@ -1,0 +1,638 @@
+"""Parse the Magic: The Gathering Comprehensive Rules (kind "cr") into a Document.
+
+The document, in the order the file gives it:
+- front matter: title, "These rules are effective as of ...", the introduction;
+- the contents list (every heading again, "Glossary" and "Credits" too): skipped, but
+  remembered to notice a truncated file (a listed heading that never comes);
+- the rules: chapters "1. Game Concepts" (level 1), sections "100. General" (2), rules
+  "100.1. ..." (3) and subrules "100.1a ..." (4). Continuation paragraphs (indented or not)
+  and "Example:" paragraphs belong to the rule above them;
+- the glossary, from the "Glossary" heading after the rules: a term line, then its
+  definition lines. Numbered senses ("1. Text on an object...") are definition text there;
+- the credits, from the "Credits" heading after the rules, and everything after them.
+
+How it decides, in one pass over the lines:
+- A number at the start of a line is a heading only if it makes sense where it stands. The
+  real anomalies are accepted ("119.1d." extra dot, "606.5 " missing dot, "901.4.All"
+  missing space, "800.4c If" next to "800.4a." in one excerpt). In hard-wrapped copies a line
+  can start with a number that goes on with the sentence above ("(See rule\\n101.4 and rule
+  509...)"): right after a line that stops mid-sentence, a number that goes backwards, or is
+  followed by a lowercase word or by nothing, is text.
+- Hard-wrapped lines are joined with a space when the line above stops mid-sentence, or,
+  once the file has shown it is hard-wrapped, whenever no blank line parts them. A page
+  number between blank lines (PDF-to-text) skips, and does not break the paragraph.
+- Glossary entries are parted by blank lines; in a conversion without them, a short term-like
+  line after a finished sentence starts the next entry.
+- The contents list is the run of heading lines after "Contents" (or dot-leader lines, or
+  headings that come back before any rule) up to the first heading seen twice.
+- In an excerpt (rules not followed by a glossary), unnumbered paragraphs set off by a blank
+  line after the last rule are not rules text (a blog's "Post a Comment"): they go to credits.
+
+It must not: read files, resolve references (the link stage does), change the text it keeps
+(lines are only stripped and joined), raise on odd content (it records Problems), or drop any
+line other than the contents list and page numbers.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, fields, replace
+from typing import Callable, Optional
+
+from .furniture import is_contents_line, is_page_number, strip_dot_leader
+from ..model import (ERROR, INFO, PARAGRAPH, SUBHEADING, WARNING, Block, Document, DocumentInfo,
+                     GlossaryEntry, Problem, Reference, Section)
+from ..read import SourceText
+from .refs import SUBRULE_LETTERS, find_references_in_texts
+from . import common
+from .common import CLOSING_MARKS, SectionIds, is_contents_label, looks_like_title, markdown_heading
+
+# --- the shapes of lines ---------------------------------------------------------------------------
+
+# "1. Game Concepts", "100. General", "100.1. Text", "100.1a Text", "119.1d. Text", "606.5 Text",
+# "901.4.All": section (or chapter) digits, rule number, subrule letter, then the dots and the gap
+# before the text, either of which may be missing.
+NUMBERED_LINE = re.compile(r"([1-9]\d{2}|[1-9])(?:\.(\d{1,3})([a-z]?))?(\.{0,2})(\s*)(.*)", re.S)
+EXAMPLE = re.compile(r"Examples?:")
+GLOSSARY_LABEL = "glossary"
+CREDITS_LABEL = "credits"
+# A CR sentence also ends at a semicolon (the items of a list of rules text).
+SENTENCE_END = ".!?:;"
+RULE_TEXT_OPENERS = "“\"'‘{[(∞−-+—–•*_"
+TITLE_MAX = 100          # a heading or glossary term is no longer than this
+TERM_MAX = 60            # "Active Player, Nonactive Player Order"
+BLANK_SEPARATED_TERMS = 3   # a glossary with blank lines between entries does not need guessing
+RULE_TITLE_MAX = 80      # "702.2. Deathtouch", "204.4. Supertypes": a rule that is only a heading
+PAGE_NUMBER_MAX = 16     # "Page 123 of 456" at most
+# Three joins of a line cut mid-sentence with a line starting in lowercase prove hard wrapping.
+WRAPS_TO_PROVE_HARD_WRAPPING = 3
+# Names on a glossary term line: a quoted name (a comma inside the quotes belongs to it) or a plain one.
+TERM_NAME = re.compile(r"“([^”]*)”|\"([^\"]*)\"|([^,“\"]+)")
+OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
+# Subrule letters skip l and o: the letter expected after each one.
+NEXT_LETTER = {ord(a): ord(b) for a, b in zip(SUBRULE_LETTERS, SUBRULE_LETTERS[1:])}
+FIRST_LETTER = ord(SUBRULE_LETTERS[0])
+MAX_MISSING_REPORTED = 5
+LEVELS = {"chapter": 1, "section": 2, "rule": 3, "subrule": 4}
+
+
+def ends_sentence(text: str) -> bool:
+    return common.ends_sentence(text, SENTENCE_END)
+
+
+def reads_like_title(text: str) -> bool:
+    """"Game Concepts", "Supertypes", "∞ (Infinity)"; not "These rules apply...", "game.", "each"."""
+    return looks_like_title(text, TITLE_MAX, max_words=TITLE_MAX, trailing=SENTENCE_END + ",")
+
+
+def _starts_rule_text(text: str) -> bool:
+    """Rules text starts "If...", "“Legend rule”...", "{T}:...", "∞ (the...", "20 life..."; not "and", ")."."""
+    first = text[0]
+    return first.isupper() or first.isdigit() or first in RULE_TEXT_OPENERS
+
+
+def reads_like_term(text: str) -> bool:
+    """"Ability", "For Mirrodin!", "Partner, “Partner with [name]”"; not "2. An..." nor a sentence."""
+    return len(text) <= TITLE_MAX and not text[0].isdigit() and text.rstrip(CLOSING_MARKS)[-1:] not in ".:;"
+
+
+def heading_shape(stripped: str):
+    """(number, kind, sort key, text, number above) if the line is shaped like a heading or rule, else None.
+
+    "100.2c Text" -> ("100.2c", "subrule", (100, 2, ord("c")), "Text", "100.2"); "1. Game Concepts" -> a
+    chapter with key (99, -1, -1), before every section of its own.
+    """
+    match = NUMBERED_LINE.match(stripped)
+    if match is None:
+        return None
+    section, rule, letter, dots, gap, text = match.groups()
+    if rule is None:
+        if dots == "." and gap and reads_like_title(text):
+            if len(section) == 1:
+                return section, "chapter", (int(section) * 100 - 1, -1, -1), text, None
+            return section, "section", (int(section), -1, -1), text, section[0]
+        return None
+    if len(section) != 3 or not (dots or gap):
+        return None
+    if letter:
+        stem = f"{section}.{rule}"
+        return stem + letter, "subrule", (int(section), int(rule), ord(letter)), text, stem
+    return f"{section}.{rule}", "rule", (int(section), int(rule), -1), text, section
+
+
+# --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
+
+class _Paragraph:
+    """Lines of one paragraph (joined with spaces at the end) and where it starts."""
+    __slots__ = ("parts", "line", "after_blank", "kind")
+
+    def __init__(self, text: str, line: int, after_blank: bool = False, kind: str = PARAGRAPH):
+        self.parts = [text]
+        self.line = line
+        self.after_blank = after_blank
+        self.kind = kind
+
+    @property
+    def text(self) -> str:
+        parts = self.parts
+        return parts[0] if len(parts) == 1 else " ".join(parts)
+
+
+class _Draft:
+    """A chapter, section, rule or subrule being read."""
+    __slots__ = ("number", "kind", "parent", "line", "title", "paragraphs", "examples")
+
+    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = ""):
+        self.number = number
+        self.kind = kind
+        self.parent = parent
+        self.line = line
+        self.title = title
+        self.paragraphs: list[_Paragraph] = []
+        self.examples: list[_Paragraph] = []
+
+
+class _Term:
+    """A glossary term line and its definition lines."""
+    __slots__ = ("term", "line", "lines", "definition_line")
+
+    def __init__(self, term: str, line: int):
+        self.term = term
+        self.line = line
+        self.lines: list[str] = []
+        self.definition_line = line
+
+
+# --- the parser --------------------------------------------------------------------------------------
+
+class _CrParser:
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.handle: Callable[[str, str, int], None] = self.front_line   # what the current part does with a line
+        self.in_rules = False
+        self.front: list[_Paragraph] = []
+        self.credits: list[_Paragraph] = []
+        self.drafts: list[_Draft] = []
+        self.terms: list[_Term] = []
+        self.problems: list[Problem] = []
+        self.term: Optional[_Term] = None
+        self.open: Optional[_Paragraph] = None      # the paragraph the previous line went to
+        self.open_is_example = False
+        self.after_blank = True
+        self.hard_wrapped = False
+        self.wraps_seen = 0
+        self.current: Optional[_Draft] = None       # the heading rules text goes to
+        self.last_key: Optional[tuple[int, int, int]] = None
+        self.last_number = ""
+        self.seen: dict[str, int] = {}               # heading number -> its line
+        self.missing_parents: set[str] = set()
+        self.rules_seen = 0
+        self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
+        self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
+        self.found_names: set[str] = set()
+        self.terms_ended_by_blank = 0
+
+    # -- driving ----------------------------------------------------------------------------------
+
+    def parse(self) -> Document:
+        lines = self.source.lines
+        last = len(lines) - 1
+        before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
+        before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
+        page_break = False
+        for index, line in enumerate(lines):
+            text = line.text
+            if not text:
+                if self.open is not None:
+                    before_blank = self.open
+                self.after_blank = True
+                self.open = None
+                if self.term is not None:
+                    before_blank_term = self.term
+                    self.finish_term()
+                    self.terms_ended_by_blank += 1
+                continue
+            if text[0] == "#":
+                text = (markdown_heading(text) or (text,))[0] or text
+            stripped = text.strip() if text[0].isspace() else text
+            if not stripped:
+                continue
+            if (len(stripped) <= PAGE_NUMBER_MAX and is_page_number(stripped)
+                    and (index == 0 or not lines[index - 1].text or index == last or not lines[index + 1].text)):
+                page_break = True
+                continue
+            if page_break:
+                # The blank lines around a page number are no paragraph break: the text goes on.
+                page_break = False
+                self.open, self.after_blank = before_blank, False
+                held = before_blank_term
+                if self.terms and self.terms[-1] is held:
+                    self.terms_ended_by_blank -= 1
+                    if not held.lines or not ends_sentence(held.lines[-1]):
+                        self.term = self.terms.pop()  # a term or a sentence the page break cut
+            try:
+                self.handle(text, stripped, line.number)
+            except Exception as error:  # never raise on odd content: say where, keep the text
+                common.line_failed(self.problems, self.info.source, line.number, error)
+                self.loose_text(self.credits if self.credits else self.front, stripped, line.number)
+            before_blank = before_blank_term = None
+        self.finish_term()
+        return self.document()
+
+    # -- front matter and contents ------------------------------------------------------------------
+
+    def front_line(self, text: str, stripped: str, number: int) -> None:
+        if is_contents_label(stripped):
+            self.handle = self.contents_line
+            return
+        if is_contents_line(stripped):
+            self.handle = self.contents_line
+            self.contents_line(text, stripped, number)
+            return
+        if stripped[0].isdigit() and heading_shape(stripped):
+            self.start_rules(text, stripped, number)
+            return
+        self.loose_text(self.front, stripped, number)
+
+    def contents_line(self, text: str, stripped: str, number: int) -> None:
+        dotted = is_contents_line(stripped)
+        entry = strip_dot_leader(stripped) if dotted else stripped
+        if not entry:                                          # dot leaders alone
+            return
+        shape = heading_shape(entry) if entry[0].isdigit() else None
+        if shape:
+            heading_number, kind = shape[0], shape[1]
+            if kind in ("rule", "subrule") or heading_number in self.contents_numbers:
+                self.start_rules(text, stripped, number)      # the contents list is over
+            else:
+                self.contents_numbers[heading_number] = number
+            return
+        if dotted or (len(entry) <= TITLE_MAX and not ends_sentence(entry)):
+            self.contents_names.setdefault(entry.casefold(), number)
+            return
+        self.handle = self.front_line                          # prose after the list: front matter
+        self.front_line(text, stripped, number)
+
+    def start_rules(self, text: str, stripped: str, number: int) -> None:
+        self.handle = self.rules_line
+        self.in_rules = True
+        self.rules_line(text, stripped, number)
+
+    # -- the rules ---------------------------------------------------------------------------------
+
+    def rules_line(self, text: str, stripped: str, number: int) -> None:
+        first = stripped[0]
+        if first.isdigit():
+            shape = heading_shape(stripped)
+            if shape is not None and self.heading(shape, number):
+                return
+        elif first == "E" and EXAMPLE.match(stripped):
+            self.start_example(stripped, number)
+            return
+        elif first in "GgCc":
+            label = stripped.casefold()
+            if label == GLOSSARY_LABEL or label == CREDITS_LABEL:
+                self.label_line(label, stripped, number)
+                return
+        self.rule_text(text, stripped, number)
+
+    def heading(self, shape, line: int) -> bool:
+        """Start the heading or rule a numbered line opens; False if the line is text after all."""
+        number, kind, key, text, above = shape
+        last_key = self.last_key
+        backwards = last_key is not None and key <= last_key
+        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
+            # Right after a line cut mid-sentence, such a number goes on with that sentence.
+            open_paragraph = self.open
+            if open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1]):
+                return False
+            if backwards and kind != "rule" and kind != "subrule" and not self.rules_seen:
+                return self.restart_after_contents(shape, line)
+            if backwards and kind == "chapter":
+                return False
+        if backwards or number in self.seen:
+            self.report_order(number, backwards, line)
+        elif last_key is not None:
+            missing = _first_missing(last_key, kind, key)
+            if missing:
+                self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
+        parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
+        if kind == "rule" or kind == "subrule":
+            draft = self.add_draft(number, kind, parent, line)
+            if text:
+                self.open = _Paragraph(text, line)
+                draft.paragraphs.append(self.open)
+            self.rules_seen += 1
+        else:
+            self.add_draft(number, kind, parent, line, text)
+        self.last_key = key
+        self.last_number = number
+        return True
+
+    def nearest_parent(self, number: str, above: str, line: int) -> Optional[str]:
+        """In an excerpt the heading above may be missing: take the nearest that exists, and say so once."""
+        if above not in self.missing_parents:
+            self.missing_parents.add(above)
+            self.problem(WARNING, line, f"{number} comes without a heading {above} above it")
+        wanted = [number.partition(".")[0], number[0]] if "." in above else [number[0]]
+        return next((candidate for candidate in wanted if candidate in self.seen and candidate != number), None)
+
+    def add_draft(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "") -> _Draft:
+        draft = _Draft(number, kind, parent, line, title)
+        self.drafts.append(draft)
+        self.current = draft
+        self.open = None
+        self.open_is_example = False
+        self.after_blank = False
+        self.seen.setdefault(number, line)
+        return draft
+
+    def restart_after_contents(self, shape, line: int) -> bool:
+        """A heading seen again before any rule: the headings so far were a contents list without a label."""
+        if self.rules_seen:
+            return False
+        for draft in self.drafts:
+            self.contents_numbers.setdefault(draft.number, draft.line)
+            self.front.extend(draft.paragraphs + draft.examples)
+        self.drafts.clear()
+        self.seen.clear()
+        self.current = None
+        self.last_key = None
+        return self.heading(shape, line)
+
+    def report_order(self, number: str, backwards: bool, line: int) -> None:
+        """Duplicate numbers and numbering that goes backwards: both headings are kept."""
+        if number in self.seen:
+            self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
+                                        f"(duplicate number; both kept)")
+        else:
+            self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
+
+    def start_example(self, stripped: str, line: int) -> None:
+        paragraph = _Paragraph(stripped, line)
+        owner = self.current
+        if owner is None:
+            self.front.append(paragraph)
+        else:
+            owner.examples.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = owner is not None
+        self.after_blank = False
+
+    def rule_text(self, text: str, stripped: str, line: int) -> None:
+        """A line of rules text that is no heading: the rule above goes on, or gets another paragraph."""
+        owner = self.current
+        if owner is None:
+            self.loose_text(self.front, stripped, line)
+            return
+        open_paragraph = self.open
+        if open_paragraph is not None:
+            mid_sentence = not ends_sentence(open_paragraph.parts[-1])
+            if mid_sentence and stripped[0].islower():
+                self.wraps_seen += 1
+                self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
+            if self.open_is_example or mid_sentence or (self.hard_wrapped and not text[0].isspace()):
+                open_paragraph.parts.append(stripped)
+                return
+        paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
+        owner.paragraphs.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = False
+        self.after_blank = False
+
+    def label_line(self, label: str, stripped: str, line: int) -> None:
+        """"Glossary" / "Credits": before any rule a contents entry, after the rules the part it names."""
+        if not self.rules_seen:
+            self.contents_names.setdefault(label, line)
+            return
+        self.end_of_rules(glossary_follows=label == GLOSSARY_LABEL)
+        self.found_names.add(label)
+        if label == GLOSSARY_LABEL:
+            self.handle = self.glossary_line
+        else:
+            self.start_credits(stripped, line)
+
+    def end_of_rules(self, glossary_follows: bool) -> None:
+        """In an excerpt, blank-separated unnumbered paragraphs after the last rule are not rules text."""
+        in_rules = self.in_rules
+        self.in_rules = False
+        self.open = None
+        if glossary_follows or not in_rules or not self.drafts:
+            return
+        last = self.drafts[-1]
+        after_examples = max((example.line for example in last.examples), default=0)
+        trailing = []
+        while last.paragraphs and last.paragraphs[-1].after_blank and last.paragraphs[-1].line > after_examples:
+            trailing.append(last.paragraphs.pop())
+        self.credits.extend(reversed(trailing))
+
+    # -- glossary ------------------------------------------------------------------------------------
+
+    def glossary_line(self, text: str, stripped: str, line: int) -> None:
+        if stripped[0] in "Cc" and stripped.casefold() == CREDITS_LABEL:
+            self.finish_term()
+            self.start_credits(stripped, line)
+            return
+        term = self.term
+        if term is not None and not (term.lines and self.terms_ended_by_blank < BLANK_SEPARATED_TERMS
+                                     and len(stripped) <= TERM_MAX and stripped[0].isupper()
+                                     and reads_like_term(stripped) and ends_sentence(term.lines[-1])):
+            if not term.lines:
+                term.definition_line = line
+            term.lines.append(stripped)
+            return
+        if term is not None:
+            # No blank lines between entries (some conversions): a short term after a finished sentence.
+            self.finish_term()
+        if self.terms and not reads_like_term(stripped):
+            # A definition paragraph set off by a blank line still belongs to the term above.
+            self.term = self.terms.pop()
+            self.term.lines.append(stripped)
+            return
+        self.term = _Term(stripped, line)
+
+    def finish_term(self) -> None:
+        if self.term is not None:
+            self.terms.append(self.term)
+            self.term = None
+
+    # -- credits and loose text ---------------------------------------------------------------------
+
+    def start_credits(self, stripped: str, line: int) -> None:
+        self.handle = self.credits_line
+        self.found_names.add(CREDITS_LABEL)
+        self.credits.append(_Paragraph(stripped, line, kind=SUBHEADING))
+        self.open = None
+
+    def credits_line(self, text: str, stripped: str, line: int) -> None:
+        self.loose_text(self.credits, stripped, line)
+
+    def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
+        """Front matter and credits: a block per line, unless a line plainly goes on with a sentence."""
+        open_paragraph = self.open
+        if (open_paragraph is not None and paragraphs and paragraphs[-1] is open_paragraph
+                and stripped[0].islower() and not ends_sentence(open_paragraph.parts[-1])):
+            open_paragraph.parts.append(stripped)
+            return
+        paragraph = _Paragraph(stripped, line)
+        paragraphs.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = False
+        self.after_blank = False
+
+    # -- the result ----------------------------------------------------------------------------------
+
+    def problem(self, severity: str, line: Optional[int], message: str) -> None:
+        self.problems.append(Problem(severity, self.info.source, line, message))
+
+    def document(self) -> Document:
+        self.end_of_rules(glossary_follows=False)
+        texts: list[str] = []            # every rules paragraph and example, then every definition
+        lines: list[int] = []
+        for draft in self.drafts:
+            _take_title(draft)
+            for paragraph in draft.paragraphs + draft.examples:
+                texts.append(paragraph.text)
+                lines.append(paragraph.line)
+        rules_texts = len(texts)
+        for term in self.terms:
+            texts.append("\n".join(term.lines))
+            lines.append(term.definition_line)
+        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True)
+        sections = self.sections(texts, refs)
+        glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
+        info = self.check_complete()
+        if not self.rules_seen:
+            self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
+        return Document(info=info, sections=sections, glossary=glossary,
+                        front_matter=tuple(Block(p.kind, p.text) for p in self.front),
+                        credits=tuple(Block(p.kind, p.text) for p in self.credits),
+                        problems=tuple(self.problems))
+
+    def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
+        """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
+        doc_id = self.info.id
+        sections = []
+        position = 0
+        ids = SectionIds([], self.info.source)   # duplicates are reported where they are read
+        for draft in self.drafts:
+            paragraphs, examples = draft.paragraphs, draft.examples
+            if len(paragraphs) == 1 and not examples:           # most rules
+                blocks = (new_block(kind=paragraphs[0].kind, text=texts[position]),)
+                found = refs[position]
+                section_refs = tuple(found) if found else ()
+                position += 1
+            else:
+                paragraphs_end = position + len(paragraphs)
+                end = paragraphs_end + len(examples)
+                blocks = tuple([new_block(kind=paragraph.kind, text=text)
+                                for paragraph, text in zip(paragraphs, texts[position:paragraphs_end])])
+                examples = tuple(texts[paragraphs_end:end])
+                section_refs = tuple([reference for found in refs[position:end] for reference in found])
+                position = end
+            section_id = ids.unique(f"{doc_id}:{draft.number}")   # a duplicate number's second copy: "-2"
+            sections.append(new_section(
+                id=section_id, number=draft.number, title=draft.title, level=LEVELS[draft.kind],
+                blocks=blocks, examples=tuple(examples), parent=f"{doc_id}:{draft.parent}" if draft.parent else None,
+                refs=section_refs, line=draft.line, kind=draft.kind))
+        return tuple(sections)
+
+    def glossary(self, texts: list[str], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
+        terms = {term.term.casefold() for term in self.terms}
+        entries = []
+        for term, text, term_refs in zip(self.terms, texts, refs):
+            if not term.lines:
+                self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
+            entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line, term_names(term.term, terms)))
+        return tuple(entries)
+
+    def check_complete(self) -> DocumentInfo:
+        """A heading the contents list names that never comes: the file stops early."""
+        missing = [(line, f"section {number}") for number, line in self.contents_numbers.items()
+                   if number not in self.seen]
+        missing += [(line, repr(name.title())) for name, line in self.contents_names.items()
+                    if name in (GLOSSARY_LABEL, CREDITS_LABEL) and name not in self.found_names]
+        if not missing:
+            return self.info
+        for line, what in missing[:MAX_MISSING_REPORTED]:
+            self.problem(WARNING, line, f"the contents list names {what} but the file never reaches it")
+        if len(missing) > MAX_MISSING_REPORTED:
+            self.problem(WARNING, None, f"{len(missing)} headings named in the contents list never appear")
+        self.problem(WARNING, None, "the file looks truncated: marked incomplete")
+        return replace(self.info, complete=False)
+
+
+def _take_title(draft: _Draft) -> None:
+    """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes") keeps it as its title."""
+    if draft.kind in ("rule", "subrule") and len(draft.paragraphs) == 1 and not draft.examples:
+        parts = draft.paragraphs[0].parts
+        if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
+            draft.title = parts[0]
+            draft.paragraphs.clear()
+
+
+def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tuple[int, int, int]) -> str:
+    """The number skipped between the previous heading and this one ("" if none; l and o are never used)."""
+    if previous is None or kind == "chapter":
+        return ""
+    section, rule, letter = key
+    last_section, last_rule, last_letter = previous
+    if kind == "section":
+        expected = last_section + 1 if last_section // 100 == section // 100 else section // 100 * 100
+        return str(expected) if section > expected else ""
+    if section != last_section:
+        return ""
+    if kind == "rule":
+        expected = last_rule + 1 if last_rule >= 0 else 1
+        return f"{section}.{expected}" if rule > expected else ""
+    if rule != last_rule:
+        return ""
+    expected = NEXT_LETTER.get(last_letter, last_letter + 1) if last_letter >= 0 else FIRST_LETTER
+    return f"{section}.{rule}{chr(expected)}" if letter > expected else ""
+
+
+def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
+    """`Partner, “Partner—[text],” “Partner with [name]”` -> each of the three names, unquoted.
+
+    A comma can also sit inside one name ("Active Player, Nonactive Player Order"): when a piece is
+    a glossary term of its own, the line names one thing. "(Obsolete)" is no part of a name.
+    """
+    bare = OBSOLETE.sub("", term).strip()
+    names = []
+    for match in TERM_NAME.finditer(bare):
+        name = next(group for group in match.groups() if group is not None).strip().strip(",").strip()
+        if name:
+            names.append(name)
+    if len(names) > 1 and any(name.casefold() in other_terms for name in names):
+        return (bare,)
+    return tuple(names) or (bare,)
+
+
+def _fast_constructor(cls):
+    """A keyword-only constructor for a frozen model dataclass that fills its fields directly.
+
+    The generated __init__ of a frozen dataclass sets each field through object.__setattr__, which
+    was a third of the parse time of a 9,000-line CR. Fields left out take their defaults. Falls back
+    to the class itself for a dataclass with __slots__, __post_init__ or default factories.
+    """
+    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__") or any(
+            field.default_factory is not MISSING for field in fields(cls)):
+        return cls
+    defaults = {field.name: field.default for field in fields(cls) if field.default is not MISSING}
+    new = object.__new__
+
+    def construct(**values):
+        instance = new(cls)
+        state = instance.__dict__
+        state.update(defaults)
+        state.update(values)
+        return instance
+    return construct
+
+
+new_section = _fast_constructor(Section)
+new_block = _fast_constructor(Block)
+
+
+def parse_cr(source: SourceText, info: DocumentInfo) -> Document:
+    return _CrParser(source, info).parse()

@@ -1,0 +1,879 @@
+"""Parse the Magic Infraction Procedure Guide (IPG) into a Document.
+
+What it does, in one pass over the lines of a SourceText:
+- skips page numbers and the contents list (dot-leader lines, or the run of entries after a
+  "Contents" line), remembering the entries so a truncated file can be told from a whole one;
+- finds the numbered headings ("1. GENERAL PHILOSOPHY", "2.1 Game Play Error - Missed Trigger",
+  "IPG 2.1 ...") and the appendix headings ("APPENDIX A — PENALTY QUICK REFERENCE");
+- for each infraction (2.1, 3.4, ...) finds the penalty wherever the format puts it: at the end of
+  the heading line (PDF text), in a one-cell table (bluewizard HTML), after a "Penalty" line
+  (magicjudges HTML), or on a line of its own; and the parts Definition / Examples / Philosophy /
+  Additional Remedy / Upgrade / Downgrade, whether headings or inline labels;
+- builds Document.penalties from the infraction sections, reads Appendix A as data and
+  cross-checks the two, reporting every disagreement as a WARNING;
+- keeps Appendix B change notes ("3.5: ...") as text, never as references.
+
+What it must not do: raise on odd content (it records Problems instead), drop text (every line
+that is not a page number or part of a contents list ends up in a title, a block, an infraction
+field, the front matter or the credits), or guess at rules it cannot see (a section the contents
+list names but the file never reaches is reported, and the document is marked incomplete).
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from .furniture import is_contents_line, is_page_number, strip_dot_leader
+from ..model import (
+    BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING,
+    Block, Document, DocumentInfo, Infraction, Penalty, Problem, Reference, Section, section_id,
+)
+from ..read import Line, SourceText
+from .refs import find_reference_spans, may_hold_references
+from . import common
+from .common import CREDIT_LINE, is_contents_label, line_failed, markdown_heading
+
+# --- Penalties ------------------------------------------------------------------------------
+
+PENALTY_NAMES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
+_CANONICAL = {name.casefold(): name for name in PENALTY_NAMES}
+_CANONICAL["none"] = "No Penalty"          # Appendix A and the magicjudges box say "None"
+_PENALTY = r"(?:No Penalty|None|Warning|Game Loss|Match Loss|Disqualification)"
+_PENALTY_LIST = rf"{_PENALTY}(?:\s*(?:/|,|\bor\b)\s*{_PENALTY})*"
+# "2.1. Game Play Error — Missed Trigger No Penalty": the penalty after one space (or a column gap).
+TRAILING_PENALTY = re.compile(rf"^(?P<title>.*?\S)\s+(?P<penalty>{_PENALTY_LIST})$")
+TRAILING_PENALTY_ANY_CASE = re.compile(TRAILING_PENALTY.pattern, re.I)
+LEADING_PENALTY = re.compile(rf"^{_PENALTY}\b", re.I)
+ANY_PENALTY = re.compile(_PENALTY, re.I)
+WHOLE_PENALTY = re.compile(rf"^{_PENALTY_LIST}$", re.I)
+PENALTY_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
+
+# --- Headings -------------------------------------------------------------------------------
+
+# "2.1. Title", "2.1 Title", "IPG 2.1 Title", "## 2.1 Title". Never "3.5: change note".
+NUMBERED_HEADING = re.compile(r"^(?:IPG\s+)?(?P<number>\d{1,2}(?:\.\d{1,2}){0,2})\.?\s+(?P<title>\S.*)$")
+APPENDIX_HEADING = re.compile(
+    r"^(?:IPG\s+)?Appendix\s+(?P<letter>[A-Z])\b\.?\s*(?:[—–:-]\s*)?(?P<title>.*)$", re.I)
+EMPHASIS = re.compile(r"^(?:\*\*|__)(.*?)(?:\*\*|__)(?=\s|:|$)")
+# "Game Play Error — Missed Trigger", "Game Play Error - Missed Trigger".
+CATEGORY_DASH = re.compile(r"^(?P<category>[^—–]+?)\s*(?:[—–]|\s-\s)\s*(?P<name>\S.*)$")
+KNOWN_CATEGORY = re.compile(
+    r"^(?:(?:Game Play|Tournament|Procedural|Communication)\s+Errors?|Unsporting Conduct)$", re.I)
+CATEGORY_HYPHEN = re.compile(r"^(?P<category>[^-]+?)-(?P<name>\S.*)$")
+INFRACTION_CHAPTER = re.compile(r"error|conduct|infraction|cheating", re.I)
+
+# --- Body -----------------------------------------------------------------------------------
+
+# Parts of an infraction, as a line of their own ("Definition") or as a label ("Upgrade: ...").
+PART_NAMES = {
+    "definition": "definition", "definitions": "definition",
+    "example": "examples", "examples": "examples",
+    "philosophy": "philosophy",
+    "additional remedy": "additional_remedy", "additional remedies": "additional_remedy",
+    "remedy": "additional_remedy",
+    "upgrade": "upgrade", "upgrades": "upgrade",
+    "downgrade": "downgrade", "downgrades": "downgrade",
+    "penalty": "penalty",
+}
+PART_LINE = re.compile(
+    r"^(?P<part>Definitions?|Examples?|Philosophy|Additional Remed(?:y|ies)|Remedy|Upgrades?|Downgrades?|Penalty)\s*:?$",
+    re.I)
+PART_LABEL = re.compile(
+    r"^(?P<part>Definition|Examples?|Philosophy|Additional Remedy|Upgrade|Downgrade|Penalty)\s*:\s*(?P<rest>\S.*)$",
+    re.I)
+BULLET_ITEM = re.compile(r"^(?P<marker>[•●▪◦∙·*–-])\s+(?P<text>\S.*)$")
+LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
+NUMBER_ITEM = re.compile(r"^(?P<marker>\d{1,2}[.)])\s+(?P<text>\S.*)$")
+# A line that ends a sentence (so the next one may start a new paragraph in PDF text).
+ENDS_SENTENCE = re.compile(r"[.!?:][”’\"')\]]*$")
+DATE_LINE = re.compile(
+    r"^(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"\s+\d{1,2}(?:st|nd|rd|th)?\s*,?\s+\d{4}:?$", re.I)
+# "3.5: ...", "Appendix A: ..." in Appendix B: change notes, not references.
+CHANGE_NOTE = re.compile(r"^(?P<subject>\d{1,2}(?:\.\d{1,2})*[a-z]?|Appendix\s+[A-Z])\s*:\s*(?P<text>.*)$", re.I)
+TABLE_HEADER = re.compile(r"^Infraction\s+Penalty$", re.I)
+MARKDOWN_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
+DASHES = re.compile(r"\s*[—–]\s*|\s+-\s+")
+SPACES = re.compile(r"\s+")
+
+
+def normalise_penalty(text: str) -> str:
+    """"None" -> "No Penalty", "warning" -> "Warning"; anything else is kept as written."""
+    text = SPACES.sub(" ", text).strip(" .")
+    canonical = _CANONICAL.get(text.casefold())
+    if canonical:
+        return canonical
+    parts = PENALTY_SPLIT.split(text)
+    if len(parts) > 1 and all(part.casefold() in _CANONICAL for part in parts):
+        return " / ".join(_CANONICAL[part.casefold()] for part in parts)
+    return text
+
+
+def _penalty_core(text: str) -> str:
+    """The penalty without a trailing qualifier: "Warning with potential upgrade" -> "Warning"."""
+    text = normalise_penalty(text)
+    match = LEADING_PENALTY.match(text)
+    if match and not ANY_PENALTY.search(text, match.end()):
+        return normalise_penalty(match.group(0))
+    return text
+
+
+def penalties_agree(a: str, b: str) -> bool:
+    return normalise_penalty(a) == normalise_penalty(b) or _penalty_core(a) == _penalty_core(b)
+
+
+def name_key(text: str) -> str:
+    """Compare names across formats: case, dashes and spacing do not count."""
+    return SPACES.sub(" ", DASHES.sub(" - ", text.casefold())).strip(" .:")
+
+
+def split_category(title: str) -> Optional[tuple[str, str]]:
+    """"Game Play Error - Missed Trigger" -> ("Game Play Error", "Missed Trigger")."""
+    match = CATEGORY_DASH.match(title)
+    if match:
+        return match.group("category").strip(), match.group("name").strip()
+    match = CATEGORY_HYPHEN.match(title)
+    if match and KNOWN_CATEGORY.match(match.group("category").strip()):
+        return match.group("category").strip(), match.group("name").strip()
+    return None
+
+
+def smart_title(text: str) -> str:
+    """"DEFINITION OF PENALTIES" -> "Definition of Penalties" (used when no contents entry says better)."""
+    words = text.lower().split()
+    return " ".join(word if i and word in SMALL_WORDS else word[:1].upper() + word[1:]
+                    for i, word in enumerate(words))
+
+
+def looks_like_title(text: str) -> bool:
+    """Short, starts with a capital, does not end like a sentence (a colon may end an IPG title)."""
+    return common.looks_like_title(text, 150, trailing=".,;")
+
+
+def is_all_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def looks_like_subheading(text: str) -> bool:
+    """A short line of capitalised words ("Warning", "Game Loss", "FRAMEWORK OF THIS DOCUMENT")."""
+    if len(text) > 60 or ENDS_SENTENCE.search(text) or text.endswith((",", ";")) or not any(c.isalpha() for c in text):
+        return False
+    words = text.split()
+    if not words or len(words) > 6:
+        return False
+    if is_all_caps(text):
+        return len(words) >= 2 or len(text) >= 6
+    return all(w[0].isupper() or w[0].isdigit() or (i and w.lower() in SMALL_WORDS)
+               for i, w in enumerate(words))
+
+
+# --- Builders ---------------------------------------------------------------------------------
+
+@dataclass
+class _Chunk:
+    """A block being built: a paragraph may still take more lines."""
+    kind: str
+    parts: list
+    line: int
+    marker: str = ""
+    cells: tuple = ()
+    part: str = ""            # which infraction part it belongs to ("definition", "upgrade:2", ...)
+    example: bool = False
+    ref_text: Optional[str] = None   # text to search for references, when not the block text
+    open: bool = True         # may take continuation lines
+    lines: list = field(default_factory=list)   # source line of each part after the first
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.parts)
+
+    def add(self, text: str, line: int) -> None:
+        """A continuation line of this paragraph or item."""
+        self.parts.append(text)
+        self.lines.append(line)
+        if self.ref_text is not None:
+            self.ref_text += " " + text
+
+    def references(self) -> list[Reference]:
+        """The references in this block, each with the source line its phrase starts on."""
+        text = self.ref_text if self.ref_text is not None else self.text
+        if not may_hold_references(text):
+            return []
+        # Where each part starts in the joined text, measured from the end (ref_text is a suffix).
+        offset = len(self.text) - len(text)
+        starts, position = [], 0
+        for part in self.parts:
+            starts.append(position - offset)
+            position += len(part) + 1
+        line_of = [self.line] + self.lines
+        found = []
+        for start, _, reference in find_reference_spans(text, self.line):
+            index = bisect.bisect_right(starts, start) - 1
+            found.append(replace(reference, line=line_of[max(index, 0)]))
+        return found
+
+
+@dataclass
+class _Heading:
+    number: str               # "2.1", "Appendix A"
+    title: str                # display title
+    line: int
+    level: int
+    kind: str
+    key: tuple                # numeric sort key, () for appendices
+    penalty: str = ""         # from the heading line, as written
+    category: str = ""
+    name: str = ""
+
+
+@dataclass
+class _OpenSection:
+    heading: _Heading
+    parent: Optional[str]
+    candidate: bool           # may be an infraction (has a category dash, a penalty, or an infraction chapter)
+    mode: str = ""            # "", "penalties" (Appendix A), "changes" (Appendix B)
+    chunks: list = field(default_factory=list)
+    part: str = ""
+    penalty: str = ""
+    credits_from: Optional[int] = None       # index of the chunk where a run of credit lines began
+    awaiting_penalty: Optional[int] = None   # line of a "Penalty" label whose value comes next
+    upgrades: int = 0
+    downgrades: int = 0
+    group: str = ""           # Appendix A group line ("Game Play Errors")
+    rows: list = field(default_factory=list)  # Appendix A rows: (group, name, penalty, line)
+
+
+class _IpgParser:
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.text_format = source.format != "html"
+        self.problems: list[Problem] = []
+        self.contents: dict[str, str] = {}          # number -> title, in order
+        self.contents_titles: set[str] = set()      # unnumbered entries ("introduction")
+        self.in_contents = False
+        self.contents_pending: list = []            # entries of the list being read: (line, entry) or None
+        self.front: list[_Chunk] = []
+        self.credits: list[_Chunk] = []
+        self.sections: list[Section] = []
+        self.open: Optional[_OpenSection] = None
+        self.seen: dict[str, int] = {}              # number -> times seen
+        self.last_key: tuple = ()
+        self.appendices_seen = False
+        self.ids: dict[str, str] = {}               # number -> id of its first section
+        self.chapter_titles: dict[str, str] = {}
+        self.blank_before = False
+        self.last_line = 0
+        self.last_text = ""
+        self.appendix_rows: Optional[tuple[str, list]] = None   # (section id, rows) of Appendix A
+
+    # -- driver ------------------------------------------------------------------------------
+
+    def parse(self) -> Document:
+        for line in self.source.lines:
+            try:
+                self.feed(line)
+            except Exception as error:  # never raise on odd content: say where it happened
+                line_failed(self.problems, self.info.source, line.number, error)
+                self.chunks().append(_Chunk(PARAGRAPH, [line.text.strip()], line.number, open=False))
+        if self.in_contents:
+            self.end_contents()
+        self.take_credits()
+        self.close_section()
+        return self.finish()
+
+    def feed(self, line: Line) -> None:
+        text = line.text.strip()
+        if not text:
+            self.blank_before = True
+            return
+        self.last_line, self.last_text = line.number, text
+        hint = line.hint
+        markdown = markdown_heading(text)
+        if markdown and not hint:
+            text, hint = markdown[0].strip(), markdown[1]
+        if is_page_number(text) and not hint.startswith("h"):
+            return
+        if MARKDOWN_RULE.match(text) and "-" in text:
+            return
+        if self.in_contents and self.contents_entry(line, text):
+            return
+        if is_contents_label(_plain(text)) and not self.sections:
+            self.in_contents = True
+            self.contents_pending = []
+            return
+        if is_contents_line(text):
+            self.register_contents(strip_dot_leader(text))
+            return
+        if hint == "tr" and self.is_navigation_row(text):
+            return
+        heading = self.heading(text, hint, line.number)
+        if heading:
+            self.open_section(heading)
+        elif self.open is not None and CREDIT_LINE.match(text):
+            self.credit_line(self.open, text, line.number)
+        else:
+            chunks_before = len(self.open.chunks) if self.open else 0
+            self.body_line(text, hint, line.number)
+            if self.open is not None and len(self.open.chunks) > chunks_before:
+                self.open.credits_from = None      # more text after a credit line: it was no credit
+        self.blank_before = False
+
+    # -- contents ----------------------------------------------------------------------------
+
+    def contents_entry(self, line: Line, text: str) -> bool:
+        """Inside a contents list: True if this line is one of its entries (and so is skipped)."""
+        if is_contents_line(text):
+            self.register_contents(strip_dot_leader(text))
+            self.contents_pending.append(None)
+            return True
+        entry = self.parse_entry(_plain(text))
+        if entry is not None:
+            number, title = entry
+            repeat = (number and number in self.contents) or (not number and name_key(title) in self.contents_titles)
+            if not repeat:
+                self.register_contents(text)
+                self.contents_pending.append((line, entry))
+                return True
+        self.end_contents()
+        return False
+
+    def end_contents(self) -> None:
+        """The body begins. A "list" of one entry was no contents list but the first heading: read it again."""
+        self.in_contents = False
+        pending, self.contents_pending = self.contents_pending, []
+        if len(pending) != 1 or pending[0] is None:
+            return
+        line, (number, title) = pending[0]
+        if number:
+            self.contents.pop(number, None)
+        else:
+            self.contents_titles.discard(name_key(title))
+        self.feed(line)
+
+    def parse_entry(self, text: str) -> Optional[tuple[str, str]]:
+        match = NUMBERED_HEADING.match(text)
+        if match and looks_like_title(match.group("title")):
+            return match.group("number"), match.group("title")
+        match = APPENDIX_HEADING.match(text)
+        if match and (not match.group("title") or looks_like_title(match.group("title"))):
+            return f"Appendix {match.group('letter').upper()}", match.group("title")
+        if looks_like_subheading(text) or (looks_like_title(text) and len(text.split()) <= 8):
+            return "", text
+        return None
+
+    def register_contents(self, text: str) -> None:
+        entry = self.parse_entry(_plain(text))
+        if entry is None:
+            return
+        number, title = entry
+        if number:
+            self.contents.setdefault(number, title)
+        else:
+            self.contents_titles.add(name_key(title))
+
+    def is_navigation_row(self, text: str) -> bool:
+        """A table row listing subsections ("1.1. Definition of Penalties\t1.3. Randomizing a Deck")."""
+        cells = [cell.strip() for cell in text.split("\t") if cell.strip()]
+        return bool(cells) and all(
+            (m := NUMBERED_HEADING.match(cell)) and "." in m.group("number") and looks_like_title(m.group("title"))
+            for cell in cells)
+
+    # -- headings ----------------------------------------------------------------------------
+
+    def heading(self, text: str, hint: str, line: int) -> Optional[_Heading]:
+        if hint in ("tr", "li"):
+            return None
+        plain = _plain(text)
+        is_heading_hint = hint.startswith("h")
+        match = NUMBERED_HEADING.match(plain)
+        if match:
+            return self.numbered_heading(match.group("number"), match.group("title").strip(), is_heading_hint, line)
+        match = APPENDIX_HEADING.match(plain)
+        if match:
+            return self.appendix_heading(match.group("letter").upper(), match.group("title").strip(),
+                                         is_heading_hint, line)
+        return None
+
+    def numbered_heading(self, number: str, raw_title: str, is_heading_hint: bool, line: int) -> Optional[_Heading]:
+        title, penalty = raw_title, ""
+        trailing = (TRAILING_PENALTY_ANY_CASE if is_all_caps(raw_title) else TRAILING_PENALTY).match(raw_title)
+        if trailing and "." in number and (split_category(trailing.group("title"))
+                                           or INFRACTION_CHAPTER.search(self.chapter_title(number))):
+            title, penalty = trailing.group("title"), trailing.group("penalty")
+        if not looks_like_title(title):
+            return None
+        key = tuple(int(part) for part in number.split("."))
+        if not self.accept_numbered(number, key, title, is_heading_hint, bool(penalty)):
+            return None
+        split = split_category(title)
+        level = len(key)
+        heading = _Heading(number, self.display_title(number, title, split), line, level,
+                           "chapter" if level == 1 else "section", key, penalty)
+        if split and level > 1:
+            heading.category, heading.name = split
+        return heading
+
+    def accept_numbered(self, number: str, key: tuple, title: str, is_heading_hint: bool, penalty: bool) -> bool:
+        """Heading or numbered list item? ("3. Players present their decks..." inside 2.3 is an item.)"""
+        if is_heading_hint:
+            return True
+        listed = self.contents.get(number)
+        if listed is not None and _same_title(listed, title):
+            return True        # the contents list's own title (a repeat is reported as a duplicate)
+        # Strongly heading-like: ALL CAPS, "Category — Name", or a penalty at the end.
+        strong = is_all_caps(title) or bool(split_category(title)) or penalty
+        if strong:
+            return not self.appendices_seen or (listed is not None and number not in self.seen)
+        if listed is not None or number in self.seen:
+            return False       # the contents list calls this number something else
+        return self.expected(key) and len(title.split()) <= 10
+
+    def appendix_heading(self, letter: str, title: str, is_heading_hint: bool, line: int) -> Optional[_Heading]:
+        number = f"Appendix {letter}"
+        if (title and not looks_like_title(title)) or (number in self.seen and not is_heading_hint):
+            return None        # "Appendix A: Mulligan Procedure Error added." is a change note
+        if not title and number in self.contents:
+            title = self.contents[number]
+        shown = self.display_title(number, title, None) if title else ""
+        return _Heading(number, shown, line, 1, "appendix", ())
+
+    def expected(self, key: tuple) -> bool:
+        """The next number in sequence after the last heading (1 -> 1.1 -> 1.2 -> 2 -> 2.1 ...)."""
+        last = self.last_key
+        if not last:
+            return key in ((1,), (1, 1))
+        nexts = {last[:-1] + (last[-1] + 1,), last + (1,)}
+        for depth in range(1, len(last)):
+            upper = last[:depth]
+            nexts.add(upper[:-1] + (upper[-1] + 1,))
+            nexts.add(upper[:-1] + (upper[-1] + 1, 1))
+        return key in nexts
+
+    def display_title(self, number: str, title: str, split: Optional[tuple[str, str]]) -> str:
+        if split:
+            return f"{split[0]} — {split[1]}"
+        listed = self.contents.get(number)
+        if listed:
+            if name_key(listed) == name_key(title):
+                return listed
+        return smart_title(title) if is_all_caps(title) else title
+
+    def chapter_title(self, number: str) -> str:
+        return self.chapter_titles.get(number.split(".")[0], "")
+
+    # -- sections ----------------------------------------------------------------------------
+
+    def open_section(self, heading: _Heading) -> None:
+        self.close_section()
+        self.in_contents = False
+        number = heading.number
+        count = self.seen.get(number, 0)
+        if count:
+            self.problem(WARNING, heading.line, f"section {number} appears again (duplicate number); "
+                                                f"kept both, the second as {number}-{count + 1}")
+        elif heading.key and self.last_key and heading.key < self.last_key:
+            shown_last = ".".join(str(n) for n in self.last_key)
+            self.problem(WARNING, heading.line, f"numbering goes backwards: {number} after {shown_last}")
+        self.seen[number] = count + 1
+        if heading.key:
+            if not count:
+                self.last_key = max(self.last_key, heading.key) if self.last_key else heading.key
+        else:
+            self.appendices_seen = True
+        parent = None
+        if heading.level > 1:
+            parent = self.ids.get(".".join(number.split(".")[:-1]))
+        candidate = heading.level > 1 and bool(
+            heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
+        mode = ""
+        if heading.kind == "appendix":
+            if re.search(r"penalt|quick\s+reference", heading.title, re.I):
+                mode = "penalties"
+            elif re.search(r"change|revision|history", heading.title, re.I):
+                mode = "changes"
+        self.open = _OpenSection(heading, parent, candidate, mode)
+        if heading.penalty:
+            self.open.penalty = heading.penalty
+        if not count:
+            self.ids[number] = self.section_id(number, count)
+            if heading.kind == "chapter":
+                self.chapter_titles[number] = heading.title
+
+    def section_id(self, number: str, count: int) -> str:
+        base = section_id(self.info.id, number)
+        return f"{base}-{count + 1}" if count else base
+
+    def close_section(self) -> None:
+        open_ = self.open
+        if open_ is None:
+            return
+        self.open = None
+        heading = open_.heading
+        if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
+            open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
+        count = self.seen.get(heading.number, 1) - 1
+        section_id_ = self.section_id(heading.number, count)
+        blocks, refs, examples = self.blocks(open_.chunks)
+        infraction = self.infraction(open_, examples) if open_.candidate else None
+        kind = "infraction" if infraction else heading.kind
+        self.sections.append(Section(
+            id=section_id_, number=heading.number, title=heading.title, level=heading.level,
+            blocks=blocks, examples=examples, parent=open_.parent, refs=refs, line=heading.line,
+            infraction=infraction, kind=kind))
+        if open_.mode == "penalties":
+            self.appendix_rows = (section_id_, open_.rows)
+
+    def infraction(self, open_: _OpenSection, examples: tuple[str, ...]) -> Optional[Infraction]:
+        heading = open_.heading
+        if not (heading.category or open_.penalty):
+            return None
+        if not open_.penalty:
+            self.problem(WARNING, heading.line, f"infraction {heading.number} {heading.title}: no penalty found")
+        category = heading.category or _singular(self.chapter_title(heading.number))
+        name = heading.name or heading.title
+        parts: dict[str, list[str]] = {}
+        for chunk in open_.chunks:
+            if chunk.part and chunk.kind != SUBHEADING:
+                parts.setdefault(chunk.part, []).append(_part_text(chunk))
+        upgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("upgrade:"))
+        downgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("downgrade:"))
+        return Infraction(
+            category=category, name=name, penalty=normalise_penalty(open_.penalty),
+            definition="\n\n".join(parts.get("definition", ())),
+            examples=examples,
+            philosophy="\n\n".join(parts.get("philosophy", ())),
+            additional_remedy="\n\n".join(parts.get("additional_remedy", ())),
+            upgrades=upgrades, downgrades=downgrades)
+
+    def blocks(self, chunks: list[_Chunk]) -> tuple[tuple[Block, ...], tuple[Reference, ...], tuple[str, ...]]:
+        blocks, refs, examples = [], [], []
+        for chunk in chunks:
+            block = Block(chunk.kind, chunk.text, chunk.marker, chunk.cells)
+            blocks.append(block)
+            if chunk.example:
+                examples.append(block.as_text())
+            if chunk.kind != SUBHEADING:
+                refs.extend(chunk.references())
+        return tuple(blocks), tuple(refs), tuple(examples)
+
+    # -- body --------------------------------------------------------------------------------
+
+    def chunks(self) -> list[_Chunk]:
+        return self.open.chunks if self.open else self.front
+
+    def credit_line(self, open_: _OpenSection, text: str, line: int) -> None:
+        """ "All trademarks...", "©2024 Wizards": credits if nothing but credits follows (see take_credits)."""
+        if open_.credits_from is None:
+            open_.credits_from = len(open_.chunks)
+        open_.chunks.append(_Chunk(PARAGRAPH, [text], line))
+
+    def take_credits(self) -> None:
+        """The run of credit lines that ends the last section is the document's credits.
+
+        A credit-looking line followed by more text (a page footer in PDF text) stays where it is.
+        """
+        open_ = self.open
+        if open_ is None or open_.credits_from is None:
+            return
+        self.credits = open_.chunks[open_.credits_from:]
+        del open_.chunks[open_.credits_from:]
+
+    def body_line(self, text: str, hint: str, line: int) -> None:
+        open_ = self.open
+        if open_ is None:
+            self.plain_line(self.front, text, hint, line, "")
+            return
+        if open_.awaiting_penalty is not None and self.penalty_value(open_, text, hint, line):
+            return
+        if open_.mode == "penalties":
+            self.penalty_row(open_, text, hint, line)
+        elif open_.mode == "changes":
+            self.change_note(open_, text, hint, line)
+        else:
+            self.section_line(open_, text, hint, line)
+
+    def penalty_value(self, open_: _OpenSection, text: str, hint: str, line: int) -> bool:
+        """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
+        label_line = open_.awaiting_penalty
+        open_.awaiting_penalty = None
+        value = text.replace("\t", " ").strip()
+        if LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not ENDS_SENTENCE.search(value)):
+            self.set_penalty(open_, value, line)
+            return True
+        open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
+        return False
+
+    def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
+        if open_.penalty and normalise_penalty(open_.penalty) != normalise_penalty(value):
+            self.problem(WARNING, line, f"section {open_.heading.number} gives two penalties: "
+                                        f"{open_.penalty!r} and {value!r}; kept the first")
+            return
+        open_.penalty = value
+
+    def section_line(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
+        plain = _plain(text)
+        chunks = open_.chunks
+        part_line = PART_LINE.match(plain)
+        if part_line and hint != "li" and (hint != "tr" or part_line.group("part").lower() == "penalty"):
+            part = PART_NAMES[part_line.group("part").lower()]
+            if part == "penalty" and open_.candidate:
+                open_.awaiting_penalty = line
+                return
+            self.start_part(open_, part)
+            chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+            return
+        if hint == "tr" and open_.candidate:
+            cells = [cell.strip() for cell in text.split("\t") if cell.strip()]
+            if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
+                self.set_penalty(open_, cells[1], line)
+                return
+        label = PART_LABEL.match(plain)
+        if label:
+            part = PART_NAMES[label.group("part").lower()]
+            if part == "penalty" and open_.candidate:
+                self.set_penalty(open_, label.group("rest"), line)
+                return
+            self.start_part(open_, part)
+            chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part,
+                                 example=part == "examples"))
+            return
+        if open_.candidate and not open_.penalty and not chunks and WHOLE_PENALTY.match(plain):
+            self.set_penalty(open_, plain, line)       # the penalty on a line of its own
+            return
+        self.plain_line(chunks, text, hint, line, open_.part)
+
+    def start_part(self, open_: _OpenSection, part: str) -> None:
+        if part == "upgrade":
+            open_.upgrades += 1
+            part = f"upgrade:{open_.upgrades}"
+        elif part == "downgrade":
+            open_.downgrades += 1
+            part = f"downgrade:{open_.downgrades}"
+        open_.part = part
+
+    def plain_line(self, chunks: list[_Chunk], text: str, hint: str, line: int, part: str) -> None:
+        """A body line that is not a heading or label: a list item, a subheading or paragraph text."""
+        in_examples = part == "examples"
+        letter = LETTER_ITEM.match(text)
+        if letter and (in_examples or hint == "li"):
+            chunks.append(_Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(),
+                                 part=part, example=in_examples))
+            return
+        if hint == "li":
+            if in_examples:
+                chunks.append(_Chunk(PARAGRAPH, [text], line, part=part, example=True))
+            else:
+                chunks.append(_Chunk(BULLET, [text], line, "•", part=part))
+            return
+        bullet = BULLET_ITEM.match(text)
+        last = chunks[-1] if chunks else None
+        ended = last is None or not last.open or self.blank_before or bool(ENDS_SENTENCE.search(last.text))
+        # "•" always starts an item; a dash only where a paragraph may end (a wrapped line can start "— Cheating").
+        if bullet and (bullet.group("marker") not in "–-*" or ended or last.kind == BULLET):
+            chunks.append(_Chunk(BULLET, [bullet.group("text")], line, bullet.group("marker"), part=part))
+            return
+        if hint == "tr":
+            cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())
+            chunks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, part=part, open=False))
+            return
+        # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
+        # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
+        if hint.startswith("h") or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
+            if self.open is not None:
+                self.open.part = ""
+            chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+            return
+        number = NUMBER_ITEM.match(text)
+        if number and ended:
+            chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
+            return
+        if self.continues(last, text):
+            last.add(text, line)
+            return
+        if in_examples and last is not None and last.example and not self.blank_before:
+            last.add(text, line)           # an example broken across a page ("They realize the error...")
+            return
+        chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+
+    def continues(self, last: Optional[_Chunk], text: str) -> bool:
+        """Does this line carry on the paragraph (or list item) before it?"""
+        if last is None or not last.open or last.kind in (SUBHEADING, TABLE_ROW) or self.blank_before:
+            return False
+        first = text[0]
+        if first.islower() or first in "(":
+            return True
+        return self.text_format and not ENDS_SENTENCE.search(last.text)
+
+    def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
+        last = chunks[-1] if chunks else None
+        if self.continues(last, text):
+            last.add(text, line)
+        else:
+            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+
+    # -- appendices --------------------------------------------------------------------------
+
+    def penalty_row(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
+        """A row of the penalty quick reference: a header, a group line, or infraction + penalty."""
+        if "\t" in text or "|" in text:
+            cells = tuple(cell.strip() for cell in re.split(r"\t|\|", text) if cell.strip())
+        else:
+            cells = tuple(cell.strip() for cell in re.split(r"\s{2,}", text) if cell.strip())
+            if len(cells) == 1:
+                trailing = TRAILING_PENALTY.match(text)
+                if trailing:
+                    cells = (trailing.group("title"), trailing.group("penalty"))
+        if not cells:
+            return
+        if len(cells) == 1 and TABLE_HEADER.match(cells[0]):
+            cells = tuple(cells[0].split(None, 1))
+        row = _Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False)
+        if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
+            open_.rows.append((open_.group, cells[0], " / ".join(cells[1:]), line))
+        elif len(cells) == 1:
+            if looks_like_subheading(cells[0]):
+                open_.group = cells[0]
+            else:   # a note under the table, not a row
+                self.paragraph(open_.chunks, text, line, "")
+                return
+        open_.chunks.append(row)
+
+    def change_note(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
+        """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
+        if DATE_LINE.match(text) or hint.startswith("h"):
+            open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+            return
+        note = CHANGE_NOTE.match(text)
+        if note:
+            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, ref_text=note.group("text")))
+            return
+        last = open_.chunks[-1] if open_.chunks else None
+        if self.continues(last, text):
+            last.add(text, line)
+            return
+        self.plain_line(open_.chunks, text, hint, line, "")
+
+    # -- the document ------------------------------------------------------------------------
+
+    def finish(self) -> Document:
+        info = self.info
+        infractions = [s for s in self.sections if s.infraction]
+        if not self.sections:
+            self.problem(ERROR, 1, "no numbered sections found: this does not look like an Infraction Procedure Guide")
+        elif not infractions:
+            self.problem(ERROR, self.sections[0].line, "no infraction sections (like \"2.1 Game Play Error — "
+                                                       "Missed Trigger\") found: is this an Infraction Procedure Guide?")
+        missing = [number for number in self.contents if number not in self.seen]
+        if missing:
+            info = replace(info, complete=False)
+            last = self.sections[-1] if self.sections else None
+            where = f"after section {last.number} (line {self.last_line})" if last else f"at line {self.last_line}"
+            if self.last_text and not ENDS_SENTENCE.search(self.last_text):
+                where += ", in the middle of a sentence"
+            self.problem(WARNING, self.last_line or None,
+                         f"the contents list names {len(missing)} section(s) that never appear "
+                         f"({_shorten(missing)}): the file stops {where}")
+        penalties = self.penalties(infractions)
+        return Document(
+            info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
+            credits=self.plain_blocks(self.credits), penalties=tuple(penalties), problems=tuple(self.problems))
+
+    def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
+        return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)
+
+    def penalties(self, infractions: list[Section]) -> list[Penalty]:
+        """One row per infraction section, cross-checked against Appendix A where there is one."""
+        penalties = [Penalty(s.id, s.infraction.category, s.infraction.name, s.infraction.penalty)
+                     for s in infractions]
+        if self.appendix_rows is None:
+            return penalties
+        _, rows = self.appendix_rows
+        if not rows:
+            return penalties
+        unmatched_rows = list(rows)
+        unmatched = []
+        for section in infractions:
+            keys = {name_key(section.infraction.name), name_key(section.title),
+                    name_key(f"{section.infraction.category} - {section.infraction.name}")}
+            row = next((r for r in unmatched_rows if name_key(r[1]) in keys), None)
+            if row is None:
+                unmatched.append(section)
+                continue
+            unmatched_rows.remove(row)
+            self.compare(section, row)
+        for section in unmatched:
+            row = self.closest_row(section, unmatched_rows)
+            if row is None:
+                self.problem(WARNING, section.line, f"infraction {section.number} {section.title} is not in "
+                                                    f"Appendix A (penalty quick reference)")
+                continue
+            unmatched_rows.remove(row)
+            self.problem(INFO, row[3], f"Appendix A calls infraction {section.number} {row[1]!r} "
+                                       f"(the section says {section.infraction.name!r})")
+            self.compare(section, row)
+        for group, name, penalty, line in unmatched_rows:
+            self.problem(WARNING, line, f"Appendix A lists {name!r} ({penalty}) but no infraction section has that name")
+            penalties.append(Penalty(None, _singular(group), name, normalise_penalty(penalty)))
+        return penalties
+
+    def closest_row(self, section: Section, rows: list) -> Optional[tuple]:
+        """A row whose name is nearly the section's ("Deck/Deck Problem" for "Deck Problem")."""
+        best, best_ratio = None, 0.0
+        for row in rows:
+            ratio = difflib.SequenceMatcher(None, name_key(row[1]), name_key(section.infraction.name)).ratio()
+            if ratio > best_ratio:
+                best, best_ratio = row, ratio
+        return best if best_ratio >= 0.75 else None
+
+    def compare(self, section: Section, row: tuple) -> None:
+        _, name, penalty, line = row
+        if not section.infraction.penalty:
+            return
+        if not penalties_agree(section.infraction.penalty, penalty):
+            self.problem(WARNING, line, f"Appendix A gives {name!r} the penalty {penalty!r} but section "
+                                        f"{section.number} (line {section.line}) says {section.infraction.penalty!r}")
+
+    def problem(self, severity: str, line: Optional[int], message: str) -> None:
+        self.problems.append(Problem(severity, self.info.source, line, message))
+
+
+def _plain(text: str) -> str:
+    """Text without Markdown emphasis around a label ("**Definition**" -> "Definition")."""
+    match = EMPHASIS.match(text)
+    if match:
+        return (match.group(1) + text[match.end():]).strip()
+    return text
+
+
+def _same_title(listed: str, title: str) -> bool:
+    """A contents title and a heading name the same section (case, dashes and a cut-off end aside)."""
+    a, b = name_key(listed), name_key(title)
+    return a == b or (len(a) >= 8 and len(b) >= 8 and (a.startswith(b) or b.startswith(a)))
+
+
+def _singular(title: str) -> str:
+    """"Game Play Errors" -> "Game Play Error" (the category word an infraction heading uses)."""
+    return title[:-1] if title.endswith("Errors") else title
+
+
+def _part_text(chunk: _Chunk) -> str:
+    """A block's text for an Infraction field: an "Upgrade:" label is the field's name, not its text."""
+    text = Block(chunk.kind, chunk.text, chunk.marker).as_text()
+    if chunk.part.startswith(("upgrade:", "downgrade:")):
+        text = re.sub(r"^(?:Upgrade|Downgrade)\s*:\s*", "", text, flags=re.I)
+    return text
+
+
+def _shorten(numbers: list[str]) -> str:
+    return ", ".join(numbers) if len(numbers) <= 6 else f"{', '.join(numbers[:3])}, ..., {numbers[-1]}"
+
+
+def parse_ipg(source: SourceText, info: DocumentInfo) -> Document:
+    """Turn an Infraction Procedure Guide (text, PDF text or HTML) into a Document."""
+    return _IpgParser(source, info).parse()

@@ -1,0 +1,174 @@
+"""Parse Judging at Regular REL (JAR, kind "jar"): short, unnumbered, headed sections.
+
+The document, as the magicjudges HTML and the PDF give it:
+- a title ("Judging at Regular Rules Enforcement Level") and an "Effective ..." line: front matter,
+  with the introduction that follows until the first heading;
+- headed sections ("Common Issues", "General Unwanted Behaviors", "Serious Problems", ...): a
+  heading is a line the source marks as one (HTML h1-h6, a larger PDF font, Markdown "#"), or a
+  short title-like line standing alone between finished passages in plain text;
+- inside a section, the common errors and their fixes: a bold line (or a short title-like line
+  ending without a full stop) followed by its fix, or a table row "error<TAB>fix". Each error is a
+  subsection of kind "issue" whose blocks are the fix: the site's Regular REL quick reference is
+  built from them;
+- the trademark line at the end: credits.
+
+Sections have no numbers: their ids are slugs of their titles ("jar:common-issues",
+"jar:common-issues/a-player-forgets-a-triggered-ability"). It must not drop a line: what is no
+heading is a block of front matter, a section or the credits.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
+from ..read import Line, SourceText
+from .common import CREDIT_LINE, SectionIds, ends_sentence, line_failed, looks_like_title, markdown_heading
+from .furniture import is_page_number
+from .refs import find_references, may_hold_references
+
+HEADING_HINTS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
+EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
+TITLE_LINE = re.compile(r"Judging at Regular", re.I)
+MAX_SLUG = 60
+ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
+
+
+@dataclass
+class _Open:
+    id: str
+    title: str
+    level: int
+    kind: str
+    parent: Optional[str]
+    line: int
+    blocks: list[Block] = field(default_factory=list)
+    block_lines: list[int] = field(default_factory=list)
+
+
+class _JarParser:
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.problems: list[Problem] = []
+        self.ids = SectionIds(self.problems, info.source)
+        self.front: list[Block] = []
+        self.credits: list[Block] = []
+        self.sections: list[_Open] = []
+        self.section: Optional[_Open] = None     # the headed section being read
+        self.section_hint = "h2"                  # the heading level that opened it
+        self.current: Optional[_Open] = None     # where body text goes (the section or one of its issues)
+        self.in_credits = False
+        self.previous = ""                        # the last text line, "" after a blank one
+
+    def parse(self) -> Document:
+        lines = [Line(line.number, line.text.strip(), line.hint, line.page) for line in self.source.lines]
+        for index, line in enumerate(lines):
+            if not line.text:
+                self.previous = ""
+                continue
+            try:
+                self.line(line, lines[index + 1] if index + 1 < len(lines) else None)
+            except Exception as error:   # never raise on odd content: say where, keep the text
+                line_failed(self.problems, self.info.source, line.number, error)
+                self.add_block(Block(PARAGRAPH, line.text), line.number)
+            self.previous = line.text
+        return self.document()
+
+    def line(self, line: Line, following: Optional[Line]) -> None:
+        text, hint = line.text, line.hint
+        marked = markdown_heading(text)
+        if marked:
+            text, hint = marked
+        if is_page_number(text) and hint not in HEADING_HINTS:
+            return
+        if self.in_credits or (self.sections and CREDIT_LINE.match(text)):
+            self.in_credits = True
+            self.credits.append(Block(PARAGRAPH, text))
+            return
+        if self.section is not None and self.is_issue(text, hint, following):
+            self.open_issue(text, line.number)
+            return
+        if hint in HEADING_HINTS and not TITLE_LINE.search(text) or self.plain_heading(text, hint, following):
+            self.open_section(text, line.number, hint)
+            return
+        if hint == "tr" and self.section is not None:
+            self.table_row(text, line.number)
+            return
+        bullet = BULLET_ITEM.match(text)
+        if hint == "li" or bullet:
+            self.add_block(Block(BULLET, bullet.group(2) if bullet else text, "•"), line.number)
+            return
+        if self.current is None or not self.current.blocks or ends_sentence(self.current.blocks[-1].text) \
+                or self.current.blocks[-1].kind != PARAGRAPH or not text[0].islower():
+            self.add_block(Block(PARAGRAPH, text), line.number)
+        else:   # a sentence broken across lines (a <br>, a PDF line end) goes on
+            last = self.current.blocks[-1]
+            self.current.blocks[-1] = Block(PARAGRAPH, f"{last.text} {text}")
+
+    def plain_heading(self, text: str, hint: str, following: Optional[Line]) -> bool:
+        """In plain text: a short title-like line after a finished passage, before a longer one."""
+        if hint or self.source.format == "html" or TITLE_LINE.search(text) or EFFECTIVE.search(text):
+            return False
+        if not (looks_like_title(text, 60, max_words=6) and (not self.previous or ends_sentence(self.previous))):
+            return False
+        return following is not None and len(following.text) > len(text) and not following.hint
+
+    def is_issue(self, text: str, hint: str, following: Optional[Line]) -> bool:
+        """An error named in bold, or under a heading of a smaller level than its section's, before its fix."""
+        if following is None or following.hint in HEADING_HINTS or not following.text or len(text) > ISSUE_MAX:
+            return False
+        return hint == "b" or (hint in HEADING_HINTS and hint > self.section_hint)
+
+    def open_section(self, title: str, line: int, hint: str) -> None:
+        section_id = self.ids.unique(f"{self.info.id}:{slug(title)[:MAX_SLUG]}", title, line)
+        self.section_hint = hint if hint in HEADING_HINTS else "h2"
+        self.section = _Open(section_id, title, 1, "section", None, line)
+        self.sections.append(self.section)
+        self.current = self.section
+
+    def open_issue(self, title: str, line: int) -> None:
+        parent = self.section
+        issue_id = self.ids.unique(f"{parent.id}/{slug(title)[:MAX_SLUG].strip('-.')}", title, line)
+        self.current = _Open(issue_id, title, 2, "issue", parent.id, line)
+        self.sections.append(self.current)
+
+    def table_row(self, text: str, line: int) -> None:
+        """"error<TAB>fix": an issue of its own; a header row ("Issue / Fix") or one cell stays a row."""
+        cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())
+        if len(cells) == 2 and not (len(cells[0]) < 20 and len(cells[1]) < 20):
+            self.open_issue(cells[0], line)
+            self.add_block(Block(PARAGRAPH, cells[1]), line)
+            self.current = self.section
+            return
+        self.add_block(Block(TABLE_ROW, text, cells=cells), line)
+
+    def add_block(self, block: Block, line: int) -> None:
+        if self.current is None:
+            self.front.append(block)
+            return
+        self.current.blocks.append(block)
+        self.current.block_lines.append(line)
+
+    def document(self) -> Document:
+        sections = []
+        for draft in self.sections:
+            refs = []
+            for block, line in zip(draft.blocks, draft.block_lines):
+                if may_hold_references(block.text):
+                    refs.extend(find_references(block.text, line))
+            sections.append(Section(id=draft.id, number="", title=draft.title, level=draft.level,
+                                    blocks=tuple(draft.blocks), parent=draft.parent, refs=tuple(refs),
+                                    line=draft.line, kind=draft.kind))
+        if not sections:
+            self.problems.append(Problem(ERROR, self.info.source, None,
+                                         "no headed sections found: this does not look like Judging at Regular REL"))
+        return Document(info=self.info, sections=tuple(sections), front_matter=tuple(self.front),
+                        credits=tuple(self.credits), problems=tuple(self.problems))
+
+
+def parse_jar(source: SourceText, info: DocumentInfo) -> Document:
+    """Turn a Judging at Regular REL document (HTML, text, PDF text) into a Document."""
+    return _JarParser(source, info).parse()

@@ -1,0 +1,724 @@
+"""Parse the Magic Tournament Rules (MTR) and the old Magic Online DCI Floor Rules.
+
+Registered for the kinds "mtr" and "floor": both are tournament rules made of
+numbered sections, written in one of two numbering styles:
+
+- MTR style: chapters "1. Tournament Fundamentals", sections "1.1 Tournament Types"
+  (no dot after the second number; "MTR 1.1 ..." in the magicjudges HTML) and
+  appendices "Appendix A—Changes ..." / "Appendix A-Changes" / "MTR Appendix A - Changes".
+- Floor style (2002 Magic Online floor rules): "100." groups, "101." sections,
+  "112a." subsections, and unnumbered subheadings ("Sideboarding") that get
+  their own Section (number "", kind "subheading").
+
+How it decides:
+- A page-number line is one of an increasing run of number-only lines; a
+  number-only line outside such a run is text (tables hold numbers too).
+- The contents list (dot-leader lines, or a run of heading-shaped lines whose
+  numbers come back later, as in the HTML) is skipped; its entries confirm
+  headings, give chapters their titles when only the contents names them, and
+  say when the document stops early (contents entries never found).
+- "1. Players may exchange..." looks exactly like a chapter heading: a chapter
+  is accepted only when the contents list names it, when a heading tag marks it,
+  or when the next line is its own first section ("1.1 ...").
+- Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and
+  end punctuation; files with one paragraph per line (plain text, HTML) are not.
+- Heading hints (HTML h1-h6, Markdown "#" or a bold line) help, but are never required.
+
+It must not: read files, resolve references (the link stage does), change the
+text it keeps, raise on odd content (it records Problems), or drop any
+passage: what is not a heading is a block of front matter, a section or credits.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from .furniture import is_contents_line, is_page_number, strip_dot_leader
+from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, Block, Document,
+                     DocumentInfo, Problem, Section, section_id, subsection_id)
+from ..read import Line, SourceText
+from .refs import find_references, may_hold_references
+from .common import CREDIT_LINE, SectionIds, line_failed, ends_sentence, is_contents_label, looks_like_title, markdown_heading
+
+# --- the shapes of lines -------------------------------------------------------------------------
+
+SECTION_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
+CHAPTER_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2})\.\s+(\S.*)$")
+APPENDIX_HEADING = re.compile(r"^(MTR\s+)?Appendix\s+([A-Z])(?![\w’'])\s*(?:([—–:.-])\s*)?(.*)$")
+FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
+BULLET_ITEM = re.compile(r"^([•◦▪‣●■□·○])\s*(\S.*)$")
+DASH_ITEM = re.compile(r"^([-*+–])\s+(\S.*)$")       # only after a finished line: "-" also wraps words
+NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\S.*)$")
+EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
+EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
+TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
+TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+NORMALISE = re.compile(r"[^0-9a-z]+")
+HEADING_HINTS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
+MARKDOWN_ROW = re.compile(r"^\|.*\|$")
+PAGE_AFTER_TITLE = re.compile(r"\s+\d{1,3}$")
+
+MAX_TITLE = 100
+SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
+UNWRAPPED_WIDTH = 160        # longer typical lines: one paragraph per line, never hard-wrapped
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What a line would be if it were a heading."""
+    form: str                 # "chapter", "section", "appendix", "floor"
+    number: str               # "1", "1.1", "Appendix A", "112a"
+    title: str
+    prefixed: bool = False    # "MTR 1.1 ...": only headings carry the prefix
+    separator: str = ""       # the appendix's separator: "—", "-", ":", "."
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One entry of the contents list."""
+    number: str               # "" for an unnumbered entry ("Introduction", "Match Points")
+    title: str
+    line: int
+    form: str = ""
+
+
+@dataclass
+class _Draft:
+    """A block being assembled from one or more source lines."""
+    kind: str
+    line: int
+    parts: list[str]
+    marker: str = ""
+    cells: tuple[str, ...] = ()
+    example: bool = False
+    lines: int = 1
+
+    def block(self) -> Block:
+        return Block(self.kind, " ".join(self.parts), self.marker, self.cells)
+
+
+@dataclass
+class _Open:
+    """A section being assembled."""
+    id: str
+    number: str
+    title: str
+    level: int
+    kind: str
+    parent: Optional[str]
+    line: int
+    blocks: list[_Draft] = field(default_factory=list)
+    examples: list[_Draft] = field(default_factory=list)
+
+
+# --- entry point ---------------------------------------------------------------------------------
+
+def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
+    """Turn a tournament-rules source (MTR or floor rules) into a Document; never raises on content."""
+    return _Parser(source, info).run()
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+def normalise_title(text: str) -> str:
+    """"Appendix A—Changes" and "appendix a - changes" compare equal."""
+    return NORMALISE.sub(" ", text.lower().replace("’", "'")).strip()
+
+
+def _same_title(a: str, b: str) -> bool:
+    a, b = normalise_title(a), normalise_title(b)
+    return bool(a and b) and (a == b or a.startswith(b) or b.startswith(a))
+
+
+def _title_ok(title: str, hinted: bool = False) -> bool:
+    """A heading title: short, starts like a title, does not end like a sentence (unless marked as a heading)."""
+    return looks_like_title(title, MAX_TITLE, max_words=14, trailing="" if hinted else ".,;:")
+
+
+def _title_case(title: str) -> bool:
+    """Most long words capitalised, as in "Card Use in Limited Tournaments" (not "New sets added")."""
+    long_words = [word for word in TITLE_WORD.findall(title) if len(word) > 3]
+    return not long_words or 2 * sum(word[0].isupper() for word in long_words) >= len(long_words)
+
+
+def _finished(text: str) -> bool:
+    return bool(text) and ends_sentence(text)
+
+
+def _first_word(text: str) -> str:
+    return text.split(maxsplit=1)[0] if text.split() else ""
+
+
+def shape_of(text: str, style: str) -> Optional[_Shape]:
+    """The heading a line would be, by its shape alone (whether it really is one is decided later)."""
+    if style == "floor":
+        match = FLOOR_HEADING.match(text)
+        if match:
+            return _Shape("floor", match.group(1) + match.group(2), match.group(3).strip())
+        return None
+    match = SECTION_HEADING.match(text)
+    if match:
+        return _Shape("section", match.group(2), match.group(3).strip(), bool(match.group(1)))
+    match = CHAPTER_HEADING.match(text)
+    if match:
+        return _Shape("chapter", match.group(2), match.group(3).strip(), bool(match.group(1)))
+    match = APPENDIX_HEADING.match(text)
+    if match:
+        return _Shape("appendix", f"Appendix {match.group(2)}", match.group(4).strip(),
+                      bool(match.group(1)), match.group(3) or "")
+    return None
+
+
+def _unmarked(line: Line) -> Line:
+    """Markdown heading marks ("## 1.1 Title", "**1.1 Title**") become a heading hint, like HTML's."""
+    heading = markdown_heading(line.text)
+    if heading:
+        return Line(line.number, heading[0], line.hint or heading[1], line.page)
+    match = BOLD_LINE.match(line.text)
+    if match and (SECTION_HEADING.match(match.group(2)) or APPENDIX_HEADING.match(match.group(2))
+                  or FLOOR_HEADING.match(match.group(2))):
+        return Line(line.number, match.group(2), line.hint or "h3")
+    return line
+
+
+def numbering_style(texts: list[str]) -> str:
+    """"floor" when "101. Title" headings outnumber "1.1 Title" ones, else "mtr"."""
+    floor = sum(1 for text in texts if FLOOR_HEADING.match(text))
+    mtr = sum(1 for text in texts if SECTION_HEADING.match(text))
+    return "floor" if floor >= 3 and floor > mtr else "mtr"
+
+
+def order_key(shape: _Shape) -> tuple:
+    """Sort key in document order: chapters and sections by number, appendices after them."""
+    if shape.form == "appendix":
+        return (1, shape.number)
+    if shape.form == "floor":
+        return (0, int(shape.number[:3]), shape.number[3:])
+    return (0,) + tuple(int(part) for part in shape.number.split("."))
+
+
+def page_number_lines(lines: list[Line]) -> set[int]:
+    """Indexes of page-number lines: number-only lines forming an increasing run of at least 3.
+
+    A table cell alone on a line ("21", "10") is not part of such a run and stays text.
+    """
+    candidates = []
+    for index, line in enumerate(lines):
+        text = line.text.strip()
+        if text and len(text) <= 16 and is_page_number(text):
+            candidates.append((index, int(re.search(r"\d+", text).group())))
+    best: dict[int, tuple[int, int]] = {}         # value -> (chain length, position in candidates)
+    length = [1] * len(candidates)
+    previous = [-1] * len(candidates)
+    for position, (_, value) in enumerate(candidates):
+        for step in (1, 2):
+            if value - step in best and best[value - step][0] + 1 > length[position]:
+                length[position] = best[value - step][0] + 1
+                previous[position] = best[value - step][1]
+        best[value] = (length[position], position)
+    pages: set[int] = set()
+    for position in range(len(candidates) - 1, -1, -1):
+        if length[position] >= 3 and candidates[position][0] not in pages:
+            walk = position
+            while walk >= 0 and candidates[walk][0] not in pages:
+                pages.add(candidates[walk][0])
+                walk = previous[walk]
+    return pages
+
+
+def wrap_width(lines: list[Line], html: bool) -> Optional[int]:
+    """The width hard-wrapped text was wrapped at, or None for one paragraph per line."""
+    if html:
+        return None
+    lengths = sorted(len(line.text.strip()) for line in lines
+                     if len(line.text.strip()) >= 20 and "\t" not in line.text
+                     and not is_contents_line(line.text))
+    if len(lengths) < 10:
+        return None
+    width = lengths[int(len(lengths) * 0.9)]
+    return None if width > UNWRAPPED_WIDTH else width
+
+
+# --- the parser ----------------------------------------------------------------------------------
+
+class _Parser:
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.prefix = info.id
+        pages = page_number_lines(list(source.lines))
+        # Surrounding whitespace goes (tabs inside a line are table cells and stay).
+        self.lines: list[Line] = [_unmarked(Line(line.number, line.text.strip(), line.hint))
+                                  for index, line in enumerate(source.lines) if index not in pages]
+        self.raw_tabbed = [line.text.startswith("\t") for index, line in enumerate(source.lines)
+                           if index not in pages]
+        texts = [line.text for line in self.lines]
+        self.style = numbering_style(texts)
+        self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
+        self.width = wrap_width(self.lines, source.format == "html")
+        self.problems: list[Problem] = []
+        self.contents: list[_Entry] = []
+        self.skip: set[int] = set()
+        self._find_contents()
+        self.contents_by_number = {}
+        for entry in self.contents:
+            if entry.number:
+                self.contents_by_number.setdefault(entry.number, entry)
+        self.contents_subheadings = {normalise_title(entry.title): entry
+                                     for entry in self.contents if not entry.number}
+        self.subheadings_seen: set[str] = set()
+        self.last_heading_index = max((index for index, shape in enumerate(self.shapes)
+                                       if shape and index not in self.skip), default=-1)
+        # Output being built.
+        self.front: list[_Draft] = []
+        self.credits: list[_Draft] = []
+        self.sections: list[_Open] = []
+        self.ids = SectionIds(self.problems, info.source)
+        self.numbered: dict[str, _Open] = {}
+        self.target: list[_Draft] = self.front
+        self.current: Optional[_Open] = None           # section receiving blocks
+        self.numbered_current: Optional[_Open] = None  # last numbered section (parent of subheadings)
+        self.open: Optional[_Draft] = None
+        self.previous_text: Optional[str] = None       # the last significant line, None after a blank
+        self.previous_heading = True
+        self.last_key: Optional[tuple] = None
+        self.last_number = ""
+        self.in_credits = False
+
+    # --- contents list ---
+
+    def _find_contents(self) -> None:
+        """Mark contents lines to skip and remember their entries."""
+        leader = [bool(line.text) and is_contents_line(line.text) for line in self.lines]
+        wrapped_start = ""
+        for index, line in enumerate(self.lines):
+            if leader[index]:
+                self.skip.add(index)
+                self._add_entry(f"{wrapped_start} {strip_dot_leader(line.text)}".strip(), line.number)
+                wrapped_start = ""
+            elif line.text and 0 < index < len(self.lines) - 1 and leader[index - 1] and leader[index + 1]:
+                # A title too long for one contents line: its start sits between two leader lines.
+                self.skip.add(index)
+                wrapped_start = line.text
+        self._find_contents_runs()
+        self.contents.sort(key=lambda entry: entry.line)
+
+    def _add_entry(self, text: str, number: int) -> None:
+        shape = shape_of(text, self.style)
+        if shape:
+            self.contents.append(_Entry(shape.number, shape.title, number, shape.form))
+        elif text:
+            self.contents.append(_Entry("", text, number))
+
+    def _find_contents_runs(self) -> None:
+        """A run of heading-shaped lines with no text between them, whose numbers come back later."""
+        last_seen = {}                                       # number -> last line index having it
+        for index, shape in enumerate(self.shapes):
+            if shape:
+                last_seen[shape.number] = index
+        run: list[int] = []
+        for index, line in enumerate(self.lines):
+            if index not in self.skip and (self.shapes[index] or not line.text or is_contents_label(line.text)):
+                run.append(index)
+            else:
+                self._accept_run(run, last_seen)
+                run = []
+        self._accept_run(run, last_seen)
+
+    def _accept_run(self, run: list[int], last_seen: dict[str, int]) -> None:
+        entries = [index for index in run if self.shapes[index]]
+        if len(entries) < 4:
+            return
+        last = run[-1]
+        inner = [self.shapes[index] for index in entries if self.shapes[index].form in ("section", "appendix")]
+        if self.style == "mtr" and len(inner) < 2:
+            return           # a numbered list ("1. Match points", "2. ...") is not a contents list
+        coming_back = sum(1 for index in entries if last_seen.get(self.shapes[index].number, -1) > last)
+        if coming_back < 2:
+            return
+        # Blank lines and labels at the edges belong to the text around, not to the contents.
+        while run and not self.lines[run[-1]].text:
+            run.pop()
+        while run and not self.lines[run[0]].text:
+            run.pop(0)
+        if run and run[0] > 0 and is_contents_label(self.lines[run[0] - 1].text or "-"):
+            run.insert(0, run[0] - 1)
+        for index in run:
+            self.skip.add(index)
+            shape = self.shapes[index]
+            if shape:   # "1.1 Tournament Types 5": a page number without dot leaders
+                self.contents.append(_Entry(shape.number, PAGE_AFTER_TITLE.sub("", shape.title),
+                                            self.lines[index].number, shape.form))
+
+    # --- main pass ---
+
+    def run(self) -> Document:
+        consumed: set[int] = set()
+        for index, line in enumerate(self.lines):
+            if index in self.skip or index in consumed:
+                continue
+            if not line.text:
+                self._close()
+                self.previous_text = None
+                continue
+            if not self.in_credits and index > self.last_heading_index and self.sections \
+                    and CREDIT_LINE.match(line.text):
+                self._close()
+                self.in_credits = True
+                self.target = self.credits
+                self.current = None
+            try:
+                self._line(index, consumed)
+            except Exception as error:  # never raise on odd content: say where, keep the text
+                line_failed(self.problems, self.info.source, line.number, error)
+                self._close()
+                self.target.append(_Draft(PARAGRAPH, line.number, [line.text]))
+        self._close()
+        return self._document()
+
+    def _line(self, index: int, consumed: set[int]) -> None:
+        if not self.in_credits and self._heading(index, consumed):
+            return
+        if not self.in_credits and self._subheading(index):
+            return
+        self._body_line(index)
+
+    def _next_index(self, index: int) -> Optional[int]:
+        """The next non-blank line that is not contents."""
+        for following in range(index + 1, len(self.lines)):
+            if following not in self.skip and self.lines[following].text:
+                return following
+        return None
+
+    def _previous_finished(self) -> bool:
+        """Whether the line before this one ended a passage (or there was none, or a blank, or a heading)."""
+        return self.previous_text is None or self.previous_heading or _finished(self.previous_text)
+
+    def _may_start_heading(self) -> bool:
+        """Whether a heading may start here: not in the middle of a hard-wrapped passage.
+
+        Only a full line wraps, so after a short or finished line (or in a source with one
+        paragraph per line) a line starting "2.5 ..." can be a heading.
+        """
+        return (self._previous_finished() or self.width is None
+                or len(self.previous_text) < self.width * 0.6)
+
+    # --- headings ---
+
+    def _heading(self, index: int, consumed: set[int]) -> bool:
+        shape = self.shapes[index]
+        if shape is None:
+            return False
+        line = self.lines[index]
+        hinted = line.hint in HEADING_HINTS
+        if self.style == "floor":
+            accepted = _title_ok(shape.title, hinted)
+        elif shape.form == "chapter":
+            accepted = self._is_chapter(index, shape, hinted)
+        elif shape.form == "section":
+            accepted = self._is_section(shape, hinted)
+        else:
+            accepted = self._is_appendix(shape, hinted)
+        if not accepted:
+            return False
+        title = self._full_title(index, shape, consumed)
+        self._open_section(shape, title, line.number)
+        return True
+
+    def _strong(self, shape: _Shape, hinted: bool) -> bool:
+        """A heading marked as one by the source itself or named by the contents list."""
+        entry = self.contents_by_number.get(shape.number)
+        return hinted or shape.prefixed or bool(entry and _same_title(entry.title, shape.title))
+
+    def _is_chapter(self, index: int, shape: _Shape, hinted: bool) -> bool:
+        if not _title_ok(shape.title, hinted) or len(shape.title) > 80:
+            return False
+        if self._strong(shape, hinted):
+            return True
+        if shape.number in self.contents_by_number:
+            return False          # the contents names another chapter by this number: a list item
+        following = self._next_index(index)
+        if following is None:
+            return False
+        next_shape = self.shapes[following]
+        return (bool(next_shape) and next_shape.form == "section"
+                and next_shape.number.split(".")[0] == shape.number
+                and _title_ok(next_shape.title) and self._may_start_heading())
+
+    def _is_section(self, shape: _Shape, hinted: bool) -> bool:
+        if not _title_ok(shape.title, hinted or shape.prefixed):
+            return False
+        if self._strong(shape, hinted):
+            return True
+        return _title_case(shape.title) and self._may_start_heading()
+
+    def _is_appendix(self, shape: _Shape, hinted: bool) -> bool:
+        if not _title_ok(shape.title, hinted or shape.prefixed) and shape.title:
+            return False
+        entry = self.contents_by_number.get(shape.number)
+        if entry:
+            return hinted or _same_title(entry.title, shape.title)
+        if hinted or shape.prefixed:
+            return True
+        if not self._may_start_heading() or not _title_case(shape.title):
+            return False
+        if shape.separator in ("—", "–", "-"):
+            return True
+        # "Appendix E: ..." is also how change notes start: only the next appendix in turn.
+        expected = "A" if not self.last_key or self.last_key[0] == 0 else chr(ord(self.last_key[1][-1]) + 1)
+        return shape.number[-1] == expected
+
+    def _full_title(self, index: int, shape: _Shape, consumed: set[int]) -> str:
+        """A heading title wrapped onto the next line, when the contents list has it whole."""
+        entry = self.contents_by_number.get(shape.number)
+        title = shape.title
+        if not entry or normalise_title(entry.title) == normalise_title(title):
+            return title
+        following = self._next_index(index)
+        if following is None:
+            return title
+        longer = f"{title} {self.lines[following].text}"
+        if normalise_title(longer) == normalise_title(entry.title):
+            consumed.add(following)
+            return longer
+        return title
+
+    def _open_section(self, shape: _Shape, title: str, line: int) -> None:
+        self._close()
+        key = order_key(shape)
+        if self.last_key is not None and key < self.last_key:
+            self._problem(WARNING, line, f"section {shape.number} comes after {self.last_number}: "
+                                         f"the numbering goes backwards")
+        if self.last_key is None or key > self.last_key:
+            self.last_key, self.last_number = key, shape.number
+        entry = self.contents_by_number.get(shape.number)
+        if entry and normalise_title(entry.title) != normalise_title(title):
+            self._problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
+                                      f"but its heading says \"{title}\"")
+        level, kind, parent = self._place(shape)
+        draft = _Open(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
+                      shape.number, title, level, kind, parent, line)
+        self.sections.append(draft)
+        self.numbered.setdefault(shape.number, draft)
+        self.current = self.numbered_current = draft
+        self.target = draft.blocks
+        self.previous_heading = True
+        self.previous_text = title
+
+    def _place(self, shape: _Shape) -> tuple[int, str, Optional[str]]:
+        """Level, kind and parent id of a numbered heading."""
+        if shape.form == "appendix":
+            return 1, "appendix", None
+        if shape.form == "chapter":
+            return 1, "chapter", None
+        if shape.form == "floor":
+            number, letter = int(shape.number[:3]), shape.number[3:]
+            if letter:
+                parent = self.numbered.get(str(number))
+                return 3, "subsection", parent.id if parent else None
+            if number % 10 == 0:
+                return 1, "chapter", None
+            group = self.numbered.get(str(number - number % 10))
+            return 2, "section", group.id if group else None
+        parts = shape.number.split(".")
+        parent_number = ".".join(parts[:-1])
+        if parent_number not in self.numbered and len(parts) == 2:
+            self._chapter_from_contents(parent_number)
+        parent = self.numbered.get(parent_number)
+        kind = "section" if len(parts) == 2 else "subsection"
+        return len(parts), kind, parent.id if parent else None
+
+    def _chapter_from_contents(self, number: str) -> None:
+        """The HTML names chapters only in its contents list: the chapter Section comes from there."""
+        entry = self.contents_by_number.get(number)
+        if entry is None or entry.form != "chapter":
+            return
+        chapter = _Open(self.ids.unique(section_id(self.prefix, number), number, entry.line),
+                        number, entry.title, 1, "chapter", None, entry.line)
+        self.sections.append(chapter)
+        self.numbered[number] = chapter
+
+    # --- unnumbered subheadings ---
+
+    def _subheading(self, index: int) -> bool:
+        line = self.lines[index]
+        text = line.text
+        if "\t" in text or line.hint in ("li", "tr") or BULLET_ITEM.match(text) or self.raw_tabbed[index]:
+            return False
+        known = (self.contents_subheadings and len(text) <= MAX_TITLE
+                 and normalise_title(text) in self.contents_subheadings)
+        if known:
+            self.subheadings_seen.add(normalise_title(text))
+        elif not (line.hint in HEADING_HINTS or EXAMPLE_LABEL.match(text) or self._looks_like_subheading(index)):
+            return False
+        self._close()
+        if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
+            self._open_subheading_section(text, line.number)
+        else:
+            self.target.append(_Draft(SUBHEADING, line.number, [text]))
+        self.previous_heading = True
+        self.previous_text = text
+        return True
+
+    def _looks_like_subheading(self, index: int) -> bool:
+        """A short title-like line after a finished passage, followed by a passage or a list."""
+        text = self.lines[index].text
+        if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
+            return False
+        if TRAILING_PUNCTUATION.search(text) or _finished(text) or not _title_case(text):
+            return False
+        if any(character.isdigit() for character in text):
+            return False
+        if self.open is not None and not self._previous_finished() and self._continues(text):
+            return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
+        if not (self._previous_finished() or self._in_list()):
+            return False
+        following = index + 1
+        while following < len(self.lines) and following in self.skip:
+            following += 1
+        if following >= len(self.lines) or not self.lines[following].text:
+            return False           # a heading sits right on top of its text
+        after = self.lines[following]
+        if after.hint in ("li",) or BULLET_ITEM.match(after.text) or NUMBERED_ITEM.match(after.text):
+            return True
+        if after.hint in HEADING_HINTS or "\t" in after.text or self.shapes[following]:
+            return False
+        long_line = 60 if self.width is None else int(self.width * 0.6)
+        return len(after.text) >= long_line or (self.width is None and _finished(after.text)
+                                                 and len(after.text.split()) >= 4)
+
+    def _open_subheading_section(self, title: str, line: int) -> None:
+        parent = self.numbered_current
+        draft = _Open(self.ids.unique(subsection_id(parent.id, title), "", line), "", title,
+                      parent.level + 1, "subheading", parent.id, line)
+        self.sections.append(draft)
+        self.current = draft
+        self.target = draft.blocks
+
+    # --- body text ---
+
+    def _body_line(self, index: int) -> None:
+        line = self.lines[index]
+        text = line.text
+        finished_before = self._previous_finished()
+        self.previous_heading = False
+        if line.hint == "tr" or ("\t" in text and not self._tab_bullet(index)) or MARKDOWN_ROW.match(text):
+            self._close()
+            if MARKDOWN_ROW.match(text) and line.hint != "tr":
+                cells = tuple(cell.strip() for cell in text.strip("|").split("|"))
+            else:
+                cells = tuple(cell.strip() for cell in (text.split("\t") if line.hint == "tr"
+                                                         else re.split(r"\t+", text)))
+            self.target.append(_Draft(TABLE_ROW, line.number, [text], cells=cells))
+            self.previous_text = text
+            return
+        item = self._list_item(index, finished_before)
+        if item is not None:
+            self._close()
+            self.open = item
+        elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
+            self._close()
+            self.open = _Draft(PARAGRAPH, line.number, [text], example=True)
+        elif self.open is not None and self._continues(text):
+            self.open.parts.append(text)
+            self.open.lines += 1
+        else:
+            self._close()
+            self.open = _Draft(PARAGRAPH, line.number, [text])
+        self.previous_text = text
+
+    def _tab_bullet(self, index: int) -> bool:
+        """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
+        return self.raw_tabbed[index] and "\t" not in self.lines[index].text
+
+    def _list_item(self, index: int, finished_before: bool) -> Optional[_Draft]:
+        line = self.lines[index]
+        text = line.text
+        match = BULLET_ITEM.match(text)
+        if match:
+            return _Draft(BULLET, line.number, [match.group(2)], marker=match.group(1))
+        match = NUMBERED_ITEM.match(text)
+        if match and (line.hint == "li" or finished_before or self._in_list()):
+            return _Draft(NUMBERED, line.number, [match.group(2)], marker=match.group(1))
+        match = DASH_ITEM.match(text)
+        if match and (finished_before or (self.open is not None and self.open.marker == match.group(1))):
+            return _Draft(BULLET, line.number, [match.group(2)], marker=match.group(1))
+        if line.hint == "li" or self._tab_bullet(index):
+            return _Draft(BULLET, line.number, [text], marker="•")
+        return None
+
+    def _in_list(self) -> bool:
+        return self.open is not None and self.open.kind in (BULLET, NUMBERED)
+
+    def _continues(self, text: str) -> bool:
+        """Whether `text` is the next hard-wrapped line of the open block."""
+        previous = self.previous_text
+        if previous is None or self.previous_heading:
+            return False
+        lowercase = text[0].islower() or text[0] == "("
+        if self.width is None:
+            return lowercase and not _finished(previous)   # a stray break inside a sentence
+        if lowercase:
+            return True
+        # A full line wraps into the next one: the next word did not fit on it.
+        # (Proportional fonts make "full" vary by a few characters, hence the margins.)
+        next_word_fits = len(previous) + 1 + len(_first_word(text)) <= self.width * 0.9
+        if not _finished(previous):
+            if not next_word_fits:
+                return True
+            # A list item in a narrow column wraps after a short first line into shorter ones.
+            return self._in_list() and self.open.lines == 1 and len(text) <= len(previous)
+        return len(previous) + 1 + len(_first_word(text)) > self.width
+
+    def _close(self) -> None:
+        if self.open is None:
+            return
+        draft, self.open = self.open, None
+        if draft.example and self.current is not None:
+            self.current.examples.append(draft)
+        else:
+            self.target.append(draft)
+
+    # --- the document ---
+
+    def _document(self) -> Document:
+        info = self.info
+        sections = tuple(self._section(draft) for draft in self.sections)
+        if not any(section.number for section in sections):
+            self._problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
+                                       "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
+        missing = [entry for entry in self.contents if entry.number and entry.number not in self.numbered]
+        if missing:
+            names = ", ".join(f"{entry.number} {entry.title}" for entry in missing[:5])
+            more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            self._problem(WARNING, missing[0].line,
+                          f"the contents list names {len(missing)} section(s) the text never reaches "
+                          f"({names}{more}): the document looks truncated")
+            info = replace(info, complete=False)
+        unseen = [entry for entry in self.contents
+                  if not entry.number and normalise_title(entry.title) not in self.subheadings_seen]
+        if unseen:
+            names = ", ".join(f"\"{entry.title}\"" for entry in unseen[:5])
+            more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
+            self._problem(WARNING, unseen[0].line, f"the contents list names {names}{more} "
+                                                   f"but the text has no such heading")
+        return Document(info=info, sections=sections,
+                        front_matter=tuple(draft.block() for draft in self.front),
+                        credits=tuple(draft.block() for draft in self.credits),
+                        problems=tuple(self.problems))
+
+    def _section(self, draft: _Open) -> Section:
+        refs = []
+        for block in draft.blocks + draft.examples:
+            text = " ".join(block.parts)
+            if may_hold_references(text):
+                refs.extend(find_references(text, block.line))
+        return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
+                       blocks=tuple(block.block() for block in draft.blocks),
+                       examples=tuple(" ".join(example.parts) for example in draft.examples),
+                       parent=draft.parent, refs=tuple(refs), line=draft.line, kind=draft.kind)
+
+    def _problem(self, severity: str, line: Optional[int], message: str) -> None:
+        self.problems.append(Problem(severity, self.info.source, line, message))

@@ -1,0 +1,64 @@
+"""The read stage: a source file's bytes to numbered lines of text, whatever its format.
+
+`read_source(path)` and `read_bytes(data, name)` decide the format (PDF, HTML, Markdown,
+plain text), hand the bytes to its reader and return a SourceText. Nothing here knows
+rules; `detect` (kind, title, edition) and `manifest` read what a document says of itself.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Optional
+
+from ..model import ERROR, WARNING, Problem
+from .decode import decode, looks_like_html, refuse_non_documents, remove_controls, split_lines
+from .source import Line, Link, SourceError, SourceText
+
+__all__ = ["read_source", "read_bytes", "SourceText", "SourceError", "Line", "Link"]
+
+
+def read_source(path: Path | str, display_name: Optional[str] = None) -> SourceText:
+    path = Path(path)
+    name = display_name or path.name
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise SourceError(Problem(ERROR, name, None, f"cannot read the file: {error.strerror}"))
+    return read_bytes(data, name)
+
+
+def read_bytes(data: bytes, name: str) -> SourceText:
+    digest = hashlib.sha256(data).hexdigest()
+    if data.lstrip()[:5] == b"%PDF-":
+        from .pdf import read_pdf   # only the PDF reader imports the PDF library
+        lines, problems = read_pdf(data, name)
+        return _finished(SourceText(name, tuple(lines), "pdf", "pdf", digest, tuple(problems)))
+    refuse_non_documents(data, name)
+    decoded = decode(data, name)
+    text, control_problems = remove_controls(decoded.text, name)
+    problems = decoded.problems + control_problems
+    if looks_like_html(text):
+        from .html import html_to_lines   # only the HTML reader imports BeautifulSoup
+        lines, anchors, links, removed = html_to_lines(text, name)
+        problems.extend(removed)
+        return _finished(SourceText(name, tuple(lines), decoded.encoding, "html", digest, tuple(problems),
+                                    tuple(anchors), tuple(links)))
+    lines = split_lines(text)
+    from .markdown import looks_like_markdown, markdown_to_lines
+    if looks_like_markdown([line.text for line in lines]):
+        lines, anchors, links = markdown_to_lines(lines)
+        return _finished(SourceText(name, tuple(lines), decoded.encoding, "markdown", digest, tuple(problems),
+                                    tuple(anchors), tuple(links)))
+    return _finished(SourceText(name, tuple(lines), decoded.encoding, "text", digest, tuple(problems)))
+
+
+def _finished(source: SourceText) -> SourceText:
+    if not any(line.text.strip() for line in source.lines):
+        if any(problem.severity == ERROR for problem in source.problems):
+            raise SourceError(next(problem for problem in source.problems if problem.severity == ERROR))
+        raise SourceError(Problem(ERROR, source.name, 1, "the file has no text in it"))
+    return source
+
+
+def warn(problems: list[Problem], name: str, line: Optional[int], message: str) -> None:
+    problems.append(Problem(WARNING, name, line, message))

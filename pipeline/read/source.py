@@ -1,0 +1,63 @@
+"""What the read stage hands on: a source's numbered lines, its links and anchors, and what went wrong.
+
+Plain data only; the readers in this package fill it in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..model import Problem
+
+
+class SourceError(Exception):
+    """A file that cannot be read as a rule document at all (the build stops for it)."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a source.
+
+    `hint` says what markup made it: an HTML element ("h2", "li", "tr"), a Markdown heading,
+    or a PDF font ("h1" for a larger one); "" for plain text. `page` is the PDF page it is on.
+    """
+    number: int
+    text: str
+    hint: str = ""
+    page: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Link:
+    """A hyperlink in an HTML or Markdown source: where it is, what it says, where it goes."""
+    line: int
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class SourceText:
+    name: str                       # file name as shown in messages
+    lines: tuple[Line, ...]
+    encoding: str
+    format: str                     # "text", "html", "markdown" or "pdf"
+    sha256: str
+    problems: tuple[Problem, ...] = ()
+    anchors: tuple[tuple[str, int], ...] = ()   # HTML id/name -> line
+    links: tuple[Link, ...] = ()
+
+    def text_lines(self) -> list[str]:
+        return [line.text for line in self.lines]
+
+    def page_of(self, line_number: Optional[int]) -> Optional[int]:
+        """The PDF page a line is on (None for other formats)."""
+        if line_number is None or self.format != "pdf":
+            return None
+        for line in self.lines:
+            if line.number >= line_number:
+                return line.page
+        return self.lines[-1].page if self.lines else None

@@ -1,0 +1,167 @@
+"""Answer a question from the index: that rule for a number, else the sections holding its words.
+
+The order of answers, the same in the browser (site/assets/search-worker.js):
+- a number: that section (the current edition's), then its subrules; an unknown number says so
+  and offers the nearest ones;
+- words: the sections holding every word (or, when fewer than three do, those holding some),
+  by BM25F score, archived documents after the others, a glossary definition counting half and
+  bringing the rules it cites just before it; ties in document order.
+"""
+from __future__ import annotations
+
+import bisect
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .index import Hit, KnowledgeBase
+from .question import GLOSSARY_WEIGHT, MIN_EVERY_WORD, Question, understand
+
+GLOSSARY_TARGETS = 2      # rules a definition brings before it
+NUMBER_KINDS = ["ipg", "mtr", "cr", "jar", "floor"]   # a bare "2.1" is looked for in this order
+
+
+@dataclass
+class Result:
+    id: str
+    document: str
+    number: str
+    title: str
+    snippet: str
+    url: Optional[str]
+    score: float
+    kind: str = ""
+    penalty: str = ""
+    current: bool = True      # False for an archived document's section
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "document": self.document, "kind": self.kind, "number": self.number,
+                "title": self.title, "penalty": self.penalty, "snippet": self.snippet, "url": self.url,
+                "score": round(self.score, 4), "current": self.current}
+
+
+@dataclass
+class Answer:
+    query: str
+    suggestion: Optional[str] = None
+    results: list[Result] = field(default_factory=list)
+    notice: Optional[str] = None
+
+    def as_json(self) -> dict:
+        return {"query": self.query, "suggestion": self.suggestion, "notice": self.notice,
+                "results": [result.as_json() for result in self.results]}
+
+
+def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] = None) -> Answer:
+    question = understand(query, kb)
+    answer = Answer(question.query, suggestion=question.suggestion)
+    if question.number:
+        return _answer_number(kb, answer, question, kind, limit)
+    wanted_kind = kind or question.kind
+    hits = _matches(kb, question, wanted_kind)
+    if not hits and question.kind and not kind:
+        hits = _matches(kb, question, None)      # "mtr deathtouch": the document names nothing that matches
+    answer.results = [_result(hit, question.marks) for hit in _with_rules_of_terms(kb, hits)[:limit]]
+    return answer
+
+
+def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[Hit]:
+    groups = [[alternative.stem for alternative in group] for group in question.groups]
+    hits = rank(kb.match(groups, question.boosts, kind, every_group=True))
+    if len(hits) < MIN_EVERY_WORD:
+        seen = {hit.id for hit in hits}
+        hits += rank([hit for hit in kb.match(groups, question.boosts, kind, every_group=False)
+                      if hit.id not in seen])
+    return hits
+
+
+def rank(hits: list[Hit]) -> list[Hit]:
+    """Archived documents after the others; then by score (a definition's counting half); then document order."""
+    def weighted(hit: Hit) -> float:
+        return hit.score * (GLOSSARY_WEIGHT if hit.section_kind == "glossary" else 1.0)
+    return sorted(hits, key=lambda hit: (hit.archived, -round(weighted(hit), 6), hit.order))
+
+
+def _with_rules_of_terms(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:
+    """A glossary term points at its rule ("See rule 702.2"): that rule comes just before the definition."""
+    ordered: list[Hit] = []
+    seen: set[str] = set()
+    for hit in hits:
+        for target in hit.targets[:GLOSSARY_TARGETS] if hit.section_kind == "glossary" else ():
+            rule = kb.by_id(target)
+            if rule is not None and rule.id not in seen:
+                ordered.append(rule)
+                seen.add(rule.id)
+        if hit.id not in seen:
+            ordered.append(hit)
+            seen.add(hit.id)
+    return ordered
+
+
+def _answer_number(kb: KnowledgeBase, answer: Answer, question: Question, kind: Optional[str], limit: int) -> Answer:
+    """A rule number: that section first, then its subrules; or the nearest numbers."""
+    kinds = [question.kind or kind] if (question.kind or kind) else (
+        ["cr"] if re.match(r"\d{3}", question.number) else NUMBER_KINDS)
+    hits = [hit for wanted in kinds for hit in kb.by_number(question.number, kind=wanted)]
+    if hits:
+        first = hits[0]
+        shown = {hit.id for hit in hits}
+        hits += sorted((hit for hit in kb.by_parent(first.id) if hit.id not in shown), key=lambda hit: hit.order)
+    else:
+        name = (question.kind or kind or kinds[0]).upper()
+        nearest = _nearest(kb, question.number, kinds)
+        answer.notice = f"there is no {name} {question.number}" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
+        for label in nearest:
+            wanted_kind, _, number = label.rpartition(" ")
+            hits.extend(kb.by_number(number, kind=wanted_kind or kinds[0]))
+    answer.results = [_result(hit, []) for hit in hits[:limit]]
+    return answer
+
+
+def natural_key(number: str) -> tuple:
+    """"704.5k" -> ((0, 704), (0, 5), (1, "k")): sorts numbers the way the rules do."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|[a-z]+", number))
+
+
+def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[str]:
+    """The two numbers before and after where `number` would be ("kind number" when several kinds)."""
+    labelled = sorted({(n, f"{kind} {n}" if len(kinds) > 1 else n) for kind in kinds for n in kb.numbers(kind)},
+                      key=lambda pair: natural_key(pair[0]))
+    keys = [natural_key(n) for n, _ in labelled]
+    position = bisect.bisect_left(keys, natural_key(number))
+    return [label for _, label in labelled[max(0, position - 2): position + 2]]
+
+
+def _result(hit: Hit, marks: list[str]) -> Result:
+    title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
+    return Result(hit.id, hit.document, hit.number, title, snippet(hit.text, marks), hit.url or None, hit.score,
+                  hit.kind, hit.penalty, not hit.archived)
+
+
+def snippet(text: str, marks: list[str], size: int = 180) -> str:
+    """An HTML-escaped excerpt around the first query word found, with the words in <mark>."""
+    text = re.sub(r"\s+", " ", text).strip()
+    stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word
+                    for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower()) if len(word) > 2 or word.isdigit()},
+                   key=len, reverse=True)
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I) if stems else None
+    first = pattern.search(text) if pattern else None
+    start = max(0, first.start() - size // 3) if first else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    excerpt = text[start:start + size]
+    if start + size < len(text) and " " in excerpt[size // 2:]:
+        excerpt = excerpt[:excerpt.rfind(" ")]           # end on a whole word
+    prefix = "…" if start else ""
+    suffix = "…" if start + len(excerpt) < len(text) else ""
+    if not pattern:
+        return html.escape(prefix + excerpt + suffix)
+    pieces, position = [], 0
+    for match in pattern.finditer(excerpt):
+        pieces.append(html.escape(excerpt[position:match.start()]))
+        pieces.append(f"<mark>{html.escape(match.group(0))}</mark>")
+        position = match.end()
+    pieces.append(html.escape(excerpt[position:]))
+    return html.escape(prefix) + "".join(pieces) + html.escape(suffix)

@@ -1,0 +1,50 @@
+"""The corpus as search entries: every section and glossary term of the current editions.
+
+Older editions and excerpts are not searched (a rule's old wordings are found through its
+history page). Each entry carries its address on the site. Pure function of the corpus.
+"""
+from __future__ import annotations
+
+from ..addresses import Addresses, address_corpus, glossary_id
+from ..model import Corpus, Document
+from .index import Entry
+
+
+def searched_documents(corpus: Corpus) -> list[Document]:
+    """The documents the search covers: the current edition of each (archived ones ranked last)."""
+    return [document for document in corpus.documents if document.info.current and not document.info.excerpt]
+
+
+def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
+    addresses = addresses or address_corpus(corpus)
+    found = []
+    order = 0
+    for document in searched_documents(corpus):
+        info = document.info
+        by_id = {section.id: section for section in document.sections}
+        for section in document.sections:
+            headings = []
+            parent = by_id.get(section.parent) if section.parent else None
+            while parent is not None:
+                if parent.title:
+                    headings.append(parent.title)
+                parent = by_id.get(parent.parent) if parent.parent else None
+            found.append(Entry(
+                id=section.id, document=document.id, kind=info.kind, number=section.number,
+                # Headings help a rule without a title of its own; a titled section is found by its title.
+                section_kind=section.kind, title=section.title,
+                headings="" if section.title else " › ".join(reversed(headings)),
+                text="\n".join([section.text, *section.examples]), url=addresses.link(section.id) or "",
+                edition=info.edition or "", order=order, archived=info.archived,
+                penalty=section.infraction.penalty if section.infraction else "", parent=section.parent or "",
+                aliases=section.infraction.name if section.infraction else ""))
+            order += 1
+        for entry in document.glossary:
+            entry_id = glossary_id(document, entry)
+            found.append(Entry(
+                id=entry_id, document=document.id, kind=info.kind, number="", section_kind="glossary",
+                title=entry.term, headings="", text=entry.text, url=addresses.link(entry_id) or "",
+                edition=info.edition or "", order=order, archived=info.archived, aliases=" ".join(entry.names),
+                targets=" ".join(ref.target for ref in entry.refs if ref.target)))
+            order += 1
+    return found

@@ -1,0 +1,225 @@
+"""The whoosh index: written from search entries, read by the engine, exported for the browser.
+
+The only module that imports whoosh. It stores and retrieves plain data (Entry, Hit): what a
+question means and how results are ordered are `question`'s and `engine`'s business. The
+schema is declared up front; the analysis (tokens, stop words, Porter stems) is the one
+`question` describes. Besides whoosh's files, an index folder holds `vocabulary.json` (every
+word of the documents: how often, and the term it becomes) and `state.json`.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Optional
+
+from whoosh import index as whoosh_index
+from whoosh.analysis import StemmingAnalyzer
+from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.query import And, AndMaybe, Or, Term
+
+from .question import EXPANSION_BOOST, FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS
+
+ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP_WORDS)
+SCHEMA_VERSION = "3"
+MAX_MATCHES = 500      # every match a question can rank in its first page (see engine)
+
+SCHEMA = Schema(
+    id=ID(stored=True, unique=True),
+    document=ID(stored=True),
+    kind=ID(stored=True),
+    number=ID(stored=True),               # lower-cased number, the exact key: "704.5k", "2.1", "appendix a"
+    label=STORED,                         # the number as the document writes it: "Appendix A"
+    section_kind=ID(stored=True),
+    title=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["title"]),
+    aliases=TEXT(analyzer=ANALYZER, field_boost=FIELD_BOOSTS["aliases"]),
+    headings=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["headings"]),
+    text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
+    url=STORED,
+    edition=STORED,
+    archived=BOOLEAN(stored=True),
+    order=NUMERIC(stored=True),
+    penalty=STORED,
+    parent=ID(stored=True),
+    targets=STORED,
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One searchable thing: a section, rule, subrule, infraction or glossary term of a current edition."""
+    id: str
+    document: str
+    kind: str
+    number: str
+    section_kind: str
+    title: str
+    headings: str
+    text: str
+    url: str
+    edition: str
+    order: int
+    archived: bool = False
+    penalty: str = ""
+    parent: str = ""
+    aliases: str = ""
+    targets: str = ""          # for a glossary term: the sections it points at
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    document: str
+    kind: str
+    number: str
+    title: str
+    url: str
+    order: int
+    score: float
+    text: str
+    headings: str
+    penalty: str
+    section_kind: str
+    parent: str = ""
+    targets: tuple[str, ...] = ()
+    archived: bool = False
+
+
+def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str = "") -> int:
+    """Write a fresh index into `directory` (a new folder); return the number of entries."""
+    entries = list(entries)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    ix = whoosh_index.create_in(str(directory), SCHEMA)
+    writer = ix.writer(limitmb=256)   # one segment: document numbers follow `order`, queries are faster
+    words: Counter = Counter()
+    for entry in sorted(entries, key=lambda entry: entry.order):
+        writer.add_document(
+            id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(), label=entry.number,
+            section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases, headings=entry.headings,
+            text=entry.text, url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
+            penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
+        for value in (entry.title, entry.aliases, entry.headings, entry.text):
+            words.update(token for token in TOKENS.findall(value.lower()) if token not in STOP_WORDS)
+    writer.commit()
+    vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
+    (directory / "vocabulary.json").write_text(json.dumps(vocabulary, ensure_ascii=False))
+    (directory / "state.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": len(entries),
+                                                      "schema": SCHEMA_VERSION}))
+    return len(entries)
+
+
+def _term_of(word: str) -> str:
+    """The index term the analyzer makes of one word ("triggered" -> "trigger")."""
+    return next((token.text for token in ANALYZER(word)), word)
+
+
+def index_state(directory: Path | str) -> Optional[dict]:
+    try:
+        state = json.loads((Path(directory) / "state.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return state if state.get("schema") == SCHEMA_VERSION and whoosh_index.exists_in(str(directory)) else None
+
+
+class KnowledgeBase:
+    """Read access to a written index. Each thread that searches should have its own (see `serve`)."""
+
+    def __init__(self, directory: Path | str):
+        self.directory = Path(directory)
+        self.ix = whoosh_index.open_dir(str(directory))
+        self.searcher = self.ix.searcher()
+        self._vocabulary: Optional[dict] = None
+        self._by_letter: dict[str, list[tuple[str, int]]] = {}
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    def __len__(self) -> int:
+        return self.searcher.doc_count()
+
+    # -- the documents' words (question.Vocabulary) ------------------------------------------
+
+    @property
+    def vocabulary(self) -> dict[str, list]:
+        if self._vocabulary is None:
+            try:
+                self._vocabulary = json.loads((self.directory / "vocabulary.json").read_text())
+            except (OSError, ValueError):
+                self._vocabulary = {}
+            for word, (count, _) in self._vocabulary.items():
+                self._by_letter.setdefault(word[0], []).append((word, count))
+        return self._vocabulary
+
+    def stem(self, word: str) -> Optional[str]:
+        known = self.vocabulary.get(word)
+        return known[1] if known else None
+
+    def words_starting(self, letter: str) -> list[tuple[str, int]]:
+        self.vocabulary
+        return self._by_letter.get(letter, [])
+
+    # -- exact look-ups -------------------------------------------------------------------
+
+    def by_number(self, number: str, kind: Optional[str] = None) -> list[Hit]:
+        query = Term("number", number.lower().rstrip("."))
+        return self._hits(self.searcher.search(query, limit=20, filter=Term("kind", kind) if kind else None))
+
+    def by_id(self, section_id: str) -> Optional[Hit]:
+        hits = self._hits(self.searcher.search(Term("id", section_id), limit=1))
+        return hits[0] if hits else None
+
+    def by_parent(self, section_id: str, limit: int = 100) -> list[Hit]:
+        return self._hits(self.searcher.search(Term("parent", section_id), limit=limit))
+
+    def numbers(self, kind: str) -> list[str]:
+        """Every number of a kind, for "nearest number" answers."""
+        return [fields["number"] for fields in self.searcher.documents(kind=kind) if fields.get("number")]
+
+    # -- matching terms ---------------------------------------------------------------------
+
+    def match(self, groups: list[list[str]], boosts: list[str], kind: Optional[str], every_group: bool) -> list[Hit]:
+        """Entries matching every group (or, with every_group False, any), each group one of its stems in any
+        field; scored by BM25F, each field's score times its weight, plus the boost stems in titles."""
+        clauses = [Or([Term(field, stem, boost=boost) for stem in group for field, boost in FIELD_BOOSTS.items()])
+                   for group in groups if group]
+        if not clauses:
+            return []
+        query = (And(clauses) if len(clauses) > 1 else clauses[0]) if every_group else Or(clauses)
+        if boosts:
+            query = AndMaybe(query, Or([Term(field, stem, boost=FIELD_BOOSTS[field] * EXPANSION_BOOST)
+                                        for stem in boosts for field in ("title", "aliases")]))
+        found = self.searcher.search(query, limit=MAX_MATCHES, filter=Term("kind", kind) if kind else None)
+        return self._hits(found)
+
+    def impacts(self) -> Iterator[tuple[str, str, list[tuple[int, float]]]]:
+        """(field, term, [(entry position, score)]) for every term of every field: each entry's whoosh score
+        for that one term, before field weights, so that a sum of them gives the score `match` gives."""
+        reader = self.searcher.reader()
+        for field in FIELD_BOOSTS:
+            for term in reader.lexicon(field):
+                matcher = self.searcher.postings(field, term)
+                postings = []
+                while matcher.is_active():
+                    postings.append((matcher.id(), matcher.score()))
+                    matcher.next()
+                yield field, term.decode("utf-8"), postings
+
+    def stored(self) -> list[dict]:
+        """Every entry's stored fields, in index order (= `order`)."""
+        return [self.searcher.stored_fields(docnum) for docnum in range(self.searcher.doc_count_all())]
+
+    def _hits(self, results) -> list[Hit]:
+        hits = []
+        for hit in results:
+            fields = hit.fields()
+            hits.append(Hit(
+                id=fields["id"], document=fields["document"], kind=fields["kind"],
+                number=fields.get("label", fields.get("number", "")), title=fields.get("title", ""),
+                url=fields.get("url", ""), order=fields.get("order", 0), score=hit.score or 0.0,
+                text=fields.get("text", ""), headings=fields.get("headings", ""), penalty=fields.get("penalty", ""),
+                section_kind=fields.get("section_kind", ""), parent=fields.get("parent", ""),
+                targets=tuple((fields.get("targets") or "").split()), archived=fields.get("archived", False)))
+        return hits
+

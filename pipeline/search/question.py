@@ -1,0 +1,247 @@
+"""What a judge's question means: one decision, shared by the CLI, the API and the site's search box.
+
+`understand(query, vocabulary)` turns a query into a `Question`: a rule number (in any of its
+written forms, with or without a document name), or groups of index terms to match, each word
+read as written, as a judges' abbreviation ("GRV", "2HG"), completed ("trig" -> trigger, while
+typing) or corrected against the documents' own words ("trampel" -> trample). The browser's
+worker (site/assets/search-worker.js) does the same steps on the same data, which the build
+exports from here (`browser_rules`); tests/test_search_agreement.py runs both on one question
+set and compares. Pure functions: no index, no I/O but the abbreviations file.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional, Protocol
+
+ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
+MAX_QUERY = 500
+
+# How the index cuts text into terms (whoosh's tokenizer takes the same expression): numbers keep
+# their dots and letters ("704.5k", "2hg"), words keep inner apostrophes.
+TOKEN = r"\d+(?:\.\d+[a-z]?)*[a-z]*|\w+(?:[’']\w+)*"
+TOKENS = re.compile(TOKEN)
+STOP_WORDS = frozenset("a an and are as at be by for from if in into is it of on or that the their then there "
+                       "these they this to was will with".split())
+# Index fields and the weight of a match in each (a title match outweighs five of body text).
+FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0}
+EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
+GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
+MIN_EVERY_WORD = 3          # fewer sections holding every word: take those holding some
+COMPLETIONS = 3             # a word being typed stands for its most frequent completions
+MIN_PREFIX = 3
+
+# Document names a question may start with (or hold), and the kind they name.
+DOCUMENT_WORDS = {
+    "cr": "cr", "comprehensive rules": "cr", "comp rules": "cr",
+    "ipg": "ipg", "infraction procedure guide": "ipg",
+    "mtr": "mtr", "tournament rules": "mtr", "magic tournament rules": "mtr",
+    "jar": "jar", "judging at regular rel": "jar",
+    "floor": "floor", "floor rules": "floor",
+}
+_DOCUMENT = "|".join(sorted((re.escape(name).replace(r"\ ", r"\s+") for name in DOCUMENT_WORDS), key=len, reverse=True))
+NUMBER_QUERY = re.compile(
+    rf"^\s*(?:(?P<doc>{_DOCUMENT})\b\s*[:#]?\s*)?"
+    r"(?:(?:rule|rules|section|sec\.?|§|no\.?|number)\s*)?"
+    r"(?P<number>\d{1,3}(?:\.\d{1,3}[a-z]?)?[a-z]?|appendix\s+[a-z])\.?\s*$", re.I)
+GLUED = re.compile(r"^\s*(cr|ipg|mtr)(\d)", re.I)      # "cr704.5k"
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+OPERATORS_ONLY = re.compile(r"^(?:(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\s*)+$")
+QUERY_WORD = re.compile(r"[^\W_][\w/'’-]*")
+
+
+class QueryError(ValueError):
+    """A query that cannot be searched (empty, too long): a 400 for the API, a message for the CLI."""
+
+
+class Vocabulary(Protocol):
+    """The documents' own words: how often each occurs, and the index term (stem) it becomes."""
+
+    def stem(self, word: str) -> Optional[str]: ...
+
+    def words_starting(self, letter: str) -> list[tuple[str, int]]: ...
+
+
+@dataclass(frozen=True)
+class Alternative:
+    stem: str
+    word: str                 # the word as the documents write it
+
+
+@dataclass
+class Question:
+    query: str
+    number: Optional[str] = None           # "704.5k", "2.1", "appendix a"
+    kind: Optional[str] = None             # a document kind the question names
+    groups: list[list[Alternative]] = field(default_factory=list)   # each must match (one of its terms)
+    boosts: list[str] = field(default_factory=list)   # stems of an abbreviation's meaning: title/alias bonus
+    corrected: list[str] = field(default_factory=list)   # the words as searched, for "did you mean"
+    suggestion: Optional[str] = None       # the corrected query, when a word was corrected
+    marks: list[str] = field(default_factory=list)     # words to highlight in snippets
+
+
+@lru_cache(maxsize=1)
+def abbreviations() -> dict[str, tuple[str, ...]]:
+    data = tomllib.loads(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+    return {key.lower(): tuple(value) if isinstance(value, list) else (value,) for key, value in data.items()}
+
+
+def clean(query: str) -> str:
+    """The query as searched, or a QueryError saying what is wrong with it."""
+    query = query or ""
+    if len(query) > MAX_QUERY:
+        raise QueryError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are searched")
+    if CONTROL.search(query):
+        raise QueryError("the query contains control characters")
+    query = re.sub(r"\s+", " ", query).strip()
+    if not query:
+        raise QueryError("the query is empty")
+    if query.count('"') % 2 or query.count("“") != query.count("”"):
+        raise QueryError("the query has an unbalanced quotation mark")
+    if OPERATORS_ONLY.match(query):
+        raise QueryError(f"the query is only the operator {query!r}; add the words to search for")
+    return query
+
+
+def as_number(query: str) -> Optional[tuple[Optional[str], str]]:
+    """(kind or None, number) for "704.5k", "cr 704.5k", "CR704.5k", "rule 704.5k", "mtr section 4.3"."""
+    match = NUMBER_QUERY.match(GLUED.sub(r"\1 \2", query))
+    if not match:
+        return None
+    doc = " ".join((match.group("doc") or "").lower().split())
+    return DOCUMENT_WORDS.get(doc) if doc else None, " ".join(match.group("number").lower().split())
+
+
+def terms(text: str) -> list[str]:
+    """The words of a text as the index cuts them, lower-cased, without stop words."""
+    return [token for token in TOKENS.findall(text.lower()) if token not in STOP_WORDS]
+
+
+def understand(query: str, vocabulary: Vocabulary) -> Question:
+    query = clean(query)
+    question = Question(query)
+    number = as_number(query)
+    if number:
+        question.kind, question.number = number
+        return question
+    words = QUERY_WORD.findall(query)
+    words, question.kind = _document_named(words)
+    expansions: list[str] = []
+    plain: list[str] = []
+    for word in words:
+        expansion = abbreviations().get(word.lower()) if _is_abbreviation(word, len(words)) else None
+        if expansion:
+            expansions.extend(expansion)
+        else:
+            plain.append(word)
+    corrected_words = []
+    for position, word in enumerate(plain):
+        for token in terms(word):
+            group, shown = _read_word(token, vocabulary, typing=position == len(plain) - 1)
+            corrected_words.append(shown)
+            if group:
+                question.groups.append(group)
+    for word in terms(expansions[0]) if expansions else []:      # the first meaning must match like words do
+        stem = vocabulary.stem(word)
+        if stem:
+            question.groups.append([Alternative(stem, word)])
+    for phrase in expansions:
+        for word in terms(phrase):
+            stem = vocabulary.stem(word)
+            if stem and stem not in question.boosts:
+                question.boosts.append(stem)
+    plain_terms = [token for word in plain for token in terms(word)]
+    if corrected_words != plain_terms:
+        question.suggestion = " ".join(corrected_words)
+    question.corrected = corrected_words
+    question.marks = corrected_words + [word for phrase in expansions for word in terms(phrase)]
+    return question
+
+
+def _document_named(words: list[str]) -> tuple[list[str], Optional[str]]:
+    """A question naming a document ("mtr slow play"): the document is a filter, not a word to find."""
+    lowered = [word.lower() for word in words]
+    for size in (4, 3, 2, 1):
+        for start in range(0, len(words) - size + 1):
+            name = " ".join(lowered[start:start + size])
+            if name in DOCUMENT_WORDS and len(words) > size:
+                return words[:start] + words[start + size:], DOCUMENT_WORDS[name]
+    return words, None
+
+
+def _is_abbreviation(word: str, words_in_query: int) -> bool:
+    """"GRV", "2HG", "D/DLP" are abbreviations; "to" or "ml" inside a sentence are words (a lone "grv" is one)."""
+    return word.isupper() or any(ch.isdigit() or ch == "/" for ch in word) or words_in_query == 1
+
+
+def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Alternative], str]:
+    """A query word as index terms: itself if the documents use it, else its completions (the last
+    word, 3+ letters: it may still be being typed), else the closest word they use."""
+    stem = vocabulary.stem(word)
+    if stem:
+        return [Alternative(stem, word)], word
+    if word[:1].isdigit():
+        return [], word
+    candidates = vocabulary.words_starting(word[0])
+    if typing and len(word) >= MIN_PREFIX:
+        completions = sorted(((count, candidate) for candidate, count in candidates if candidate.startswith(word)),
+                             key=lambda pair: (-pair[0], pair[1]))[:COMPLETIONS]
+        if completions:
+            group = []
+            for _, candidate in completions:
+                alternative = Alternative(vocabulary.stem(candidate), candidate)
+                if alternative.stem and alternative.stem not in {a.stem for a in group}:
+                    group.append(alternative)
+            return group, word
+    correction = closest_word(word, candidates)
+    if correction:
+        return [Alternative(vocabulary.stem(correction), correction)], correction
+    return [], word
+
+
+def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
+    """The most frequent candidate within 1 edit (words of up to 5 letters) or 2 (longer words);
+    a swap of two neighbouring letters is one edit."""
+    limit = 1 if len(word) <= 5 else 2
+    best: Optional[tuple[tuple[int, int, str], str]] = None
+    for candidate, count in candidates:
+        if len(candidate) < 3 or abs(len(candidate) - len(word)) > limit:
+            continue
+        distance = edit_distance(word, candidate, limit)
+        if distance <= limit:
+            key = (distance, -count, candidate)
+            if best is None or key < best[0]:
+                best = (key, candidate)
+    return best[1] if best else None
+
+
+def edit_distance(a: str, b: str, limit: int = 99) -> int:
+    """Optimal string alignment distance (insert, delete, substitute, swap neighbours); > limit is cut short."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def browser_rules() -> dict:
+    """Everything the browser's worker needs to read a question the way `understand` does."""
+    return {
+        "token": TOKEN, "stop_words": sorted(STOP_WORDS), "field_boosts": FIELD_BOOSTS,
+        "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT, "min_every_word": MIN_EVERY_WORD,
+        "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY,
+        "document_words": DOCUMENT_WORDS, "number_query": NUMBER_QUERY.pattern, "glued": GLUED.pattern,
+        "query_word": QUERY_WORD.pattern,
+        "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
+    }

@@ -1,0 +1,130 @@
+"""Build the site and its search index from a corpus, as one generation, into an output folder.
+
+The steps, top to bottom: check the output folder is ours; take its lock; plan the pages; write
+the search index in a second process (it dies with this one) while mkdocs renders the pages into
+a staging folder; add the browser's search data; publish site and index together. A failure or a
+kill at any step leaves the published site and index as they were.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import secrets
+import shutil
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+from ..addresses import address_corpus
+from ..model import Corpus
+from . import publish
+from .mkdocs_site import SiteBuildError, render
+from .plan import plan_site
+
+PACKAGED_CONFIG = Path(__file__).resolve().parent / "mkdocs.yml"
+
+
+class BuildFailed(Exception):
+    """The site could not be built; the published site is untouched."""
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    pages: int
+    seconds: float
+    generation: str
+    index: Optional[dict] = None       # what the indexer did: documents (re)indexed, kept
+
+
+def find_config(sources: Optional[Path], given: Optional[Path] = None) -> Path:
+    """The site configuration: the one given, else the project's mkdocs.yml beside (or in) the sources,
+    else the one this package ships."""
+    if given is not None:
+        if not Path(given).is_file():
+            raise BuildFailed(f"no configuration file {given}")
+        return Path(given)
+    if sources is not None:
+        for candidate in (Path(sources).resolve().parent / "mkdocs.yml", Path(sources) / "mkdocs.yml"):
+            if candidate.is_file():
+                return candidate
+    return PACKAGED_CONFIG
+
+
+def new_generation() -> str:
+    return time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Path] = None,
+               config_file: Optional[Path] = None,
+               write_index: Optional[Callable[[Corpus, Path], dict]] = None) -> BuildResult:
+    """Build `corpus` into `out`; `write_index(corpus, folder)` writes its search index meanwhile."""
+    started = time.perf_counter()
+    config_file = find_config(sources, config_file)
+    out = publish.check_output(Path(out), sources, config_file.resolve().parent)
+    with publish.BuildLock(out):
+        publish.clean_leftovers(out)
+        generation = new_generation()
+        staging = publish.new_staging(out, generation)
+        indexer = None
+        try:
+            addresses = address_corpus(corpus)
+            indexer = _Background(write_index, corpus, staging / "index") if write_index else None
+            plan = plan_site(corpus, generation, addresses)
+            try:
+                render(plan, config_file, staging / "site")
+            except SiteBuildError as error:
+                raise BuildFailed(str(error)) from None
+            indexed = indexer.result() if indexer else None
+            publish.publish(staging, out, generation,
+                            {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None})
+        except BaseException:
+            if indexer is not None:
+                indexer.stop()
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return BuildResult(out, len(plan.pages), time.perf_counter() - started, generation, indexed)
+
+
+class _Background:
+    """A function run in a forked process that dies with this one (the corpus is shared, not copied)."""
+
+    def __init__(self, function: Callable, *arguments):
+        context = multiprocessing.get_context("fork")
+        self.queue = context.SimpleQueue()
+        self.process = context.Process(target=self._run, args=(function, arguments), daemon=True)
+        self.process.start()
+
+    def _run(self, function: Callable, arguments: tuple) -> None:
+        _die_with_parent()
+        try:
+            self.queue.put(("ok", function(*arguments)))
+        except Exception as error:  # reported by the parent as a failed build
+            self.queue.put(("error", f"{type(error).__name__}: {error}"))
+
+    def result(self):
+        status, value = self.queue.get()
+        self.process.join()
+        if status == "error":
+            raise BuildFailed(f"the search index could not be written: {value}")
+        return value
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+
+
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when its parent dies (a killed build leaves no indexer behind)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(1, signal.SIGKILL)           # PR_SET_PDEATHSIG
+        if os.getppid() == 1:                   # the parent died before prctl
+            os._exit(1)
+    except (OSError, AttributeError, TypeError):
+        pass
