@@ -128,7 +128,8 @@ def build(sources: Path | str = "sources", out: Path | str = "site", config: Opt
         raise SourcesHaveErrors(errors)
     addresses = address_corpus(corpus)
     result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
-                        write_index=lambda corpus, folder: write_search_index(corpus, folder, addresses))
+                        write_index=lambda corpus, index, site_files, generation: write_search_index(
+                            corpus, index, addresses, browser_folder=site_files, build=generation))
     return result, corpus
 
 

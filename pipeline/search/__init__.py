@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Optional
 
 from .. import cache
-from ..addresses import Addresses
+from ..addresses import SHORT_NAMES, Addresses
 from ..model import Corpus
+from .browser import browser_files
 from .engine import Answer, Result, search
 from .entries import entries, searched_documents
 from .index import KnowledgeBase, index_state, write_index
@@ -38,11 +39,25 @@ def corpus_fingerprint(corpus: Corpus) -> str:
     return digest.hexdigest()[:24]
 
 
-def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[Addresses] = None) -> dict:
-    """Write the search index of `corpus` into the new folder `folder`; say what it holds."""
+def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[Addresses] = None,
+                       browser_folder: Optional[Path] = None, build: str = "") -> dict:
+    """Write the search index of `corpus` into the new folder `folder` (and, into `browser_folder`, the
+    files of the site's own search); say what it holds."""
     found = entries(corpus, addresses)
     write_index(found, folder, corpus_fingerprint(corpus))
-    return {"entries": len(found), "documents": [document.id for document in searched_documents(corpus)]}
+    documents = searched_documents(corpus)
+    if browser_folder is not None:
+        kb = KnowledgeBase(folder)
+        try:
+            described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title, "short": SHORT_NAMES.get(d.info.kind, d.info.kind.upper())}
+                         for d in documents]
+            for path, text in browser_files(kb, described, build).items():
+                target = Path(browser_folder) / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+        finally:
+            kb.close()
+    return {"entries": len(found), "documents": [document.id for document in documents]}
 
 
 def index_for_sources(sources: Path | str) -> Path:

@@ -16,10 +16,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .index import Hit, KnowledgeBase
-from .question import GLOSSARY_WEIGHT, MIN_EVERY_WORD, Question, understand
-
-GLOSSARY_TARGETS = 2      # rules a definition brings before it
-NUMBER_KINDS = ["ipg", "mtr", "cr", "jar", "floor"]   # a bare "2.1" is looked for in this order
+from .question import GLOSSARY_TARGETS, GLOSSARY_WEIGHT, MIN_EVERY_WORD, NUMBER_KINDS, Question, understand
 
 
 @dataclass
@@ -67,7 +64,7 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
 
 
 def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[Hit]:
-    groups = [[alternative.stem for alternative in group] for group in question.groups]
+    groups = [[(alternative.stem, alternative.word) for alternative in group] for group in question.groups]
     hits = rank(kb.match(groups, question.boosts, kind, every_group=True))
     if len(hits) < MIN_EVERY_WORD:
         seen = {hit.id for hit in hits}
@@ -127,7 +124,7 @@ def natural_key(number: str) -> tuple:
 def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[str]:
     """The two numbers before and after where `number` would be ("kind number" when several kinds)."""
     labelled = sorted({(n, f"{kind} {n}" if len(kinds) > 1 else n) for kind in kinds for n in kb.numbers(kind)},
-                      key=lambda pair: natural_key(pair[0]))
+                      key=lambda pair: (natural_key(pair[0]), pair[1]))
     keys = [natural_key(n) for n, _ in labelled]
     position = bisect.bisect_left(keys, natural_key(number))
     return [label for _, label in labelled[max(0, position - 2): position + 2]]

@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import StemmingAnalyzer
+from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemmingAnalyzer, StopFilter
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import And, AndMaybe, Or, Term
 
-from .question import EXPANSION_BOOST, FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS
+from .question import EXPANSION_BOOST, FIELD_BOOSTS, STEMMED_FIELDS, STOP_WORDS, TOKEN, TOKENS
 
 ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP_WORDS)
-SCHEMA_VERSION = "3"
+WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
+SCHEMA_VERSION = "4"
 MAX_MATCHES = 500      # every match a question can rank in its first page (see engine)
 
 SCHEMA = Schema(
@@ -33,6 +34,7 @@ SCHEMA = Schema(
     label=STORED,                         # the number as the document writes it: "Appendix A"
     section_kind=ID(stored=True),
     title=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["title"]),
+    exact=TEXT(analyzer=WORDS_AS_WRITTEN, phrase=False, field_boost=FIELD_BOOSTS["exact"]),
     aliases=TEXT(analyzer=ANALYZER, field_boost=FIELD_BOOSTS["aliases"]),
     headings=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
@@ -97,7 +99,8 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
     for entry in sorted(entries, key=lambda entry: entry.order):
         writer.add_document(
             id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(), label=entry.number,
-            section_kind=entry.section_kind, title=entry.title, aliases=entry.aliases, headings=entry.headings,
+            section_kind=entry.section_kind, title=entry.title, exact=entry.title, aliases=entry.aliases,
+            headings=entry.headings,
             text=entry.text, url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
             penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
         for value in (entry.title, entry.aliases, entry.headings, entry.text):
@@ -179,10 +182,13 @@ class KnowledgeBase:
 
     # -- matching terms ---------------------------------------------------------------------
 
-    def match(self, groups: list[list[str]], boosts: list[str], kind: Optional[str], every_group: bool) -> list[Hit]:
-        """Entries matching every group (or, with every_group False, any), each group one of its stems in any
-        field; scored by BM25F, each field's score times its weight, plus the boost stems in titles."""
-        clauses = [Or([Term(field, stem, boost=boost) for stem in group for field, boost in FIELD_BOOSTS.items()])
+    def match(self, groups: list[list[tuple[str, str]]], boosts: list[str], kind: Optional[str],
+              every_group: bool) -> list[Hit]:
+        """Entries matching every group (or, with every_group False, any), each group one of its (term, word)
+        alternatives: the term in any stemmed field or the word in a title as written; scored by BM25F,
+        each field's score times its weight, plus the boost terms in titles."""
+        clauses = [Or([Term(field, term, boost=FIELD_BOOSTS[field]) for term, word in group for field in STEMMED_FIELDS]
+                      + [Term("exact", word, boost=FIELD_BOOSTS["exact"]) for term, word in group])
                    for group in groups if group]
         if not clauses:
             return []

@@ -26,13 +26,18 @@ TOKEN = r"\d+(?:\.\d+[a-z]?)*[a-z]*|\w+(?:[’']\w+)*"
 TOKENS = re.compile(TOKEN)
 STOP_WORDS = frozenset("a an and are as at be by for from if in into is it of on or that the their then there "
                        "these they this to was will with".split())
-# Index fields and the weight of a match in each (a title match outweighs five of body text).
-FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0}
+# Index fields and the weight of a match in each (a title match outweighs five of body text). The
+# first four hold terms (Porter stems: "commander" and "command" are one term); "exact" holds a
+# title's words as written, so that the title that has the very word asked comes first.
+FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0}
+STEMMED_FIELDS = ("title", "aliases", "headings", "text")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
 GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
 MIN_EVERY_WORD = 3          # fewer sections holding every word: take those holding some
 COMPLETIONS = 3             # a word being typed stands for its most frequent completions
 MIN_PREFIX = 3
+GLOSSARY_TARGETS = 2        # rules a definition brings before it
+NUMBER_KINDS = ["ipg", "mtr", "cr", "jar", "floor"]   # a bare "2.1" is looked for in this order
 
 # Document names a question may start with (or hold), and the kind they name.
 DOCUMENT_WORDS = {
@@ -235,13 +240,22 @@ def edit_distance(a: str, b: str, limit: int = 99) -> int:
     return previous[-1]
 
 
+# The same patterns in JavaScript's dialect (flags "u"): Python's \w and \d are Unicode, JavaScript's are not.
+JS_PATTERNS = {
+    "token": r"\p{Nd}+(?:\.\p{Nd}+[a-z]?)*[a-z]*|[\p{L}\p{N}\p{M}_]+(?:[’'][\p{L}\p{N}\p{M}_]+)*",
+    "query_word": r"[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}_/'’-]*",
+    "number_query": NUMBER_QUERY.pattern.replace("(?P<", "(?<"),
+    "glued": GLUED.pattern,
+}
+
+
 def browser_rules() -> dict:
     """Everything the browser's worker needs to read a question the way `understand` does."""
     return {
-        "token": TOKEN, "stop_words": sorted(STOP_WORDS), "field_boosts": FIELD_BOOSTS,
+        "patterns": JS_PATTERNS, "stop_words": sorted(STOP_WORDS), "field_boosts": FIELD_BOOSTS,
+        "stemmed_fields": list(STEMMED_FIELDS),
         "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT, "min_every_word": MIN_EVERY_WORD,
         "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY,
-        "document_words": DOCUMENT_WORDS, "number_query": NUMBER_QUERY.pattern, "glued": GLUED.pattern,
-        "query_word": QUERY_WORD.pattern,
+        "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS, "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
     }

@@ -61,8 +61,9 @@ def new_generation() -> str:
 
 def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Path] = None,
                config_file: Optional[Path] = None,
-               write_index: Optional[Callable[[Corpus, Path], dict]] = None) -> BuildResult:
-    """Build `corpus` into `out`; `write_index(corpus, folder)` writes its search index meanwhile."""
+               write_index: Optional[Callable[[Corpus, Path, Path, str], dict]] = None) -> BuildResult:
+    """Build `corpus` into `out`; `write_index(corpus, index folder, site files folder, generation)` writes
+    its search index meanwhile (the site files it writes join the site)."""
     started = time.perf_counter()
     config_file = find_config(sources, config_file)
     out = publish.check_output(Path(out), sources, config_file.resolve().parent)
@@ -73,13 +74,15 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
         indexer = None
         try:
             addresses = address_corpus(corpus)
-            indexer = _Background(write_index, corpus, staging / "index") if write_index else None
+            indexer = _Background(write_index, corpus, staging / "index", staging / "search-files",
+                                  generation) if write_index else None
             plan = plan_site(corpus, generation, addresses)
             try:
                 render(plan, config_file, staging / "site")
             except SiteBuildError as error:
                 raise BuildFailed(str(error)) from None
             indexed = indexer.result() if indexer else None
+            _merge(staging / "search-files", staging / "site")
             publish.publish(staging, out, generation,
                             {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None})
         except BaseException:
@@ -88,6 +91,17 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             shutil.rmtree(staging, ignore_errors=True)
             raise
     return BuildResult(out, len(plan.pages), time.perf_counter() - started, generation, indexed)
+
+
+def _merge(extra: Path, site: Path) -> None:
+    """Move the files the indexer wrote for the site into it."""
+    if not extra.is_dir():
+        return
+    for path in sorted(extra.rglob("*")):
+        if path.is_file():
+            target = site / path.relative_to(extra)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
 
 
 class _Background:

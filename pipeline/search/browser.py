@@ -1,0 +1,128 @@
+"""The index as the browser's search worker reads it: small files, fetched only as a question needs them.
+
+Written into the site's `search/` folder by the build, from the whoosh index itself (so the
+browser ranks with whoosh's own scores) and from `question.browser_rules()` (so it reads a
+question the same way). Files, all JSON:
+- `manifest.json`: the rules of reading a question, the documents (index ranges), and which
+  file holds what; the only file not named after its content (the others can be cached forever);
+- `w-<letter>.<hash>.json`: the documents' words starting with a letter: [word, count, term];
+- `t-<key>.<hash>.json`: for the terms whose first two characters are in a key range, the
+  entries holding them: [field, n, entry, score, entry, score, ...] (entries as gaps, scores x100);
+- `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, text for the snippet),
+  ENTRIES_PER_CHUNK entries a file;
+- `n.<hash>.json`: every number of every document, for number questions and jump-on-Enter.
+Pure function of an index: no I/O but reading it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+
+from .engine import natural_key
+from .index import KnowledgeBase
+from .question import FIELD_BOOSTS, browser_rules
+
+ENTRIES_PER_CHUNK = 64
+TERM_SHARD_BYTES = 24_000       # raw JSON per term file (about a fifth of that compressed)
+SCORE_SCALE = 100
+FIELDS = list(FIELD_BOOSTS)
+
+
+def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[str, str]:
+    """site path -> JSON text, for every file of the browser's search. `documents`: id, kind, title, short."""
+    stored = kb.stored()
+    files: dict[str, str] = {}
+
+    def add(stem: str, data) -> str:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        name = f"{stem}.{hashlib.sha256(text.encode()).hexdigest()[:10]}.json"
+        files[f"search/{name}"] = text
+        return name
+
+    words = defaultdict(list)
+    for word, (count, term) in sorted(kb.vocabulary.items()):
+        words[word[0]].append([word, count, "" if term == word else term])
+    word_files = {letter: add(f"w-{_safe(letter)}", rows) for letter, rows in sorted(words.items())}
+
+    postings: dict[str, list] = defaultdict(list)
+    for field, term, hits in kb.impacts():
+        flat = [FIELDS.index(field), len(hits)]
+        previous = 0
+        for position, score in hits:
+            flat += [position - previous, round(score * SCORE_SCALE)]
+            previous = position
+        postings[term].extend(flat)
+    term_files = _term_shards(postings, add)
+
+    positions = {fields["id"]: position for position, fields in enumerate(stored)}
+    pages: dict[str, int] = {}
+    chunks = []
+    for start in range(0, len(stored), ENTRIES_PER_CHUNK):
+        rows = [_display_row(fields, positions, pages) for fields in stored[start:start + ENTRIES_PER_CHUNK]]
+        chunks.append(add(f"d-{start // ENTRIES_PER_CHUNK}", rows))
+
+    numbers = defaultdict(list)
+    for position, fields in enumerate(stored):
+        if fields.get("number"):
+            numbers[fields["kind"]].append([fields["number"], position])
+    for kind in numbers:
+        numbers[kind].sort(key=lambda pair: natural_key(pair[0]))
+    numbers_file = add("n", numbers)
+
+    ranges = []
+    for document in documents:
+        members = [position for position, fields in enumerate(stored) if fields["document"] == document["id"]]
+        if members:
+            glossary = [p for p in members if stored[p].get("section_kind") == "glossary"]
+            ranges.append({**document, "start": members[0], "end": members[-1] + 1,
+                           "glossary": [glossary[0], glossary[-1] + 1] if glossary else None,
+                           "archived": bool(stored[members[0]].get("archived"))})
+    manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
+                "entries": len(stored), "documents": ranges, "words": word_files, "terms": term_files,
+                "chunk": ENTRIES_PER_CHUNK, "chunks": chunks, "numbers": numbers_file,
+                "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
+    files["search/manifest.json"] = json.dumps(manifest, ensure_ascii=False, separators=(",", ":"))
+    return files
+
+
+def _term_shards(postings: dict[str, list], add) -> dict[str, str]:
+    """Terms grouped by their first two characters, consecutive groups merged up to TERM_SHARD_BYTES."""
+    by_key: dict[str, dict] = defaultdict(dict)
+    for term in sorted(postings):
+        by_key[term[:2]][term] = postings[term]
+    shards: dict[str, str] = {}
+    pending: dict = {}
+    keys: list[str] = []
+    size = 0
+    for key in sorted(by_key):
+        group_size = len(json.dumps(by_key[key], separators=(",", ":")))
+        if pending and size + group_size > TERM_SHARD_BYTES:
+            name = add(f"t-{_safe(keys[0])}", pending)
+            shards.update({k: name for k in keys})
+            pending, keys, size = {}, [], 0
+        pending.update(by_key[key])
+        keys.append(key)
+        size += group_size
+    if pending:
+        name = add(f"t-{_safe(keys[0])}", pending)
+        shards.update({k: name for k in keys})
+    return shards
+
+
+def _display_row(fields: dict, positions: dict[str, int], pages: dict[str, int]) -> list:
+    """[number, title, heading, page, anchor, penalty, text, parent, targets, kind of section]."""
+    url = fields.get("url") or ""
+    page, _, anchor = url.partition("#")
+    page_number = pages.setdefault(page, len(pages))
+    number = fields.get("label") or ""
+    heading = (fields.get("headings") or "").split(" › ")[-1]
+    parent = positions.get(fields.get("parent") or "", -1)
+    targets = [positions[target] for target in (fields.get("targets") or "").split() if target in positions]
+    return [number, fields.get("title") or "", heading, page_number, "" if anchor == number else anchor,
+            fields.get("penalty") or "", fields.get("text") or "", parent, targets, fields.get("section_kind") or ""]
+
+
+def _safe(key: str) -> str:
+    """A file-name-safe form of a key ("tr", "70", "æt" -> hex)."""
+    return key if key.isascii() and key.isalnum() else key.encode("utf-8").hex()
