@@ -39,8 +39,9 @@ class SourcesHaveErrors(Exception):
 @dataclass
 class CheckReport:
     folder: str
-    documents: int
-    sections: int
+    documents: int            # every document of the folder, older editions included
+    current: int              # the current editions
+    sections: int             # in the current editions
     problems: tuple[Problem, ...]
 
     @property
@@ -48,14 +49,14 @@ class CheckReport:
         return [problem for problem in self.problems if problem.severity == ERROR]
 
     def as_json(self) -> dict:
-        return {"folder": self.folder, "documents": self.documents, "sections": self.sections,
+        return {"folder": self.folder, "documents": self.documents, "current": self.current, "sections": self.sections,
                 "problems": [problem.as_json() for problem in self.problems]}
 
 
 def check(sources: Path | str = "sources", use_cache: bool = True) -> CheckReport:
     corpus = load_corpus(sources, use_cache=use_cache)
-    return CheckReport(str(sources), len(corpus.documents), sum(len(d.sections) for d in corpus.documents),
-                       corpus.all_problems())
+    return CheckReport(str(sources), len(corpus.editions), len(corpus.documents),
+                       sum(len(d.sections) for d in corpus.documents), corpus.all_problems())
 
 
 def export(target: Path | str, sources: Path | str = "sources", alone: bool = False, use_cache: bool = True) -> dict:

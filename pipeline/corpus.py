@@ -1,22 +1,28 @@
 """Read a sources/ folder into a linked Corpus: read, detect, name, parse, link.
 
-The build reads top to bottom as that list of steps. Problems are collected, never
-printed here; a file that cannot be used is left out of the corpus and reported.
+The steps, top to bottom, for each file: its bytes; what it is (kind, title, edition: detected
+from the text, or said by the manifest); its id among the others; its parse; then the current
+edition of each document is linked with the others. Older editions are parsed and checked one at
+a time and not kept in memory (a hundred editions of the CR would not fit): `load_edition` gives
+one back when it is needed. Detections and parses are cached under the file's bytes, so a
+rebuild reads again only what changed. Problems are collected, never printed here.
 """
 from __future__ import annotations
 
+import gc
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 from . import cache
 from .link import link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
 from .parse import parse
-from .read import SourceError, SourceText, read_source
+from .read import SourceError, SourceText, read_bytes
 from .read.detect import Detected, detect
-from .read.manifest import MANIFEST_NAME, apply_manifest, load_manifest
+from .read.manifest import MANIFEST_NAME, ManifestEntry, apply_manifest, load_manifest
 
 NOT_SOURCES = {MANIFEST_NAME.lower(), "readme.md", "readme.txt", "sources.md", "notes.md"}
 
@@ -24,8 +30,9 @@ NOT_SOURCES = {MANIFEST_NAME.lower(), "readme.md", "readme.txt", "sources.md", "
 @dataclass(frozen=True)
 class _Candidate:
     path: Path
-    source: SourceText
+    sha256: str
     found: Detected
+    encoding: str
 
 
 def source_files(directory: Path, problems: Optional[list[Problem]] = None) -> list[Path]:
@@ -50,6 +57,7 @@ def source_files(directory: Path, problems: Optional[list[Problem]] = None) -> l
 
 
 def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
+    """The current edition of every document, linked; every edition's info and problems."""
     directory = Path(directory)
     problems: list[Problem] = []
     if not directory.is_dir():
@@ -62,23 +70,46 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
         entry = manifest.get(path.name)
         if entry is not None and entry.ignore:
             continue
-        candidate = _read_and_detect(path, entry, problems)
+        candidate = _read_and_detect(path, entry, problems, use_cache)
         if candidate is not None:
             candidates.append(candidate)
     for name in sorted(set(manifest) - {path.name for path in files}):
         problems.append(Problem(WARNING, MANIFEST_NAME, None, f"the manifest names {name}, which is not in the folder"))
 
     chosen = {candidate.path.name: candidate.found.id for candidate in candidates if candidate.found.id}
-    infos = assign_ids([_first_info(candidate) for candidate in candidates], chosen)
-    documents = []
-    for candidate, info in zip(candidates, infos):
-        document = parse_cached(candidate.source, info, use_cache)
-        if _usable(document, problems):
-            documents.append(document)
-    # Completeness is known only after parsing: a truncated file must not become "current".
-    final = assign_ids([document.info for document in documents], chosen)
-    documents = [rename_document(document, info) for document, info in zip(documents, final)]
-    return link_corpus(documents, problems)
+    # Completeness is known only after parsing (a truncated file must not become "current"): each file is
+    # parsed, its info noted, and only the best candidate of each kind so far is kept in memory.
+    infos: list[DocumentInfo] = []
+    kept: dict[str, Document] = {}
+    first = assign_ids([_first_info(candidate) for candidate in candidates], chosen)
+    for document in _parsed(candidates, first, problems, use_cache):
+        infos.append(document.info)
+        best = kept.get(document.info.kind)
+        if best is None or _rank(document.info) > _rank(best.info):
+            kept[document.info.kind] = document
+    final = assign_ids(infos, chosen)
+    by_source = {info.source: info for info in final}
+    current = [rename_document(document, by_source[document.info.source]) for document in kept.values()
+               if by_source[document.info.source].current]
+    current.sort(key=lambda document: [info.source for info in final].index(document.info.source))
+    corpus = replace(link_corpus(current, problems), editions=tuple(final), folder=str(directory))
+    older_problems = []
+    for info in final:
+        if not info.current:
+            older_problems.extend(_problems_of_older(info, corpus, use_cache))
+    return replace(corpus, problems=corpus.problems + tuple(older_problems))
+
+
+def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True) -> Optional[Document]:
+    """A document of the corpus by id, the current ones from memory, an older edition from its file."""
+    document = corpus.document(document_id)
+    if document is not None:
+        return document
+    info = next((info for info in corpus.editions if info.id == document_id), None)
+    if info is None or corpus.folder is None:
+        return None
+    parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache)
+    return link_corpus([parsed] + list(corpus.documents)).documents[0] if parsed else None
 
 
 def load_document(path: Path | str, use_cache: bool = True) -> tuple[Optional[Document], list[Problem]]:
@@ -87,15 +118,44 @@ def load_document(path: Path | str, use_cache: bool = True) -> tuple[Optional[Do
     problems: list[Problem] = []
     manifest, manifest_problems = load_manifest(path.parent)
     problems.extend(manifest_problems)
-    candidate = _read_and_detect(path, manifest.get(path.name), problems)
+    candidate = _read_and_detect(path, manifest.get(path.name), problems, use_cache)
     if candidate is None:
         return None, problems
     info = assign_ids([_first_info(candidate)], {path.name: candidate.found.id} if candidate.found.id else {})[0]
-    document = parse_cached(candidate.source, info, use_cache)
-    if not _usable(document, problems):
+    document = _parse_file(path, info, use_cache)
+    if document is None or not _usable(document, problems):
         return None, problems
     corpus = link_corpus([document], problems)
     return corpus.documents[0], list(corpus.all_problems())
+
+
+def _rank(info: DocumentInfo) -> tuple:
+    """Which edition of a kind visitors land on: the newest complete, non-excerpt one."""
+    return (info.complete and not info.excerpt, info.edition or "", info.source)
+
+
+def _parsed(candidates: list[_Candidate], infos: list[DocumentInfo], problems: list[Problem],
+            use_cache: bool) -> Iterator[Document]:
+    """Each usable document in turn (the caller keeps what it needs: the others can be freed)."""
+    for candidate, info in zip(candidates, infos):
+        document = _parse_file(candidate.path, info, use_cache)
+        if document is not None and _usable(document, problems):
+            yield document
+        gc.collect(0)
+
+
+def _problems_of_older(info: DocumentInfo, corpus: Corpus, use_cache: bool) -> list[Problem]:
+    """An older edition's problems, its references read against the current documents (cached)."""
+    key = cache.key("older-problems", info.sha256, repr(info), *(d.info.sha256 for d in corpus.documents))
+    if use_cache:
+        found = cache.load(key)
+        if found is not None:
+            return found
+    document = load_edition(corpus, info.id, use_cache)
+    found = list(document.problems) if document is not None else []
+    if use_cache:
+        cache.store(key, found)
+    return found
 
 
 def _usable(document: Document, problems: list[Problem]) -> bool:
@@ -108,28 +168,43 @@ def _usable(document: Document, problems: list[Problem]) -> bool:
     return False
 
 
-def _read_and_detect(path: Path, entry, problems: list[Problem]) -> Optional[_Candidate]:
+def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[Problem],
+                     use_cache: bool) -> Optional[_Candidate]:
+    """What a file is, from its text (cached under its bytes: a warm rebuild decodes nothing)."""
     try:
-        source = read_source(path)
-    except SourceError as error:
-        problems.append(error.problem)
+        data = path.read_bytes()
+    except OSError as error:
+        problems.append(Problem(ERROR, path.name, None, f"cannot read the file: {error.strerror}"))
         return None
-    problems.extend(source.problems)
-    found = apply_manifest(detect(source), entry)
+    sha256 = hashlib.sha256(data).hexdigest()
+    key = cache.key("detect", sha256, path.name)
+    known = cache.load(key) if use_cache else None
+    if known is None:
+        try:
+            source = read_bytes(data, path.name)
+        except SourceError as error:
+            problems.append(error.problem)
+            return None
+        known = (detect(source), source.problems, source.encoding)
+        if use_cache:
+            cache.store(key, known)
+    detected, read_problems, encoding = known
+    problems.extend(read_problems)
+    found = apply_manifest(detected, entry)
     if found.kind is None:
         problems.append(Problem(ERROR, path.name, 1,
                                 "cannot tell what document this is (not the Comprehensive Rules, Tournament "
-                                "Rules or Infraction Procedure Guide); name its kind in sources/manifest.toml "
-                                "if it is one"))
+                                "Rules, Infraction Procedure Guide or Judging at Regular REL); name its kind "
+                                "in sources/manifest.toml if it is one"))
         return None
-    return _Candidate(path, source, found)
+    return _Candidate(path, sha256, found, encoding)
 
 
 def _first_info(candidate: _Candidate) -> DocumentInfo:
     found = candidate.found
     return DocumentInfo(id="", kind=found.kind, title=found.title, edition=found.edition,
                         source=candidate.path.name, complete=True, excerpt=found.excerpt, current=False,
-                        sha256=candidate.source.sha256, note=found.note, encoding=candidate.source.encoding,
+                        sha256=candidate.sha256, note=found.note, encoding=candidate.encoding,
                         archived=found.archived)
 
 
@@ -148,8 +223,7 @@ def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = Non
     for index, info in enumerate(infos):
         by_kind.setdefault(info.kind, []).append(index)
     for kind, members in by_kind.items():
-        ranked = sorted(members, key=lambda i: (infos[i].complete and not infos[i].excerpt,
-                                                infos[i].edition or "", infos[i].source), reverse=True)
+        ranked = sorted(members, key=lambda i: _rank(infos[i]), reverse=True)
         current.add(ranked[0])
         if ranked[0] not in ids and kind not in taken:
             ids[ranked[0]] = kind
@@ -168,7 +242,7 @@ def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = Non
 
 
 def rename_document(document: Document, info: DocumentInfo) -> Document:
-    """The same document under a new id (every section id and parent follows)."""
+    """The same document under a new id (every section id, parent and reference target follows)."""
     old = document.info.id
     if info.id == old:
         return replace(document, info=info)
@@ -179,7 +253,13 @@ def rename_document(document: Document, info: DocumentInfo) -> Document:
             return f"{info.id}:{section_id[len(prefix):]}"
         return section_id
 
-    sections = tuple(replace(section, id=moved(section.id), parent=moved(section.parent)) for section in document.sections)
+    def refs(references):
+        if not any(ref.target and ref.target.startswith(prefix) for ref in references):
+            return references
+        return tuple(replace(ref, target=moved(ref.target)) for ref in references)
+
+    sections = tuple(replace(section, id=moved(section.id), parent=moved(section.parent), refs=refs(section.refs))
+                     for section in document.sections)
     penalties = tuple(replace(penalty, section=moved(penalty.section)) for penalty in document.penalties)
     return replace(document, info=info, sections=sections, penalties=penalties)
 
@@ -188,15 +268,31 @@ def _stem(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", Path(name).stem.lower()).strip("-")
 
 
-def parse_cached(source: SourceText, info: DocumentInfo, use_cache: bool = True) -> Document:
-    """Parse a source, reusing an earlier parse of the same bytes under the same name."""
-    key = cache.key("parse", source.sha256, repr(info))
-    if use_cache:
-        hit = cache.load(key)
-        if hit is not None:
-            return hit
+def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[Document]:
+    """Parse a file under `info`, reusing an earlier parse of the same bytes. The parse is made and cached
+    under a neutral id (the kind), so that a file keeps its cached parse when its id changes (a newer
+    edition arrives, "cr" becomes "cr-2026-01-16")."""
+    neutral = replace(info, id=info.kind, current=False)
+    key = cache.key("parse", info.sha256, repr(neutral))
+    document = cache.load(key) if use_cache else None
+    if document is None:
+        try:
+            source = read_bytes(path.read_bytes(), path.name)
+        except (SourceError, OSError):
+            return None
+        document = parse_source(source, neutral)
+        if use_cache:
+            cache.store(key, document)
+    complete = replace(info, complete=document.info.complete)
+    return rename_document(document, complete)
+
+
+def parse_source(source: SourceText, info: DocumentInfo) -> Document:
+    """A source's Document: parsed, with the links of an HTML source made references, PDF pages on problems."""
     document = parse(source, info)
     document = references_from_links(document, source)
-    if use_cache:
-        cache.store(key, document)
+    if source.format == "pdf":
+        document = replace(document, problems=tuple(
+            replace(problem, page=source.page_of(problem.line)) if problem.line and not problem.page else problem
+            for problem in document.problems))
     return document

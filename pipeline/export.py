@@ -51,5 +51,8 @@ def ref_json(ref: Reference) -> dict[str, Any]:
     return {"text": ref.text, "number": ref.number, "document": ref.document, "target": ref.target, "line": ref.line}
 
 
-def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+def dumps(data: Any, compact: bool = False) -> str:
+    """JSON text: indented for a person (the CLI), compact for a file the site serves."""
+    if compact:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

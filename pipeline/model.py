@@ -73,6 +73,9 @@ class Reference:
     document: Optional[str] = None
     target: Optional[str] = None
     line: Optional[int] = None
+    block: int = -1       # which text of the section holds it: its blocks, then its examples (-1: not said)
+    start: int = -1       # where in that text the number is written (a range's numbers share one span)
+    end: int = -1
 
 
 @dataclass(frozen=True)
@@ -184,10 +187,13 @@ class Document:
 
 @dataclass(frozen=True)
 class Corpus:
-    """Every document of a sources/ folder, linked: references resolved, backlinks known."""
+    """A sources/ folder: the current edition of each document, linked (references resolved,
+    backlinks known), and what is known of every edition, older ones included."""
     documents: tuple[Document, ...] = ()
-    problems: tuple[Problem, ...] = ()          # problems found while reading or linking
+    problems: tuple[Problem, ...] = ()          # problems found while reading or linking, older editions' too
     backlinks: dict = field(default_factory=dict)  # section id -> tuple of citing section ids
+    editions: tuple[DocumentInfo, ...] = ()     # every document of the folder, current and older, in file order
+    folder: Optional[str] = None                # where they are read from (older editions are read when needed)
 
     def document(self, doc_id: str) -> Optional[Document]:
         for document in self.documents:

@@ -54,7 +54,8 @@ def check(args) -> int:
         say(json.dumps(report.as_json(), ensure_ascii=False, indent=1))
     else:
         print_problems(report.problems, stream=sys.stdout)
-        say(f"checked {report.documents} documents, {report.sections} sections in {args.dir}: {summary(report.problems)}")
+        say(f"checked {report.documents} documents in {args.dir} ({report.current} current editions, "
+            f"{report.sections} sections): {summary(report.problems)}")
     return 1 if report.errors else 0
 
 
@@ -85,8 +86,8 @@ def build(args) -> int:
         return 1
     problems = corpus.all_problems()
     sections = sum(len(d.sections) for d in corpus.documents)
-    say(f"read {len(corpus.documents)} documents ({sections} sections) from {args.sources}: {summary(problems)}"
-        + (" (rulekb check lists them)" if problems else ""))
+    say(f"read {len(corpus.editions)} documents from {args.sources} ({len(corpus.documents)} current editions, "
+        f"{sections} sections): {summary(problems)}" + (" (rulekb check lists them)" if problems else ""))
     indexed = result.index or {}
     say(f"built {result.pages} pages into {args.out}/ in {result.seconds:.1f} s; search index: "
         f"{indexed.get('entries', 0)} entries of {len(indexed.get('documents', []))} documents")

@@ -1,75 +1,244 @@
-"""The history of each rule across the editions of a document: its wordings, and when it last changed."""
+"""Each rule through the editions of a document: its wordings, the editions that held each, when it last changed.
+
+`trace(editions, load)` walks the editions oldest first, holding two documents at a time (the one
+before, this one): of each edition it keeps a summary (its numbers and the ids of their wordings),
+of each consecutive pair the comparison. Both are cached under the bytes of the documents (not
+their ids, which change when a newer edition arrives), so that adding one edition to a hundred
+computes one new comparison and one summary; the rest is a walk over the summaries.
+
+A rule's lineage follows it back through renumberings (702.19 -> 702.20 is one rule). Excerpts
+are left out of the chain (they cover too little to say what changed).
+"""
 from __future__ import annotations
 
-from ..model import Document
-from .compare import _key, _pair, section_text
+import gc
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Optional
+
+from .. import cache
+from ..corpus import rename_document
+from ..model import Document, DocumentInfo
+from .compare import Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, _key, compare
 
 
-def _edition_label(document: Document) -> str:
-    return document.info.edition or document.id
+@dataclass(frozen=True)
+class Wording:
+    """A section's words in one edition: its title, its text, its examples."""
+    title: str
+    text: str
+    examples: tuple[str, ...] = ()
+
+    @property
+    def joined(self) -> str:
+        """The words compared between editions (as `compare` compares them)."""
+        parts = [self.title.strip()] if self.title.strip() else []
+        if self.text.strip():
+            parts.append(self.text.strip())
+        parts.extend(example.strip() for example in self.examples if example.strip())
+        return "\n\n".join(parts)
+
+    @property
+    def id(self) -> str:
+        return hashlib.sha1(self.joined.encode("utf-8")).hexdigest()[:12]
 
 
-def _ordered(documents: list[Document]) -> list[Document]:
-    """Oldest first; excerpts other than the newest document are left out (they cover too little)."""
-    ordered = sorted(documents, key=lambda d: (d.info.edition or "", d.info.source))
-    if not ordered:
-        return []
-    newest = ordered[-1]
-    return [d for d in ordered if not d.info.excerpt or d is newest]
+@dataclass(frozen=True)
+class Step:
+    """One section of one edition: where it stands and how it reads."""
+    key: str               # the id without its document ("702.19a", "glossary/trample")
+    number: str
+    level: int
+    kind: str
+    parent: str            # the parent's key, "" for none
+    wording: str           # Wording.id
 
 
-def rule_history(documents: list[Document]) -> dict[str, list[tuple[str, str, str]]]:
-    """Section id of the newest edition -> [(edition, section id there, text)], oldest first.
+@dataclass(frozen=True)
+class EditionSummary:
+    """What the history keeps of an edition: its sections (and glossary terms) in order, their wordings."""
+    steps: tuple[Step, ...]
+    glossary: tuple[tuple[str, str], ...]      # (term, Wording.id)
+    wordings: dict
 
-    Follows renumberings back; a section's list starts with the edition it first
-    appears in. Documents are ordered by edition date; excerpts other than the
-    newest are skipped.
-    """
-    editions = _ordered(documents)
-    if not editions:
-        return {}
-    newest = editions[-1]
-    history: dict[str, list[tuple[str, str, str]]] = {}
-    current = {section.id: _key(section) for section in newest.sections}   # newest id -> key in editions[i]
-    for section in newest.sections:
-        history[section.id] = [(_edition_label(newest), section.id, section_text(section))]
-    for index in range(len(editions) - 1, 0, -1):
-        pairing = _pair(editions[index - 1], editions[index])
-        older = editions[index - 1]
-        for newest_id, key in list(current.items()):
-            if key is None:
+    @staticmethod
+    def of(document: Document) -> "EditionSummary":
+        wordings: dict[str, Wording] = {}
+        steps = []
+        for section in document.sections:
+            wording = Wording(section.title, section.text, tuple(section.examples))
+            wordings[wording.id] = wording
+            steps.append(Step(_key(section), section.number, section.level, section.kind,
+                              _key(section.parent) if section.parent else "", wording.id))
+        glossary = []
+        for entry in document.glossary:
+            wording = Wording(entry.term, entry.text)
+            wordings[wording.id] = wording
+            glossary.append((entry.term, wording.id))
+        return EditionSummary(tuple(steps), tuple(glossary), wordings)
+
+
+@dataclass
+class KindHistory:
+    """The editions of one document, oldest first, and every rule's way through them."""
+    editions: list[DocumentInfo] = field(default_factory=list)
+    summaries: list[EditionSummary] = field(default_factory=list)
+    diffs: list[EditionDiff] = field(default_factory=list)        # diffs[i]: editions[i] -> editions[i + 1]
+    lineages: dict[str, list[tuple[int, str]]] = field(default_factory=dict)   # newest key -> [(edition, key)]
+    wordings: dict[str, Wording] = field(default_factory=dict)
+
+    def label(self, index: int) -> str:
+        return self.editions[index].edition or self.editions[index].id
+
+    def step(self, index: int, key: str) -> Optional[Step]:
+        return self._steps(index).get(key)
+
+    def _steps(self, index: int) -> dict[str, Step]:
+        if not hasattr(self, "_by_key"):
+            self._by_key = [{step.key: step for step in summary.steps} for summary in self.summaries]
+        return self._by_key[index]
+
+    def wordings_of(self, key: str) -> list[tuple[Wording, list[int], list[str]]]:
+        """The distinct wordings of the newest edition's section `key`, oldest first: (wording, the editions
+        that held it, the numbers it had there)."""
+        found: list[tuple[Wording, list[int], list[str]]] = []
+        for index, old_key in self.lineages.get(key, []):
+            step = self.step(index, old_key)
+            if step is None:
                 continue
-            old_key = pairing.pairs.get(key)
-            if old_key is None:
-                current[newest_id] = None
-                continue
-            item = pairing.old_items[old_key]
-            history[newest_id].insert(0, (_edition_label(older), item.section.id, item.text))
-            current[newest_id] = old_key
+            if found and found[-1][0].id == step.wording:
+                found[-1][1].append(index)
+                if step.number not in found[-1][2]:
+                    found[-1][2].append(step.number)
+            else:
+                found.append((self.wordings[step.wording], [index], [step.number]))
+        return found
+
+    def last_changed(self, key: str) -> Optional[str]:
+        """The edition in which the newest edition's section `key` got its present wording (None if it has had
+        it since the oldest edition)."""
+        chain = self.wordings_of(key)
+        if not chain:
+            return None
+        first_index = chain[-1][1][0]
+        return self.label(first_index) if first_index > 0 else None
+
+
+def trace(editions: Iterable[DocumentInfo], load: Callable[[DocumentInfo], Document],
+          use_cache: bool = True) -> KindHistory:
+    """The history of a chain of editions of one kind (excerpts are left out), loading each as it is needed."""
+    chain = sorted((info for info in editions if not info.excerpt), key=lambda info: (info.edition or "", info.source))
+    history = KindHistory(editions=chain)
+    previous: Optional[Document] = None
+    for index, info in enumerate(chain):
+        summary = _cached(use_cache, "summary", info.sha256, None) if info.sha256 else None
+        diff = None
+        if index:
+            diff = _cached(use_cache, "diff", chain[index - 1].sha256, info.sha256) if info.sha256 else None
+        document = None
+        if summary is None or (index and diff is None):
+            document = load(info)
+            if summary is None:
+                summary = EditionSummary.of(document)
+                _store(use_cache, "summary", info.sha256, None, summary)
+        if index and diff is None:
+            previous = previous or load(chain[index - 1])
+            diff = compare(_neutral(previous, "old"), _neutral(document, "new"))
+            _store(use_cache, "diff", chain[index - 1].sha256, info.sha256, diff)
+        previous = document
+        history.summaries.append(summary)
+        history.wordings.update(summary.wordings)
+        if index:
+            history.diffs.append(_named(diff, chain[index - 1], info))
+        gc.collect(0)
+    history.lineages = _lineages(history)
     return history
 
 
-def last_changed(documents: list[Document]) -> dict[str, str]:
-    """Section id of the newest edition -> the edition in which its text last changed.
+def summarize(info: DocumentInfo, load: Callable[[DocumentInfo], Document], use_cache: bool = True) -> EditionSummary:
+    """An edition's summary, from the cache when its bytes were summarized before."""
+    summary = _cached(use_cache, "summary", info.sha256, None) if info.sha256 else None
+    if summary is None:
+        summary = EditionSummary.of(load(info))
+        _store(use_cache and bool(info.sha256), "summary", info.sha256, None, summary)
+    return summary
 
-    A section added after the oldest edition counts as changed where it appears. A
-    section unchanged across every edition given (renumberings aside) is absent.
-    """
-    editions = _ordered(documents)
-    if len(editions) < 2:
+
+def _lineages(history: KindHistory) -> dict[str, list[tuple[int, str]]]:
+    """Newest edition's key -> the (edition, key) it had in every edition it was in, oldest first."""
+    if not history.summaries:
         return {}
-    oldest = _edition_label(editions[0])
+    lines: dict[str, list[tuple[int, str]]] = {step.key: [(0, step.key)] for step in history.summaries[0].steps}
+    for index in range(1, len(history.summaries)):
+        diff = history.diffs[index - 1]
+        moved = {_key(move.to_id): _key(move.from_id) for move in diff.moved}
+        added = {_key(section_id) for section_id in diff.added}
+        old_keys = {step.key for step in history.summaries[index - 1].steps}
+        taken = set(moved.values())
+        following: dict[str, list[tuple[int, str]]] = {}
+        for step in history.summaries[index].steps:
+            old = moved.get(step.key)
+            if old is None and step.key not in added and step.key in old_keys and step.key not in taken:
+                old = step.key
+            following[step.key] = (lines.get(old, []) if old else []) + [(index, step.key)]
+        lines = following
+    return lines
+
+
+def rule_history(documents: list[Document]) -> dict[str, list[tuple[str, str, str]]]:
+    """Section id of the newest edition -> [(edition, section id there, text)], oldest first (documents in memory)."""
+    by_info = {document.info: document for document in documents}
+    history = trace(by_info, by_info.__getitem__, use_cache=False)
+    if not history.editions:
+        return {}
+    newest = history.editions[-1].id
     found = {}
-    for newest_id, chain in rule_history(editions).items():
-        for position in range(len(chain) - 1, -1, -1):
-            edition, _, text = chain[position]
-            if position == 0:
-                if edition != oldest:      # added in this edition
-                    found[newest_id] = edition
-                break
-            if chain[position - 1][2] != text:
-                found[newest_id] = edition
-                break
+    for key, chain in history.lineages.items():
+        found[f"{newest}:{key}"] = [(history.label(index), f"{history.editions[index].id}:{old_key}",
+                                     history.wordings[history.step(index, old_key).wording].joined)
+                                    for index, old_key in chain]
     return found
 
 
+def last_changed(documents: list[Document]) -> dict[str, str]:
+    """Section id of the newest edition -> the edition in which its wording last changed (or it appeared)."""
+    by_info = {document.info: document for document in documents}
+    history = trace(by_info, by_info.__getitem__, use_cache=False)
+    if len(history.editions) < 2:
+        return {}
+    newest = history.editions[-1].id
+    return {f"{newest}:{key}": edition for key in history.lineages
+            if (edition := history.last_changed(key)) is not None}
+
+
+# -- caching, with the documents' ids taken out ---------------------------------------------------
+
+def _neutral(document: Document, name: str) -> Document:
+    """The document under a fixed id, so that a comparison does not depend on what the build calls it."""
+    return rename_document(document, replace(document.info, id=name))
+
+
+def _named(diff: EditionDiff, old: DocumentInfo, new: DocumentInfo) -> EditionDiff:
+    """A cached comparison with the editions' own ids put back."""
+    def old_id(ident: str) -> str:
+        return f"{old.id}:{_key(ident)}"
+
+    def new_id(ident: str) -> str:
+        return f"{new.id}:{_key(ident)}"
+    return EditionDiff(
+        old.id, new.id, tuple(new_id(i) for i in diff.added), tuple(old_id(i) for i in diff.removed),
+        tuple(Change(old_id(c.old_id), new_id(c.new_id), c.old_text, c.new_text, c.numbers_only) for c in diff.changed),
+        tuple(Move(old_id(m.from_id), new_id(m.to_id), m.old_text, m.new_text, m.text_changed, m.numbers_only)
+              for m in diff.moved),
+        GlossaryDiff(diff.glossary.added, diff.glossary.removed,
+                     tuple(GlossaryChange(g.term, g.old_text, g.new_text) for g in diff.glossary.changed)),
+        old.edition, new.edition)
+
+
+def _cached(use_cache: bool, what: str, first: str, second: Optional[str]):
+    return cache.load(cache.key(what, first, second or "")) if use_cache else None
+
+
+def _store(use_cache: bool, what: str, first: str, second: Optional[str], value) -> None:
+    if use_cache:
+        cache.store(cache.key(what, first, second or ""), value)

@@ -520,7 +520,7 @@ class _CrParser:
             if len(paragraphs) == 1 and not examples:           # most rules
                 blocks = (new_block(kind=paragraphs[0].kind, text=texts[position]),)
                 found = refs[position]
-                section_refs = tuple(found) if found else ()
+                section_refs = tuple(replace(ref, block=0) for ref in found) if found else ()
                 position += 1
             else:
                 paragraphs_end = position + len(paragraphs)
@@ -528,7 +528,8 @@ class _CrParser:
                 blocks = tuple([new_block(kind=paragraph.kind, text=text)
                                 for paragraph, text in zip(paragraphs, texts[position:paragraphs_end])])
                 examples = tuple(texts[paragraphs_end:end])
-                section_refs = tuple([reference for found in refs[position:end] for reference in found])
+                section_refs = tuple([replace(reference, block=index) for index, found in enumerate(refs[position:end])
+                                      for reference in found])
                 position = end
             section_id = ids.unique(f"{doc_id}:{draft.number}")   # a duplicate number's second copy: "-2"
             sections.append(new_section(
@@ -543,7 +544,8 @@ class _CrParser:
         for term, text, term_refs in zip(self.terms, texts, refs):
             if not term.lines:
                 self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
-            entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line, term_names(term.term, terms)))
+            entries.append(GlossaryEntry(term.term, text, tuple(replace(ref, block=0) for ref in term_refs), term.line,
+                                         term_names(term.term, terms)))
         return tuple(entries)
 
     def check_complete(self) -> DocumentInfo:

@@ -32,7 +32,7 @@ from ..model import (
     Block, Document, DocumentInfo, Infraction, Penalty, Problem, Reference, Section, section_id,
 )
 from ..read import Line, SourceText
-from .refs import find_reference_spans, may_hold_references
+from .refs import find_references, may_hold_references
 from . import common
 from .common import CREDIT_LINE, is_contents_label, line_failed, markdown_heading
 
@@ -212,9 +212,10 @@ class _Chunk:
             position += len(part) + 1
         line_of = [self.line] + self.lines
         found = []
-        for start, _, reference in find_reference_spans(text, self.line):
-            index = bisect.bisect_right(starts, start) - 1
-            found.append(replace(reference, line=line_of[max(index, 0)]))
+        for reference in find_references(text, self.line):
+            index = bisect.bisect_right(starts, reference.start) - 1
+            found.append(replace(reference, line=line_of[max(index, 0)], start=reference.start + offset,
+                                 end=reference.end + offset))
         return found
 
 
@@ -553,13 +554,13 @@ class _IpgParser:
 
     def blocks(self, chunks: list[_Chunk]) -> tuple[tuple[Block, ...], tuple[Reference, ...], tuple[str, ...]]:
         blocks, refs, examples = [], [], []
-        for chunk in chunks:
+        for index, chunk in enumerate(chunks):
             block = Block(chunk.kind, chunk.text, chunk.marker, chunk.cells)
             blocks.append(block)
             if chunk.example:
                 examples.append(block.as_text())
             if chunk.kind != SUBHEADING:
-                refs.extend(chunk.references())
+                refs.extend(replace(ref, block=index) for ref in chunk.references())
         return tuple(blocks), tuple(refs), tuple(examples)
 
     # -- body --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ heading is a block of front matter, a section or the credits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
@@ -156,9 +156,9 @@ class _JarParser:
         sections = []
         for draft in self.sections:
             refs = []
-            for block, line in zip(draft.blocks, draft.block_lines):
+            for index, (block, line) in enumerate(zip(draft.blocks, draft.block_lines)):
                 if may_hold_references(block.text):
-                    refs.extend(find_references(block.text, line))
+                    refs.extend(replace(ref, block=index) for ref in find_references(block.text, line))
             sections.append(Section(id=draft.id, number="", title=draft.title, level=draft.level,
                                     blocks=tuple(draft.blocks), parent=draft.parent, refs=tuple(refs),
                                     line=draft.line, kind=draft.kind))

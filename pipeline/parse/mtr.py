@@ -711,10 +711,10 @@ class _Parser:
 
     def _section(self, draft: _Open) -> Section:
         refs = []
-        for block in draft.blocks + draft.examples:
+        for index, block in enumerate(draft.blocks + draft.examples):
             text = " ".join(block.parts)
             if may_hold_references(text):
-                refs.extend(find_references(text, block.line))
+                refs.extend(replace(ref, block=index) for ref in find_references(text, block.line))
         return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
                        blocks=tuple(block.block() for block in draft.blocks),
                        examples=tuple(" ".join(example.parts) for example in draft.examples),

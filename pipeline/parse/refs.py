@@ -7,8 +7,7 @@ Only finds and expands them; which section each names is the link stage's job.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from itertools import accumulate
+from dataclasses import replace
 from typing import Iterator, Optional
 
 from ..model import Reference
@@ -67,7 +66,8 @@ def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool
     `bare_cr_numbers` also takes numbers like 704.5k standing alone (the CR's own
     style); documents that are not the CR should leave it off.
     """
-    return [reference for _, _, reference in find_reference_spans(text, line, bare_cr_numbers)]
+    return [replace(reference, start=start, end=end)
+            for start, end, reference in find_reference_spans(text, line, bare_cr_numbers)]
 
 
 def find_reference_spans(text: str, line: Optional[int] = None,

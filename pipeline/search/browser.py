@@ -111,7 +111,7 @@ def _term_shards(postings: dict[str, list], add) -> dict[str, str]:
 
 
 def _display_row(fields: dict, positions: dict[str, int], pages: dict[str, int]) -> list:
-    """[number, title, heading, page, anchor, penalty, text, parent, targets, kind of section]."""
+    """[number, title, heading, page, anchor, penalty, text, parent, targets, id]."""
     url = fields.get("url") or ""
     page, _, anchor = url.partition("#")
     page_number = pages.setdefault(page, len(pages))
@@ -120,7 +120,7 @@ def _display_row(fields: dict, positions: dict[str, int], pages: dict[str, int])
     parent = positions.get(fields.get("parent") or "", -1)
     targets = [positions[target] for target in (fields.get("targets") or "").split() if target in positions]
     return [number, fields.get("title") or "", heading, page_number, "" if anchor == number else anchor,
-            fields.get("penalty") or "", fields.get("text") or "", parent, targets, fields.get("section_kind") or ""]
+            fields.get("penalty") or "", fields.get("text") or "", parent, targets, fields["id"]]
 
 
 def _safe(key: str) -> str:

@@ -33,10 +33,10 @@ SCHEMA = Schema(
     number=ID(stored=True),               # lower-cased number, the exact key: "704.5k", "2.1", "appendix a"
     label=STORED,                         # the number as the document writes it: "Appendix A"
     section_kind=ID(stored=True),
-    title=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["title"]),
+    title=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["title"]),
     exact=TEXT(analyzer=WORDS_AS_WRITTEN, phrase=False, field_boost=FIELD_BOOSTS["exact"]),
-    aliases=TEXT(analyzer=ANALYZER, field_boost=FIELD_BOOSTS["aliases"]),
-    headings=TEXT(analyzer=ANALYZER, stored=True, field_boost=FIELD_BOOSTS["headings"]),
+    aliases=TEXT(analyzer=ANALYZER, phrase=False, field_boost=FIELD_BOOSTS["aliases"]),
+    headings=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
     url=STORED,
     edition=STORED,

@@ -81,6 +81,7 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
                 render(plan, config_file, staging / "site")
             except SiteBuildError as error:
                 raise BuildFailed(str(error)) from None
+            _copies(plan.links, staging / "site")
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
             publish.publish(staging, out, generation,
@@ -91,6 +92,17 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             shutil.rmtree(staging, ignore_errors=True)
             raise
     return BuildResult(out, len(plan.pages), time.perf_counter() - started, generation, indexed)
+
+
+def _copies(links: dict[str, str], site: Path) -> None:
+    """Pages that are copies of one page (an older edition's old addresses): hard links, one file on disk."""
+    for path, original in links.items():
+        target = site / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(site / original, target)
+        except OSError:
+            shutil.copyfile(site / original, target)
 
 
 def _merge(extra: Path, site: Path) -> None:

@@ -1,18 +1,18 @@
-"""Render parts of the model as safe HTML fragments: sections, blocks, links, penalties.
+"""Render parts of the model as safe HTML fragments: rules, blocks, links, penalties.
 
-Every piece of source text goes through `html.escape` here, so nothing in a source
-(a <script>, an onclick, a javascript: link) reaches the site as code. Knows nothing
-of mkdocs; `pages` decides which fragments make which page.
+Every piece of source text goes through `html.escape` here, so nothing in a source (a
+<script>, an onclick, a javascript: link) reaches the site as code. References become links
+where the parser found them (their spans), never by reading the text again. Knows nothing of
+mkdocs; `pages` decides which fragments make which page.
 """
 from __future__ import annotations
 
 import html
 import re
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional, Sequence
 
 from ..addresses import anchor_of
-from ..model import BULLET, NUMBERED, SUBHEADING, TABLE_ROW, Block, Reference, Section
-from ..parse.refs import find_reference_spans
+from ..model import BULLET, NUMBERED, SUBHEADING, TABLE_ROW, Block, Infraction, Reference, Section
 
 # Turns a section id into a URL relative to the page being rendered ("../702/#702.2"), or None.
 UrlFor = Callable[[str], Optional[str]]
@@ -32,24 +32,31 @@ def penalty_class(penalty: str) -> str:
     return PENALTY_CLASSES.get(penalty.strip().lower(), "other")
 
 
-def linked_text(text: str, refs: Iterable[Reference], url_for: UrlFor, bare_cr_numbers: bool = False) -> str:
-    """Escape `text`, turning each reference the section resolved into a link to its target."""
-    targets: dict[tuple[str, Optional[str]], str] = {}
+def linked_text(text: str, refs: Iterable[Reference], url_for: UrlFor, offset: int = 0) -> str:
+    """Escape `text` (which starts at `offset` of the text the references' spans count in), making each
+    resolved reference a link to its target. A reference known only by its words (an HTML link of the
+    source) links the first place those words are written."""
+    spans: list[tuple[int, int, str]] = []
     for ref in refs:
-        if ref.target:
-            targets.setdefault((ref.number.lower(), ref.document), ref.target)
-            targets.setdefault((ref.number.lower(), "*"), ref.target)
-    if not targets:
+        if not ref.target:
+            continue
+        url = url_for(ref.target)
+        if not url:
+            continue
+        if ref.start >= 0:
+            start, end = ref.start - offset, ref.end - offset
+        else:
+            start = text.find(ref.text)
+            end = start + len(ref.text)
+        if 0 <= start < end <= len(text):
+            spans.append((start, end, url))
+    if not spans:
         return esc(text)
     pieces = []
     position = 0
-    for start, end, ref in find_reference_spans(text, None, bare_cr_numbers):
+    for start, end, url in sorted(spans):
         if start < position:
-            continue   # a range "603.7d–f" names several targets: link it once, to the first
-        target = targets.get((ref.number.lower(), ref.document)) or targets.get((ref.number.lower(), "*"))
-        url = url_for(target) if target else None
-        if not url:
-            continue
+            continue   # a range "603.7d–f" names several targets in one span: linked once, to the first
         pieces.append(esc(text[position:start]))
         pieces.append(f'<a class="rk-ref" href="{esc(url)}">{esc(text[start:end])}</a>')
         position = end
@@ -57,9 +64,15 @@ def linked_text(text: str, refs: Iterable[Reference], url_for: UrlFor, bare_cr_n
     return "".join(pieces)
 
 
-def blocks_html(blocks: Iterable[Block], refs, url_for: UrlFor, bare_cr_numbers: bool = False,
-                heading_level: int = 4) -> str:
-    """Paragraphs as <p>, list items grouped into <ul>/<ol>, table rows into a <table>, subheadings."""
+def refs_of(refs: Sequence[Reference], block: int) -> list[Reference]:
+    """The references found in one text of a section (its blocks first, then its examples)."""
+    return [ref for ref in refs if ref.block == block or ref.block < 0]
+
+
+def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: UrlFor, heading_level: int = 4,
+                first_block: int = 0) -> str:
+    """Paragraphs as <p>, list items grouped into <ul>/<ol>, table rows into a <table>, subheadings.
+    `first_block` is the index of blocks[0] among the section's texts (for the references' spans)."""
     out: list[str] = []
     open_list: Optional[str] = None
 
@@ -69,25 +82,25 @@ def blocks_html(blocks: Iterable[Block], refs, url_for: UrlFor, bare_cr_numbers:
             out.append(f"</{open_list}>")
             open_list = None
 
-    rows: list[Block] = []
+    rows: list[tuple[int, Block]] = []
 
     def flush_rows():
         if rows:
             out.append('<div class="rk-table"><table>')
-            for row in rows:
-                cells = row.cells or tuple(row.text.split("\t"))
-                out.append("<tr>" + "".join(f"<td>{linked_text(cell, refs, url_for, bare_cr_numbers)}</td>"
-                                            for cell in cells) + "</tr>")
+            for index, row in rows:
+                out.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in _cells_html(row, refs_of(refs, index), url_for))
+                           + "</tr>")
             out.append("</table></div>")
             rows.clear()
 
-    for block in blocks:
+    for position, block in enumerate(blocks):
+        index = first_block + position
         if block.kind == TABLE_ROW:
             close_list()
-            rows.append(block)
+            rows.append((index, block))
             continue
         flush_rows()
-        body = linked_text(block.text, refs, url_for, bare_cr_numbers)
+        body = linked_text(block.text, refs_of(refs, index), url_for)
         if block.kind in (BULLET, NUMBERED):
             wanted = "ul" if block.kind == BULLET else "ol"
             if open_list != wanted:
@@ -109,37 +122,98 @@ def blocks_html(blocks: Iterable[Block], refs, url_for: UrlFor, bare_cr_numbers:
     return "".join(out)
 
 
-def example_html(example: str, refs, url_for: UrlFor, bare_cr_numbers: bool = False) -> str:
+def _cells_html(row: Block, refs: list[Reference], url_for: UrlFor) -> list[str]:
+    """A table row's cells, each with the references that fall in it."""
+    cells = row.cells or tuple(row.text.split("\t"))
+    found = []
+    position = 0
+    for cell in cells:
+        at = row.text.find(cell, position)
+        offset = at if at >= 0 else -1
+        if at >= 0:
+            position = at + len(cell)
+        cell_refs = [ref for ref in refs if offset >= 0 and offset <= ref.start < offset + len(cell)] if offset >= 0 else []
+        found.append(linked_text(cell, cell_refs, url_for, offset if offset >= 0 else 0))
+    return found
+
+
+def example_html(example: str, refs: Sequence[Reference], url_for: UrlFor) -> str:
     match = EXAMPLE_LABEL.match(example)
     label = match.group(1) if match else "Example:"
-    text = example[match.end():] if match else example
+    start = match.end() if match else 0
     return (f'<div class="rk-example"><p><span class="rk-example-label">{esc(label)}</span> '
-            f'{linked_text(text, refs, url_for, bare_cr_numbers)}</p></div>')
+            f'{linked_text(example[start:], refs, url_for, start)}</p></div>')
 
 
-def heading_html(section: Section, level: int, label: str, page_url: str) -> str:
-    """A numbered heading with its anchor, a permalink and a copy-link button."""
+def number_link(section: Section) -> str:
+    """The section's number as the link to itself (its permalink)."""
     anchor = anchor_of(section)
-    number = esc(section.number) if section.number else ""
-    title = f' <span class="rk-title">{esc(section.title)}</span>' if section.title else ""
+    return f'<a class="rk-num" href="#{esc(anchor)}">{esc(section.number)}</a>' if section.number else ""
+
+
+def heading_html(section: Section, level: int) -> str:
+    """A titled section: its number (the permalink) and its title, as a heading."""
     level = max(1, min(level, 6))
-    number_html = f'<a class="rk-num" href="#{esc(anchor)}">{number}</a>' if number else ""
-    return (f'<h{level} id="{esc(anchor)}" class="rk-h rk-{esc(section.kind)}">{number_html}{title}'
-            f'<button class="rk-copy" type="button" data-url="{esc(page_url)}#{esc(anchor)}" '
-            f'aria-label="Copy link to {esc(label)}" title="Copy link"></button></h{level}>')
+    title = f'<span class="rk-title">{esc(section.title)}</span>' if section.title else ""
+    number = number_link(section)
+    return (f'<h{level} id="{esc(anchor_of(section))}" class="rk-h rk-{esc(section.kind)}">'
+            f'{number}{" " if number and title else ""}{title}</h{level}>')
+
+
+def rule_html(section: Section, url_for: UrlFor, after: str = "") -> str:
+    """An untitled rule: its number inline at the start of its first paragraph, then its other
+    paragraphs and examples; `after` (a changes note, "referenced by") closes it."""
+    out = [f'<div id="{esc(anchor_of(section))}" class="rk-rule rk-{esc(section.kind)}">']
+    blocks = list(section.blocks)
+    first = blocks[0] if blocks and blocks[0].kind not in (TABLE_ROW, BULLET, NUMBERED, SUBHEADING) else None
+    if first is not None:
+        out.append(f"<p>{number_link(section)} {linked_text(first.text, refs_of(section.refs, 0), url_for)}</p>")
+        out.append(blocks_html(blocks[1:], section.refs, url_for, first_block=1))
+    else:
+        out.append(f"<p>{number_link(section)}</p>")
+        out.append(blocks_html(blocks, section.refs, url_for))
+    out.append(examples_html(section, url_for))
+    out.append(after)
+    out.append("</div>")
+    return "".join(out)
+
+
+def examples_html(section: Section, url_for: UrlFor) -> str:
+    in_body = {block.as_text() for block in section.blocks} | {block.text for block in section.blocks}
+    out = []
+    for position, example in enumerate(section.examples):
+        if example not in in_body:   # some parsers keep examples in place in the body too
+            out.append(example_html(example, refs_of(section.refs, len(section.blocks) + position), url_for))
+    return "".join(out)
 
 
 def backlinks_html(citing: Iterable[tuple[str, str]]) -> str:
-    """"Referenced by" list; `citing` holds (label, url) pairs. Excluded from search."""
+    """"Referenced by" list; `citing` holds (label, url) pairs."""
     citing = list(citing)
     if not citing:
         return ""
-    links = ", ".join(f'<a href="{esc(url)}">{esc(label)}</a>' for label, url in citing)
+    links = " ".join(f'<a href="{esc(url)}">{esc(label)}</a>' for label, url in citing)
     noun = "place" if len(citing) == 1 else "places"
-    return (f'<details class="rk-refby" data-search-exclude><summary>Referenced by {len(citing)} {noun}</summary>'
-            f'<p>{links}</p></details>')
+    return (f'<details class="rk-refby"><summary>Referenced by {len(citing)} {noun}</summary>'
+            f'<p class="rk-chips">{links}</p></details>')
 
 
 def penalty_html(penalty: str) -> str:
     return (f'<div class="rk-penalty rk-pen-{penalty_class(penalty)}"><span class="rk-penalty-label">Penalty</span> '
             f'<strong class="rk-penalty-value">{esc(penalty)}</strong></div>')
+
+
+def penalty_path_html(infraction: Infraction, repeat_rule: Optional[tuple[str, str]], url_for: UrlFor) -> str:
+    """The penalty box with what changes it beside it: the infraction's upgrades and downgrades, and its
+    category's rule for repeated offenses (`repeat_rule`: (its text, the link to where it is written))."""
+    items = []
+    for upgrade in infraction.upgrades:
+        items.append(f'<li class="rk-up"><strong>Upgrade</strong> {esc(upgrade)}</li>')
+    for downgrade in infraction.downgrades:
+        items.append(f'<li class="rk-down"><strong>Downgrade</strong> {esc(downgrade)}</li>')
+    if repeat_rule:
+        text, url = repeat_rule
+        source = f' <a href="{esc(url)}">({esc(url.rsplit("#", 1)[-1])})</a>' if url else ""
+        items.append(f'<li class="rk-repeat"><strong>Repeated</strong> {esc(text)}{source}</li>')
+    path = f'<ul class="rk-path">{"".join(items)}</ul>' if items else ""
+    return f'<div class="rk-penalty-path">{penalty_html(infraction.penalty)}{path}</div>'

@@ -176,7 +176,7 @@
       var link = document.createElement("a");
       link.className = "rk-result";
       link.href = siteUrl(result.url);
-      link.setAttribute("data-entry", result.document + ":" + (result.number || result.title));
+      link.setAttribute("data-id", result.id);
       var head = document.createElement("span");
       head.className = "rk-result__head";
       var doc = document.createElement("span");
@@ -230,6 +230,13 @@
 
     // For tests and tools: the answer the site's search gives to a question.
     window.rulekbSearch = function (query) { startWorker(); return ask(query).then(function (data) { return data; }); };
+  }
+
+  /* -- an older edition's reader draws its text from shared data (assets/edition.js) ------------- */
+  if (document.querySelector(".rk-reader")) {
+    var reader = document.createElement("script");
+    reader.src = siteUrl("assets/edition.js");
+    document.body.appendChild(reader);
   }
 
   /* -- offline: the service worker keeps the site for when the venue's wifi does not -------------- */
