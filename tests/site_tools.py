@@ -1,8 +1,10 @@
-"""Helpers for the site tests: build once, serve on loopback, check links."""
+"""Helpers for the site tests: check links (older editions' readers included), serve on loopback."""
 from __future__ import annotations
 
 import functools
 import http.server
+import json
+import re
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,6 +17,7 @@ class _Collector(HTMLParser):
         self.ids: set[str] = set()
         self.links: list[str] = []
         self.resources: list[str] = []
+        self.edition_data: str | None = None     # an older edition's reader: where its sections are
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -22,6 +25,8 @@ class _Collector(HTMLParser):
             self.ids.add(attrs["id"])
         if tag == "a" and attrs.get("href"):
             self.links.append(attrs["href"])
+        if attrs.get("data-edition"):
+            self.edition_data = attrs["data-edition"]
         for name in ("src", "href"):
             if tag in ("script", "img", "link", "iframe", "source") and attrs.get(name):
                 self.resources.append(attrs[name])
@@ -32,6 +37,22 @@ def parse_page(path: Path):
     collector = _Collector()
     collector.feed(path.read_text(encoding="utf-8"))
     return collector
+
+
+@functools.lru_cache(maxsize=None)
+def anchors_of(site: Path, page: Path) -> frozenset:
+    """The anchors a page has: its ids, and for an older edition's reader the ones its data will draw."""
+    parsed = parse_page(page)
+    found = set(parsed.ids)
+    if parsed.edition_data:
+        data_file = page_file(site, urlsplit(urljoin("/" + page.relative_to(site).as_posix(), parsed.edition_data)).path)
+        data = json.loads(data_file.read_text(encoding="utf-8"))
+        for number, _, _, key, _, group in data["sections"]:
+            found.update({number, key.replace("/", "--"), group})
+        if data["glossary"]:
+            found.add("glossary")
+            found.update("term-" + re.sub(r"[^a-z0-9.]+", "-", term.lower()).strip("-.") for term, _ in data["glossary"])
+    return frozenset(found)
 
 
 def page_file(site: Path, url_path: str) -> Path | None:
@@ -55,7 +76,7 @@ def broken_links(site: Path) -> list[str]:
             if file is None:
                 broken.append(f"{url}: {href} (no such page)")
                 continue
-            if target.fragment and file.suffix == ".html" and unquote(target.fragment) not in parse_page(file).ids:
+            if target.fragment and file.suffix == ".html" and unquote(target.fragment) not in anchors_of(site, file):
                 broken.append(f"{url}: {href} (no anchor #{target.fragment})")
     return broken
 
@@ -66,7 +87,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def serve(site: Path):
-    """Serve `site` on an ephemeral loopback port; returns (base url, stop function)."""
+    """Serve `site` on an ephemeral loopback port (as a plain static host would); returns (base url, stop)."""
     handler = functools.partial(_QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -10,20 +10,21 @@ import sys
 import pytest
 
 from pipeline import load_corpus
+from pipeline.corpus import load_edition
 from pipeline.export import document_json
 from conftest import CORPUS, ROOT
 
 
 def run(*args, cwd=ROOT):
-    env = dict(os.environ, RULEKB_CACHE=str(ROOT / ".cache"))
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=300)
+                          env=dict(os.environ), timeout=300)
 
 
 def test_shipped_sources_get_their_ids_and_the_current_editions(frozen_corpus):
-    documents = {d.id: d.info for d in frozen_corpus.documents}
+    documents = {info.id: info for info in frozen_corpus.editions}
     assert set(documents) == {"cr", "cr-2025-11-14", "cr-2011-02-04-excerpt", "ipg", "ipg-2016-09-30-excerpt",
                               "mtr", "floor"}
+    assert {d.id for d in frozen_corpus.documents} == {"cr", "ipg", "mtr", "floor"}    # in memory: the current ones
     assert documents["cr"].edition == "2026-01-16" and documents["cr"].current
     assert not documents["cr-2025-11-14"].current
     assert documents["ipg"].edition == "2024-09-23"
@@ -39,10 +40,17 @@ def test_references_resolve_across_documents(frozen_corpus):
 
 
 def test_references_outside_an_excerpt_stay_as_written_and_are_reported(frozen_corpus):
-    excerpt = frozen_corpus.document("cr-2011-02-04-excerpt")
+    excerpt = load_edition(frozen_corpus, "cr-2011-02-04-excerpt")
     refs = [ref for section in excerpt.sections for ref in section.refs if ref.number == "109"]
     assert refs and all(ref.target is None for ref in refs)
     assert any("109" in p.message and p.line for p in excerpt.problems)
+    assert any("109" in p.message and p.file == excerpt.info.source for p in frozen_corpus.all_problems())
+
+
+def test_an_older_edition_is_read_again_when_it_is_asked_for(frozen_corpus):
+    older = load_edition(frozen_corpus, "cr-2025-11-14")
+    assert older.info.edition == "2025-11-14" and older.section("702.124m") is not None
+    assert older.section("702.124m").id == "cr-2025-11-14:702.124m"
 
 
 def test_backlinks_name_the_citing_sections(frozen_corpus):
@@ -59,16 +67,16 @@ def test_export_has_the_documented_shape(frozen_corpus):
     assert {"section", "category", "infraction", "penalty"} <= set(data["penalties"][0])
 
 
-def test_cli_export_prints_json_for_a_file():
-    result = run("export", "sources/ipg-2024-09-23.txt")
+def test_cli_export_prints_json_for_a_file(sources_dir):
+    result = run("export", str(sources_dir / "ipg-2024-09-23.txt"))
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["document"]["id"] == "ipg"
     assert [p["penalty"] for p in data["penalties"]][:2] == ["No Penalty", "Warning"]
 
 
-def test_cli_check_on_the_shipped_sources_passes():
-    result = run("check", "sources")
+def test_cli_check_on_the_frozen_sources_passes(sources_dir):
+    result = run("check", str(sources_dir))
     assert result.returncode == 0, result.stdout[-2000:]
     assert result.stdout.strip().splitlines()[-1].startswith("checked 7 documents")
 

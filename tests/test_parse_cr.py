@@ -477,7 +477,9 @@ def test_model_objects_equal_those_built_by_the_dataclass_constructors():
     assert rebuilt == section and hash(rebuilt) == hash(section)
     assert section.blocks[0] == Block(section.blocks[0].kind, section.blocks[0].text)
     reference = section.refs[0]
-    assert reference == Reference(reference.text, reference.number, None, None, reference.line)
+    assert reference == Reference(reference.text, reference.number, None, None, reference.line, reference.block,
+                                  reference.start, reference.end)
+    assert section.text[reference.start:reference.end] == reference.number   # where the number is written
 
 
 # --- problems ----------------------------------------------------------------------------------------

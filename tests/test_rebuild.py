@@ -1,56 +1,91 @@
-"""Rebuilding: only what changed is parsed and indexed again, and the result equals a fresh build."""
+"""Rebuilding: only what changed is parsed and compared again, and the result equals a fresh build."""
 from __future__ import annotations
 
 import filecmp
 import shutil
 
-from pipeline import load_corpus
-from pipeline.search import KnowledgeBase
-from pipeline.search import ensure_index, search
-from pipeline.site import build_site
-from conftest import SOURCES
+import pytest
+
+import pipeline.corpus
+import pipeline.diff.history
+from pipeline import api, cache
+from conftest import CORPUS, ROOT
 
 
-def copy_sources(tmp_path):
+@pytest.fixture
+def own_cache(tmp_path):
+    """A cache of this test's own, so that what it counts is what it did."""
+    cache.use_folder(tmp_path / "cache")
+    yield tmp_path / "cache"
+    cache.use_folder(None)
+
+
+def copy_sources(tmp_path, names=("ipg-2024-09-23.txt", "mtr-2026-02-27.txt", "cr-2025-11-14.txt")):
     sources = tmp_path / "sources"
     sources.mkdir()
-    for name in ("ipg-2024-09-23.txt", "mtr-2026-02-27.txt", "magic-online-floor-rules-2002.txt", "manifest.toml"):
-        shutil.copy(SOURCES / name, sources)
+    for name in names:
+        shutil.copy(CORPUS / name, sources)
     return sources
 
 
-def test_the_index_redoes_only_the_changed_document(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULEKB_CACHE", str(tmp_path / "cache"))
+def counting(monkeypatch, module, name):
+    calls = []
+    original = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_rebuild_parses_again_only_the_changed_file(tmp_path, own_cache, monkeypatch):
     sources = copy_sources(tmp_path)
-    index = tmp_path / "index"
-    first = ensure_index(load_corpus(sources), index)
-    assert sorted(first["indexed"]) == ["floor", "ipg", "mtr"]
+    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
     mtr = sources / "mtr-2026-02-27.txt"
-    text = mtr.read_text(encoding="utf-8")
-    assert "There are two types of sanctioned" in text
-    mtr.write_text(text.replace("There are two types of sanctioned", "There are two kinds of sanctioned", 1),
-                   encoding="utf-8")
-    second = ensure_index(load_corpus(sources), index)
-    assert second["indexed"] == ["mtr"] and sorted(second["kept"]) == ["floor", "ipg"]
-    kb = KnowledgeBase(index)
-    assert search(kb, "ipg 2.1").results[0].id == "ipg:2.1"
-    assert "two kinds of sanctioned" in kb.by_id("mtr:1.1").text
-    assert len(kb) == sum(1 for _ in kb.searcher.all_stored_fields())
+    mtr.write_text(mtr.read_text(encoding="utf-8").replace("There are two types of sanctioned",
+                                                            "There are two kinds of sanctioned", 1), encoding="utf-8")
+    parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
+    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
+    assert [source.name for source, _ in parsed] == ["mtr-2026-02-27.txt"]
+    assert "two kinds of sanctioned" in api.search("types of sanctioned tournaments", sources).results[0].snippet \
+        or "two kinds of sanctioned" in api.show("mtr 1.1", sources)["text"]
 
 
-def test_a_rebuild_after_a_change_equals_a_build_from_scratch(tmp_path):
+def test_a_new_edition_is_compared_with_the_one_before_and_nothing_else(tmp_path, own_cache, monkeypatch):
+    sources = copy_sources(tmp_path, ("cr-2024-08-02.txt", "cr-2024-11-08.txt"))
+    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
+    shutil.copy(CORPUS / "cr-2025-11-14.txt", sources)          # the newest edition arrives
+    compared = counting(monkeypatch, pipeline.diff.history, "compare")
+    parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
+    result, corpus = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
+    assert [source.name for source, _ in parsed] == ["cr-2025-11-14.txt"]     # the others' parses are reused
+    assert len(compared) == 1                                                # one new pair
+    assert corpus.document("cr").info.edition == "2025-11-14"
+    assert (result.out / "changes" / "cr-2024-11-08--cr" / "index.html").is_file()
+    assert (result.out / "changes" / "cr-2024-07-30--cr-2024-11-08" / "index.html").is_file()
+
+
+def test_a_rebuild_after_a_change_equals_a_build_from_scratch(tmp_path, own_cache):
     sources = copy_sources(tmp_path)
-    build_site(load_corpus(sources), tmp_path / "site")
+    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
     mtr = sources / "mtr-2026-02-27.txt"
     mtr.write_text(mtr.read_text(encoding="utf-8") + "\nA line added by the test.\n", encoding="utf-8")
-    again = build_site(load_corpus(sources), tmp_path / "site")            # cached parses, unchanged pages reused
-    assert again["rendered"] < again["pages"] / 2
-    build_site(load_corpus(sources, use_cache=False), tmp_path / "fresh")  # everything parsed again
-    comparison = filecmp.dircmp(tmp_path / "site", tmp_path / "fresh")
+    first, _ = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")   # cached parses reused
+    cache.use_folder(tmp_path / "another-cache")
+    second, _ = api.build(sources, tmp_path / "fresh", config=ROOT / "mkdocs.yml")  # everything parsed again
 
-    def differences(cmp):
-        found = list(cmp.diff_files) + list(cmp.left_only) + list(cmp.right_only)
-        for sub in cmp.subdirs.values():
-            found += differences(sub)
+    def differences(comparison, where=""):
+        found = [f"{where}{name}" for name in comparison.left_only + comparison.right_only]
+        for name in comparison.diff_files:
+            left = (comparison.left + "/" + name)
+            right = (comparison.right + "/" + name)
+            # the generation's name is in the service worker, the search manifest and the site's marker
+            a = open(left, "rb").read().replace(first.generation.encode(), b"G")
+            b = open(right, "rb").read().replace(second.generation.encode(), b"G")
+            if a != b:
+                found.append(f"{where}{name}")
+        for name, sub in comparison.subdirs.items():
+            found += differences(sub, f"{where}{name}/")
         return found
-    assert differences(comparison) == []
+    assert differences(filecmp.dircmp(first.out, second.out, ignore=[".rulekb-site"])) == []

@@ -1,15 +1,16 @@
-"""The built site: every page and anchor there, links resolve, nothing external, text escaped."""
+"""The built site: every page and anchor there, links resolve, nothing external, older editions compact."""
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 
 import pytest
 
-from pipeline import load_corpus
-from pipeline.pages import plan
+from pipeline import api, load_corpus
+from pipeline.addresses import address_corpus
 from pipeline.site import BuildFailed, build_site
-from conftest import CORPUS
+from conftest import CORPUS, ROOT
 from site_tools import broken_links, page_file, parse_page
 
 
@@ -18,15 +19,13 @@ def test_every_internal_link_and_anchor_resolves(built_site):
     assert not broken, f"{len(broken)} broken links, e.g.:\n" + "\n".join(broken[:20])
 
 
-def test_every_numbered_section_of_the_current_documents_has_its_anchor(built_site, frozen_corpus):
-    layout = plan(frozen_corpus)
+def test_every_section_of_the_current_documents_has_its_anchor(built_site, frozen_corpus):
+    addresses = address_corpus(frozen_corpus)
     missing = []
     for document in frozen_corpus.documents:
-        if not document.info.current:
-            continue
         for section in document.sections:
-            page, anchor = layout.locations[section.id]
-            file = page_file(built_site, layout.url(page))
+            page, anchor = addresses.locations[section.id]
+            file = page_file(built_site, addresses.url(page))
             if file is None or anchor not in parse_page(file).ids:
                 missing.append(section.id)
     assert not missing, missing[:20]
@@ -42,31 +41,89 @@ def test_no_page_loads_anything_from_outside_the_site(built_site):
     assert not any("fonts.googleapis" in p.read_text(encoding="utf-8") for p in built_site.rglob("*.html"))
 
 
-def test_penalty_page_lists_every_infraction_of_the_current_ipg(built_site, frozen_corpus):
+def test_penalty_page_lists_every_infraction_with_what_changes_its_penalty(built_site, frozen_corpus):
     ipg = frozen_corpus.document("ipg")
     page = (built_site / "penalties" / "index.html").read_text(encoding="utf-8")
     infractions = [s for s in ipg.sections if s.infraction]
     assert len(infractions) == 23
     for section in infractions:
         assert f'href="../ipg/{section.number}/#{section.number}"' in page, section.id
-    assert "Upgrades and downgrades" in page
+    upgrades = [s for s in infractions if s.infraction.upgrades]
+    assert upgrades and all(s.infraction.upgrades[0][:40].replace("’", "&#x27;") in page
+                            or s.infraction.upgrades[0][:40] in page for s in upgrades)
+    assert "the third or subsequent Warning" in page          # the category's rule for repeats
 
 
-def test_each_document_and_the_json_exports_are_in_the_site(built_site, frozen_corpus):
+def test_an_infraction_shows_its_penalty_path_beside_the_penalty(built_site):
+    page = (built_site / "ipg" / "2.1" / "index.html").read_text(encoding="utf-8")
+    box = page.index('class="rk-penalty-path"')
+    definition = page.index("Definition")
+    assert box < page.index('class="rk-up"') < definition
+    assert box < page.index('class="rk-repeat"') < definition
+
+
+def test_rules_read_with_their_number_inline(built_site):
+    page = (built_site / "cr" / "704" / "index.html").read_text(encoding="utf-8")
+    assert '<div id="704.5k" class="rk-rule rk-subrule"><p><a class="rk-num" href="#704.5k">704.5k</a> If two' in page
+
+
+def test_a_long_section_opens_with_its_rules_and_the_contents_reach_them(built_site):
+    page = (built_site / "cr" / "702" / "index.html").read_text(encoding="utf-8")
+    toc = page[page.index('class="rk-toc"'):page.index("</details>", page.index('class="rk-toc"'))]
+    assert 'href="#702.19"' in toc and "Trample" in toc and toc.count("<li>") > 150
+    contents = (built_site / "cr" / "index.html").read_text(encoding="utf-8")
+    assert 'href="702/#702.19"' in contents
+
+
+def test_current_documents_and_json_exports_are_in_the_site(built_site, frozen_corpus):
     for document in frozen_corpus.documents:
         assert (built_site / "data" / f"{document.id}.json").is_file()
-    for directory in ("cr", "ipg", "mtr", "floor", "cr-2011-02-04-excerpt", "ipg-2016-09-30-excerpt"):
-        assert (built_site / directory / "index.html").is_file(), directory
+        assert (built_site / document.id / "index.html").is_file()
+    listed = json.loads((built_site / "data" / "index.json").read_text(encoding="utf-8"))
+    assert {e["id"] for e in listed["editions"]} == {info.id for info in frozen_corpus.editions}
 
 
-def test_excerpts_are_labelled_as_excerpts(built_site):
-    page = (built_site / "cr-2011-02-04-excerpt" / "index.html").read_text(encoding="utf-8")
-    assert "excerpt" in page and "older edition" in page
+def test_older_editions_are_compact_readers_with_shared_data(built_site, frozen_corpus):
+    older = [info for info in frozen_corpus.editions if not info.current]
+    assert older
+    for info in older:
+        reader = built_site / info.id / "index.html"
+        assert parse_page(reader).edition_data, info.id
+        assert not (built_site / info.id / "704" / "index.html").exists() or \
+            (built_site / info.id / "704" / "index.html").stat().st_size < 1000     # a forward, not a page
+    data = json.loads((built_site / "data" / "editions" / "cr" / "cr-2025-11-14.json").read_text(encoding="utf-8"))
+    assert ["704.5k", 4, "subrule", "704.5k"] == data["sections"][[r[0] for r in data["sections"]].index("704.5k")][:4]
+    shard = next((built_site / "data" / "editions" / "cr").glob("w-704.*.json"))
+    words = json.loads(shard.read_text(encoding="utf-8"))
+    wording = data["sections"][[r[0] for r in data["sections"]].index("704.5k")][4]
+    assert words[wording][1].startswith("If two or more permanents have the supertype world")
+
+
+def test_old_addresses_forward_to_the_older_edition(built_site):
+    forward = built_site / "cr-2025-11-14" / "702" / "index.html"
+    assert forward.is_file() and "assets/forward.js" in forward.read_text(encoding="utf-8")
+    other = built_site / "cr-2025-11-14" / "704" / "index.html"
+    assert forward.stat().st_ino == other.stat().st_ino      # one file on disk, linked
+
+
+def test_history_pages_give_each_rule_its_wordings(built_site):
+    page = (built_site / "history" / "cr" / "205" / "index.html").read_text(encoding="utf-8")
+    assert 'id="205.3m"' in page and "<ins>" in page and "2025-11-14" in page and "2026-01-16" in page
+    rule_page = (built_site / "cr" / "205" / "index.html").read_text(encoding="utf-8")
+    assert "Changed in" in rule_page and "../../history/cr/205/#205.3m" in rule_page
+
+
+def test_what_changed_pages_fold_long_unchanged_text(built_site):
+    page = (built_site / "changes" / "cr-2025-11-14--cr" / "index.html").read_text(encoding="utf-8")
+    change = page[page.index("205.3m"):]
+    change = change[:change.index('class="rk-change"') if 'class="rk-change"' in change else None]
+    assert "<ins>Sorcerer" in change or "Sorcerer</ins>" in change
+    assert 'class="rk-folded"' in change and "Whole text" in change
 
 
 def test_a_cr_section_page_is_small_on_the_wire(built_site):
     data = (built_site / "cr" / "704" / "index.html").read_bytes()
-    assert len(gzip.compress(data)) < 100_000
+    assert len(gzip.compress(data)) < 60_000
 
 
 def test_source_text_is_escaped_never_code(tmp_path):
@@ -76,26 +133,25 @@ def test_source_text_is_escaped_never_code(tmp_path):
     text = text.replace("Sanctioned tournaments", '<script>alert("x")</script> <a href="javascript:alert(1)" onclick="x()">Sanctioned</a> tournaments', 1)
     (sources / "mtr.txt").write_text(text, encoding="utf-8")
     site = tmp_path / "site"
-    build_site(load_corpus(sources, use_cache=False), site)
+    build_site(load_corpus(sources, use_cache=False), site, sources=sources)
     page = (site / "mtr" / "1" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(" in page
     assert '<script>alert("x")' not in page and 'href="javascript:' not in page and 'onclick="x()"' not in page
 
 
-def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, frozen_corpus):
+def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, frozen_corpus, sources_dir):
     site = tmp_path / "site"
-    site.mkdir()
-    (site / "index.html").write_text("previous site")
+    build_site(frozen_corpus, site, sources=sources_dir, config_file=ROOT / "mkdocs.yml")
+    before = (site / "index.html").read_text(encoding="utf-8")
     broken_config = tmp_path / "mkdocs.yml"
-    broken_config.write_text("site_name: x\ntheme: {name: no-such-theme}\n")
+    broken_config.write_text("site_name: x\ntheme: {name: no-such-theme}\nplugins: [rulekb]\n")
     with pytest.raises(BuildFailed):
         build_site(frozen_corpus, site, config_file=broken_config)
-    assert (site / "index.html").read_text() == "previous site"
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+    assert (site / "index.html").read_text(encoding="utf-8") == before
+    assert not any(p.name.startswith("building-") for p in (tmp_path / ".site.rulekb").iterdir())
 
 
 def test_the_check_report_is_published_with_the_exports(built_site, frozen_corpus):
-    import json
     report = json.loads((built_site / "data" / "problems.json").read_text(encoding="utf-8"))
     assert len(report["problems"]) == len(frozen_corpus.all_problems())
     assert all({"severity", "file", "line", "message"} <= set(p) for p in report["problems"])
@@ -107,9 +163,10 @@ def test_links_resolve_with_several_editions_of_each_document(tmp_path):
     sources.mkdir()
     for name in ("mtr-2019-01-21-magicjudges.html", "mtr-2026-02-27.txt"):
         shutil.copy(CORPUS / name, sources)
-    site = tmp_path / "site"
-    build_site(load_corpus(sources, use_cache=False), site)
+    result, _ = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
+    site = result.out
     assert (site / "changes" / "mtr-2019-01-21--mtr" / "index.html").is_file()
     assert any((site / "history" / "mtr").iterdir())
+    assert (site / "mtr-2019-01-21" / "index.html").is_file()
     broken = broken_links(site)
     assert not broken, broken[:10]

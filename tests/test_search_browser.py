@@ -1,0 +1,178 @@
+"""The site's search box, used as a person uses it: typed at phone size in Chromium, over the question sets.
+
+It must answer as well as `rulekb search` does, and the same: the browser's worker reads a question
+and ranks its answers the way the Python engine does (one set of rules, exported by the build).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.search import KnowledgeBase, search
+from pipeline.search.quality import answer_rank, measure, read_questions
+from pipeline.site.publish import index_folder, published
+from browser import FLAGS, CHROMIUM, PHONE, console_errors, open_search, require_browser, served, type_question
+from conftest import FIXTURES
+
+sync_api = require_browser()
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site):
+    url, stop = served(built_site)
+    yield url
+    stop()
+
+
+@pytest.fixture(scope="module")
+def kb(built_site):
+    """The CLI's engine on the index published with the same site."""
+    knowledge_base = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
+    yield knowledge_base
+    knowledge_base.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.errors = console_errors(page)
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def typed_answers(browser, site_url):
+    """Every question of both sets, typed into the search box once: query -> result ids."""
+    context = browser.new_context(viewport=PHONE, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    box = open_search(page, site_url)
+    answers = {}
+    for name in ("search.tsv", "search-more.tsv"):
+        for query, _ in read_questions(FIXTURES / name):
+            answers[query] = type_question(page, box, query)
+    context.close()
+    return answers
+
+
+@pytest.mark.parametrize("questions", ["search.tsv", "search-more.tsv"])
+def test_typed_questions_find_an_answer_in_the_top_three(typed_answers, questions):
+    quality = measure(typed_answers.__getitem__, read_questions(FIXTURES / questions))
+    print("\n".join([quality.line("site search"), "missed:"] + quality.misses))
+    wanted = 0.95 if questions == "search.tsv" else 0.9
+    assert quality.top3 / quality.questions >= wanted, "\n".join(quality.misses)
+
+
+def test_the_site_and_the_cli_agree_on_the_first_answer(typed_answers, kb):
+    questions = [query for name in ("search.tsv", "search-more.tsv") for query, _ in read_questions(FIXTURES / name)]
+    differ = []
+    for query in questions:
+        cli = [result.id for result in search(kb, query, limit=3).results]
+        site = typed_answers[query][:3]
+        if cli[:1] != site[:1]:
+            differ.append(f"{query!r}: cli {cli} site {site}")
+    print("\n".join(["first answers that differ:"] + differ))
+    assert (len(questions) - len(differ)) / len(questions) >= 0.9, "\n".join(differ)
+
+
+def test_one_result_is_one_rule_and_lands_on_its_anchor(page, site_url):
+    box = open_search(page, site_url)
+    ids = type_question(page, box, "trample")
+    assert ids[0] == "cr:702.19" and len(ids) == len(set(ids))
+    assert ids.index("cr:glossary/term-trample") > 0
+    page.locator(".rk-search__results a.rk-result").first.click()
+    page.wait_for_url("**/cr/702/#702.19")
+    target = page.locator('[id="702.19"]')
+    page.wait_for_function("() => { const e = document.getElementById('702.19'); if (!e) return false; "
+                           "const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
+    assert target.count() == 1
+
+
+def test_a_result_shows_its_number_title_snippet_and_penalty(page, site_url):
+    box = open_search(page, site_url)
+    type_question(page, box, "missed trigger")
+    first = page.locator(".rk-search__results a.rk-result").first
+    assert first.locator(".rk-result__num").inner_text() == "2.1"
+    assert "Missed Trigger" in first.locator(".rk-result__title").inner_text()
+    assert first.locator(".rk-pen").inner_text() == "No Penalty"
+    assert first.locator(".rk-result__snippet mark").count() >= 1
+
+
+@pytest.mark.parametrize("query, correction, answer", [
+    ("trampel", "trample", "cr:702.19"), ("comander", "commander", "cr:903"), ("hexprof", "hexproof", "cr:702.11"),
+    ("misssed triger", "missed trigger", "ipg:2.1"),
+])
+def test_typos_find_their_rule_and_say_did_you_mean(page, site_url, query, correction, answer):
+    box = open_search(page, site_url)
+    ids = type_question(page, box, query)
+    assert answer in ids[:3]
+    status = page.locator(".rk-search__status")
+    assert "Did you mean" in status.inner_text() and correction in status.inner_text()
+
+
+@pytest.mark.parametrize("query, url", [("ipg 2.1", "**/ipg/2.1/#2.1"), ("704.5k", "**/cr/704/#704.5k"),
+                                        ("mtr 2.4", "**/mtr/2/#2.4")])
+def test_enter_on_an_exact_number_goes_to_the_rule(page, site_url, query, url):
+    box = open_search(page, site_url)
+    type_question(page, box, query)
+    box.press("Enter")
+    page.wait_for_url(url)
+
+
+def test_enter_on_a_number_that_does_not_exist_says_so_and_stays(page, site_url):
+    box = open_search(page, site_url)
+    type_question(page, box, "cr 999.1")
+    assert "There is no CR 999.1" in page.locator(".rk-search__status").inner_text()
+    box.press("Enter")
+    page.locator(".rk-toast.rk-show").wait_for()
+    assert "There is no CR 999.1" in page.locator(".rk-toast").inner_text()
+    assert page.url.rstrip("/") == site_url.rstrip("/")
+
+
+def test_source_text_in_results_is_text_never_markup(page, site_url):
+    box = open_search(page, site_url)
+    type_question(page, box, "world rule")
+    snippet = page.locator(".rk-result__snippet").first.evaluate("e => e.innerHTML")
+    assert "<script" not in snippet and "onerror" not in snippet
+    assert page.errors == []
+
+
+def test_the_first_search_on_a_cold_phone_transfers_little(browser, site_url):
+    """Everything fetched from the moment the search opens to the first results, compressed as served."""
+    context = browser.new_context(viewport=PHONE, service_workers="block", has_touch=True, is_mobile=True)
+    page = context.new_page()
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    sizes: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    session.on("Network.responseReceived", lambda event: urls.__setitem__(event["requestId"], event["response"]["url"]))
+    session.on("Network.loadingFinished",
+               lambda event: sizes.__setitem__(event["requestId"], int(event["encodedDataLength"])))
+    page.goto(site_url)
+    page.wait_for_load_state("networkidle")
+    before = dict(sizes)
+    sizes.clear()
+    page.locator(".rk-search-open").click()
+    box = page.locator(".rk-search__input")
+    type_question(page, box, "two-headed giant life total")
+    page.wait_for_load_state("networkidle")
+    fetched = {urls.get(key, key): size for key, size in sizes.items() if key not in before}
+    total = sum(fetched.values())
+    print(f"first search transferred {total} bytes: " + json.dumps(fetched, indent=1))
+    assert total <= 150_000, fetched
+    assert all(url.startswith(site_url) for url in fetched)        # nothing from outside the site
+    context.close()
+
+
+def test_the_answer_rank_helper_counts_subrules():
+    assert answer_rank(["cr:702.2b"], ["cr:702.2"]) == 1
+    assert answer_rank(["cr:702.20"], ["cr:702.2"]) is None
