@@ -8,8 +8,8 @@ question the same way). Files, all JSON:
 - `w-<letter>.<hash>.json`: the documents' words starting with a letter: [word, count, term];
 - `t-<key>.<hash>.json`: for the terms whose first two characters are in a key range, the
   entries holding them: [field, n, entry, score, entry, score, ...] (entries as gaps, scores x100);
-- `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, text for the snippet),
-  ENTRIES_PER_CHUNK entries a file;
+- `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, text for the snippet), for
+  consecutive entries up to CHUNK_BYTES (a long MTR section fills a file with few others);
 - `n.<hash>.json`: every number of every document, for number questions and jump-on-Enter.
 Pure function of an index: no I/O but reading it.
 """
@@ -23,7 +23,7 @@ from .engine import natural_key
 from .index import KnowledgeBase
 from .question import FIELD_BOOSTS, browser_rules
 
-ENTRIES_PER_CHUNK = 64
+CHUNK_BYTES = 16_000             # raw JSON per display file (about a quarter of that compressed)
 TERM_SHARD_BYTES = 24_000       # raw JSON per term file (about a fifth of that compressed)
 SCORE_SCALE = 100
 FIELDS = list(FIELD_BOOSTS)
@@ -57,10 +57,19 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[
 
     positions = {fields["id"]: position for position, fields in enumerate(stored)}
     pages: dict[str, int] = {}
-    chunks = []
-    for start in range(0, len(stored), ENTRIES_PER_CHUNK):
-        rows = [_display_row(fields, positions, pages) for fields in stored[start:start + ENTRIES_PER_CHUNK]]
-        chunks.append(add(f"d-{start // ENTRIES_PER_CHUNK}", rows))
+    chunks = []                      # [first entry, file]
+    rows: list = []
+    size = 0
+    for position, fields in enumerate(stored):
+        row = _display_row(fields, positions, pages)
+        row_size = len(json.dumps(row, ensure_ascii=False))
+        if rows and size + row_size > CHUNK_BYTES:
+            chunks.append([position - len(rows), add(f"d-{len(chunks)}", rows)])
+            rows, size = [], 0
+        rows.append(row)
+        size += row_size
+    if rows:
+        chunks.append([len(stored) - len(rows), add(f"d-{len(chunks)}", rows)])
 
     numbers = defaultdict(list)
     for position, fields in enumerate(stored):
@@ -80,7 +89,7 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
                 "entries": len(stored), "documents": ranges, "words": word_files, "terms": term_files,
-                "chunk": ENTRIES_PER_CHUNK, "chunks": chunks, "numbers": numbers_file,
+                "chunks": chunks, "numbers": numbers_file,
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
     files["search/manifest.json"] = json.dumps(manifest, ensure_ascii=False, separators=(",", ":"))
     return files

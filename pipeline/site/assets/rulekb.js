@@ -53,7 +53,6 @@
     var worker = null;
     var asked = 0;
     var shown = 0;
-    var timer = null;
     var latest = null;        // the last answer shown
     var selected = -1;
     var pending = {};         // request id -> callback (tests and the Enter key wait on answers)
@@ -105,11 +104,7 @@
       if (event.key === "/" && !typing && !dialog.open) { event.preventDefault(); open(); }
     });
 
-    input.addEventListener("input", function () {
-      clearTimeout(timer);
-      var query = input.value;
-      timer = setTimeout(function () { ask(query); }, 40);
-    });
+    input.addEventListener("input", function () { ask(input.value); });   // the worker answers the latest
 
     input.addEventListener("keydown", function (event) {
       var links = list.querySelectorAll("a.rk-result");
@@ -123,7 +118,6 @@
       }
       if (event.key !== "Enter") return;
       event.preventDefault();
-      clearTimeout(timer);
       // Enter goes to the chosen result; on a rule number, straight to that rule.
       ask(input.value).then(function (data) {
         if (!data || !data.answer) return;

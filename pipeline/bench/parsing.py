@@ -1,0 +1,33 @@
+"""Read and parse time, and traced memory, per document of the sources."""
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+from ..corpus import load_document, source_files
+from ..link import link_corpus
+from ..parse import parse
+from ..read import read_source
+from .common import best_of
+
+
+def run(args) -> None:
+    sources = Path(args.sources)
+    print(f"{'document':<44} {'KB':>6} {'read ms':>8} {'parse ms':>9} {'+link ms':>9} {'peak MB':>8}")
+    for path in source_files(sources):
+        known, _ = load_document(path, use_cache=False)     # its kind and id, as a build names it
+        if known is None:
+            continue
+        info = known.info
+        source = read_source(path)
+        read_ms = best_of(args.runs, lambda: read_source(path)) * 1000
+        parse_ms = best_of(args.runs, lambda: parse(source, info)) * 1000
+        document = parse(source, info)
+        link_ms = best_of(args.runs, lambda: link_corpus([document])) * 1000
+        tracemalloc.start()
+        link_corpus([parse(read_source(path), info)])
+        peak = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        print(f"{path.name:<44} {path.stat().st_size / 1024:>6.0f} {read_ms:>8.1f} {parse_ms:>9.1f} "
+              f"{parse_ms + link_ms:>9.1f} {peak:>8.1f}")
+    print("  (best of %d; parse excludes reading; +link adds resolving references; peak = traced Python memory)" % args.runs)
