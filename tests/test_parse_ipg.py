@@ -7,7 +7,6 @@ the comments are the lines of the files), never computed by the parser under tes
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -489,11 +488,3 @@ def test_never_raises_on_arbitrary_lines(lines, fmt):
     assert all(isinstance(p, Problem) for p in document.problems)
     assert not any("could not read this line" in p.message for p in document.problems)   # the safety net stayed unused
     assert len({s.id for s in document.sections}) == len(document.sections)
-
-
-@pytest.mark.parametrize("path", [IPG_2024, IPG_2016, IPG_2020])
-def test_parses_quickly(path):
-    source = read_source(path)
-    start = time.perf_counter()
-    parse_ipg(source, info_for(path))
-    assert time.perf_counter() - start < 1.0
