@@ -100,8 +100,9 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
     return replace(corpus, problems=corpus.problems + tuple(older_problems))
 
 
-def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True) -> Optional[Document]:
-    """A document of the corpus by id, the current ones from memory, an older edition from its file."""
+def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True, linked: bool = True) -> Optional[Document]:
+    """A document of the corpus by id: a current one from memory, an older edition from its file (its
+    references resolved against the current documents, unless `linked` is False: then as parsed)."""
     document = corpus.document(document_id)
     if document is not None:
         return document
@@ -109,7 +110,9 @@ def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True) -> Op
     if info is None or corpus.folder is None:
         return None
     parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache)
-    return link_corpus([parsed] + list(corpus.documents)).documents[0] if parsed else None
+    if parsed is None or not linked:
+        return parsed
+    return link_corpus([parsed] + list(corpus.documents)).documents[0]
 
 
 def load_document(path: Path | str, use_cache: bool = True) -> tuple[Optional[Document], list[Problem]]:

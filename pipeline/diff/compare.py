@@ -18,7 +18,7 @@ each step only sees what the earlier ones left unpaired:
 2. the same text once rule numbers are masked, found exactly once on each side
    (a move if the numbers differ, a change if only cited numbers do); then the
    same heading, found once on each side ("Sideboard", MTR 3.15 -> 3.16);
-3. similar texts (difflib ratio of the masked words, or of title and body alone
+3. similar texts (similarity of the masked words, or of title and body alone
    when only the examples changed): at the same number, at the number the
    parent's renumbering implies (509.4a under 509.4 -> 509.2 is looked for at
    509.2a), under the same parent, or among the unpaired sections near where the
@@ -41,15 +41,14 @@ Word-level highlights are in `words`, a document's own change appendix in
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from ..model import WARNING, Document, GlossaryEntry, Problem, Section, section_id
+from .sequences import similarity
+from ..model import Document, GlossaryEntry, Section
 
-# Pairs below these similarities (difflib ratio of the number-masked words) are not the same rule.
+# Pairs below these similarities (of the number-masked words) are not the same rule.
 SAME_NUMBER_SIMILARITY = 0.5
 NEARBY_SIMILARITY = 0.6
 SIMILAR_TITLE = 0.75     # headings this alike at the same number make a rewritten section "changed"
@@ -147,7 +146,7 @@ def _key(section_or_id) -> str:
 
 class _Item:
     """A section as the pairing sees it; the masked text and the words are worked out when needed."""
-    __slots__ = ("section", "key", "text", "index", "parent", "_masked", "_words", "_bag", "_core")
+    __slots__ = ("section", "key", "text", "index", "parent", "_masked", "_words", "_core")
 
     def __init__(self, section: Section, index: int):
         self.section = section
@@ -155,7 +154,7 @@ class _Item:
         self.text = section_text(section)
         self.index = index
         self.parent = _key(section.parent) if section.parent else None
-        self._masked = self._words = self._bag = self._core = None
+        self._masked = self._words = self._core = None
 
     @property
     def masked(self) -> str:
@@ -168,12 +167,6 @@ class _Item:
         if self._words is None:
             self._words = _WORD.findall(self.masked.lower())
         return self._words
-
-    @property
-    def bag(self) -> Counter:
-        if self._bag is None:
-            self._bag = Counter(self.words)
-        return self._bag
 
     @property
     def core(self) -> list:
@@ -244,26 +237,21 @@ class _Pairing:
 
 
 def _similarity(a: _Item, b: _Item, cutoff: float) -> float:
-    """difflib's ratio of the masked words; of the title and body alone if that is higher."""
+    """The similarity of the masked words; of the title and body alone if that is higher."""
     if a.masked == b.masked:
         return 1.0
-    best = _ratio(a.words, b.words, a.bag, b.bag, cutoff)
+    best = _ratio(a.words, b.words, cutoff)
     if best < 1.0 and (a.section.examples or b.section.examples) and a.core and b.core:
-        best = max(best, _ratio(a.core, b.core, Counter(a.core), Counter(b.core), max(cutoff, best)))
+        best = max(best, _ratio(a.core, b.core, max(cutoff, best)))
     return best
 
 
-def _ratio(a: list, b: list, bag_a: Counter, bag_b: Counter, cutoff: float) -> float:
-    """difflib's ratio, skipped (0.0) when the bags of words alone show it is below `cutoff`."""
-    total = len(a) + len(b)
-    if not a or not b or 2.0 * min(len(a), len(b)) / total < cutoff:
+def _ratio(a: list, b: list, cutoff: float) -> float:
+    """The words' similarity (longest common subsequence); 0.0 when below `cutoff` (the lengths alone
+    can show it)."""
+    if not a or not b or 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < cutoff:
         return 0.0
-    if len(bag_a) > len(bag_b):
-        bag_a, bag_b = bag_b, bag_a
-    common = sum(min(count, bag_b.get(word, 0)) for word, count in bag_a.items())
-    if 2.0 * common / total < cutoff:
-        return 0.0
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    return similarity(a, b, cutoff)
 
 
 def _pair(old: Document, new: Document) -> _Pairing:
@@ -379,7 +367,7 @@ def _similar_titles(a: _Item, b: _Item) -> bool:
     first, second = _WORD.findall(a.section.title.lower()), _WORD.findall(b.section.title.lower())
     if not first or not second:
         return False
-    return difflib.SequenceMatcher(None, first, second, autojunk=False).ratio() >= SIMILAR_TITLE
+    return similarity(first, second) >= SIMILAR_TITLE
 
 
 def _anchors(old_list: list, paired_old: dict, new_items: dict) -> dict[str, int]:

@@ -24,23 +24,21 @@ from .compare import Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, _k
 
 @dataclass(frozen=True)
 class Wording:
-    """A section's words in one edition: its title, its text, its examples."""
+    """A section's words in one edition: its title, its text, its examples; `id` names these words."""
     title: str
     text: str
     examples: tuple[str, ...] = ()
+    joined: str = ""          # the words compared between editions (as `compare` compares them)
+    id: str = ""
 
-    @property
-    def joined(self) -> str:
-        """The words compared between editions (as `compare` compares them)."""
-        parts = [self.title.strip()] if self.title.strip() else []
-        if self.text.strip():
-            parts.append(self.text.strip())
-        parts.extend(example.strip() for example in self.examples if example.strip())
-        return "\n\n".join(parts)
-
-    @property
-    def id(self) -> str:
-        return hashlib.sha1(self.joined.encode("utf-8")).hexdigest()[:12]
+    @staticmethod
+    def of(title: str, text: str, examples: tuple[str, ...] = ()) -> "Wording":
+        parts = [title.strip()] if title.strip() else []
+        if text.strip():
+            parts.append(text.strip())
+        parts.extend(example.strip() for example in examples if example.strip())
+        joined = "\n\n".join(parts)
+        return Wording(title, text, examples, joined, hashlib.sha1(joined.encode("utf-8")).hexdigest()[:12])
 
 
 @dataclass(frozen=True)
@@ -66,13 +64,13 @@ class EditionSummary:
         wordings: dict[str, Wording] = {}
         steps = []
         for section in document.sections:
-            wording = Wording(section.title, section.text, tuple(section.examples))
+            wording = Wording.of(section.title, section.text, tuple(section.examples))
             wordings[wording.id] = wording
             steps.append(Step(_key(section), section.number, section.level, section.kind,
                               _key(section.parent) if section.parent else "", wording.id))
         glossary = []
         for entry in document.glossary:
-            wording = Wording(entry.term, entry.text)
+            wording = Wording.of(entry.term, entry.text)
             wordings[wording.id] = wording
             glossary.append((entry.term, wording.id))
         return EditionSummary(tuple(steps), tuple(glossary), wordings)
@@ -165,24 +163,36 @@ def summarize(info: DocumentInfo, load: Callable[[DocumentInfo], Document], use_
 
 
 def _lineages(history: KindHistory) -> dict[str, list[tuple[int, str]]]:
-    """Newest edition's key -> the (edition, key) it had in every edition it was in, oldest first."""
+    """Newest edition's key -> the (edition, key) it had in every edition it was in, oldest first.
+
+    Walks the editions forward: a section carries on the lineage of the section it was paired with
+    in the edition before (moved, changed or the same), or starts one of its own.
+    """
     if not history.summaries:
         return {}
-    lines: dict[str, list[tuple[int, str]]] = {step.key: [(0, step.key)] for step in history.summaries[0].steps}
+    lineages: list[list[tuple[int, str]]] = []
+    current: dict[str, int] = {}                  # key in the edition being read -> its lineage
+    for step in history.summaries[0].steps:
+        current[step.key] = len(lineages)
+        lineages.append([(0, step.key)])
     for index in range(1, len(history.summaries)):
         diff = history.diffs[index - 1]
         moved = {_key(move.to_id): _key(move.from_id) for move in diff.moved}
         added = {_key(section_id) for section_id in diff.added}
-        old_keys = {step.key for step in history.summaries[index - 1].steps}
         taken = set(moved.values())
-        following: dict[str, list[tuple[int, str]]] = {}
+        following: dict[str, int] = {}
         for step in history.summaries[index].steps:
             old = moved.get(step.key)
-            if old is None and step.key not in added and step.key in old_keys and step.key not in taken:
+            if old is None and step.key not in added and step.key in current and step.key not in taken:
                 old = step.key
-            following[step.key] = (lines.get(old, []) if old else []) + [(index, step.key)]
-        lines = following
-    return lines
+            lineage = current.get(old) if old else None
+            if lineage is None:
+                lineage = len(lineages)
+                lineages.append([])
+            lineages[lineage].append((index, step.key))
+            following[step.key] = lineage
+        current = following
+    return {key: lineages[lineage] for key, lineage in current.items()}
 
 
 def rule_history(documents: list[Document]) -> dict[str, list[tuple[str, str, str]]]:

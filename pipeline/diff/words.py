@@ -1,40 +1,24 @@
 """Word-level differences between two wordings of a rule, for highlights (<del>/<ins>)."""
 from __future__ import annotations
 
-import difflib
 import re
+
+from .sequences import opcodes
 
 # Words, runs of spaces, and single other characters: joined back they give the text.
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|\s+|[^\w\s]")
 
 
 def _opcodes(a: list[str], b: list[str]) -> list[tuple]:
-    """difflib's opcodes, computed only between the common beginning and end (most edits are local)."""
-    start = 0
-    limit = min(len(a), len(b))
-    while start < limit and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < limit - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
-        end += 1
-    middle = difflib.SequenceMatcher(_is_filler, a[start:len(a) - end], b[start:len(b) - end])   # autojunk: fast on long texts
-    opcodes = [("equal", 0, start, 0, start)] if start else []
-    for tag, i1, i2, j1, j2 in middle.get_opcodes():
-        opcodes.append((tag, i1 + start, i2 + start, j1 + start, j2 + start))
-    if end:
-        opcodes.append(("equal", len(a) - end, len(a), len(b) - end, len(b)))
-    # neighbouring "equal" runs (at the seams) become one
+    """The steps that turn token list `a` into `b` (a longest common subsequence), neighbouring "equal"
+    runs made one."""
     merged: list[tuple] = []
-    for code in opcodes:
-        if merged and code[0] == "equal" and merged[-1][0] == "equal":
+    for tag, i1, i2, j1, j2 in opcodes(a, b):
+        if merged and tag == "equal" and merged[-1][0] == "equal":
             previous = merged.pop()
-            code = ("equal", previous[1], code[2], previous[3], code[4])
-        merged.append(code)
+            i1, j1 = previous[1], previous[3]
+        merged.append((tag, i1, i2, j1, j2))
     return merged
-
-
-def _is_filler(token: str) -> bool:
-    return not token[:1].isalnum()
 
 
 def word_diff(old_text: str, new_text: str) -> list[tuple[str, str]]:
@@ -47,8 +31,6 @@ def word_diff(old_text: str, new_text: str) -> list[tuple[str, str]]:
     a, b = _TOKEN.findall(old_text), _TOKEN.findall(new_text)
     if "".join(a) != old_text or "".join(b) != new_text:   # cannot happen; the tokens cover everything
         return [("delete", old_text), ("insert", new_text)]
-    # Spaces and punctuation are junk to difflib: never where a match starts (matching the commas of
-    # the creature-type list took seconds), still inside the matches it extends.
     opcodes = _opcodes(a, b)
     # An "equal" run of whitespace alone between two changes is part of the change.
     merged: list[list] = []   # [tag, old tokens, new tokens]
