@@ -77,6 +77,10 @@ def _prune(keep: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def has(cache_key: str) -> bool:
+    return (generation() / f"{cache_key}.pickle").is_file()
+
+
 def load(cache_key: str) -> Optional[Any]:
     path = generation() / f"{cache_key}.pickle"
     try:

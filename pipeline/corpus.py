@@ -19,6 +19,7 @@ from typing import Iterator, Optional
 from . import cache
 from .link import link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
+from .parallel import each_in_processes
 from .parse import parse
 from .read import SourceError, SourceText, read_bytes
 from .read.detect import Detected, detect
@@ -82,6 +83,9 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
     infos: list[DocumentInfo] = []
     kept: dict[str, Document] = {}
     first = assign_ids([_first_info(candidate) for candidate in candidates], chosen)
+    if use_cache:   # what is not parsed yet is parsed on every core first; the loop below then reads the cache
+        each_in_processes(lambda pair: _parse_file(*pair), [(candidate.path, info) for candidate, info
+                                                              in zip(candidates, first) if not _parse_cached(info)])
     for document in _parsed(candidates, first, problems, use_cache):
         infos.append(document.info)
         best = kept.get(document.info.kind)
@@ -271,12 +275,20 @@ def _stem(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", Path(name).stem.lower()).strip("-")
 
 
-def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[Document]:
-    """Parse a file under `info`, reusing an earlier parse of the same bytes. The parse is made and cached
-    under a neutral id (the kind), so that a file keeps its cached parse when its id changes (a newer
-    edition arrives, "cr" becomes "cr-2026-01-16")."""
+def _parse_key(info: DocumentInfo) -> tuple[DocumentInfo, str]:
+    """A parse is made and cached under a neutral id (the kind), so that a file keeps its cached parse when
+    its id changes (a newer edition arrives, "cr" becomes "cr-2026-01-16")."""
     neutral = replace(info, id=info.kind, current=False)
-    key = cache.key("parse", info.sha256, repr(neutral))
+    return neutral, cache.key("parse", info.sha256, repr(neutral))
+
+
+def _parse_cached(info: DocumentInfo) -> bool:
+    return cache.has(_parse_key(info)[1])
+
+
+def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[Document]:
+    """Parse a file under `info`, reusing an earlier parse of the same bytes."""
+    neutral, key = _parse_key(info)
     document = cache.load(key) if use_cache else None
     if document is None:
         try:

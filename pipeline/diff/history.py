@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Optional
 from .. import cache
 from ..corpus import rename_document
 from ..model import Document, DocumentInfo
+from ..parallel import each_in_processes
 from .compare import Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, _key, compare
 
 
@@ -127,6 +128,11 @@ def trace(editions: Iterable[DocumentInfo], load: Callable[[DocumentInfo], Docum
     """The history of a chain of editions of one kind (excerpts are left out), loading each as it is needed."""
     chain = sorted((info for info in editions if not info.excerpt), key=lambda info: (info.edition or "", info.source))
     history = KindHistory(editions=chain)
+    if use_cache:   # what is not in the cache yet is made on every core first; the walk below then reads it
+        missing = [("summary", info) for info in chain if info.sha256 and not _has("summary", info.sha256, None)]
+        missing += [("diff", (old, new)) for old, new in zip(chain, chain[1:])
+                    if old.sha256 and new.sha256 and not _has("diff", old.sha256, new.sha256)]
+        each_in_processes(lambda task: _make(task, load), missing)
     previous: Optional[Document] = None
     for index, info in enumerate(chain):
         summary = _cached(use_cache, "summary", info.sha256, None) if info.sha256 else None
@@ -243,6 +249,21 @@ def _named(diff: EditionDiff, old: DocumentInfo, new: DocumentInfo) -> EditionDi
         GlossaryDiff(diff.glossary.added, diff.glossary.removed,
                      tuple(GlossaryChange(g.term, g.old_text, g.new_text) for g in diff.glossary.changed)),
         old.edition, new.edition)
+
+
+def _make(task: tuple, load: Callable[[DocumentInfo], Document]) -> None:
+    """One missing piece of a history, made and cached (in a worker process)."""
+    what, subject = task
+    if what == "summary":
+        _store(True, "summary", subject.sha256, None, EditionSummary.of(load(subject)))
+    else:
+        old, new = subject
+        diff = compare(_neutral(load(old), "old"), _neutral(load(new), "new"))
+        _store(True, "diff", old.sha256, new.sha256, diff)
+
+
+def _has(what: str, first: str, second: Optional[str]) -> bool:
+    return cache.has(cache.key(what, first, second or ""))
 
 
 def _cached(use_cache: bool, what: str, first: str, second: Optional[str]):
