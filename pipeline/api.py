@@ -13,15 +13,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from . import diff
+from typing import TYPE_CHECKING
+
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, rename_document
 from .export import document_json, ref_json, section_json
 from .model import ERROR, Corpus, Document, GlossaryEntry, Problem, Section, replace
-from .search import Answer, KnowledgeBase, index_for_sources, write_search_index
-from .search import search as search_index
 from .search.question import as_number
-from .site import BuildResult, build_site
+
+if TYPE_CHECKING:
+    from .search.engine import Answer
+    from .site.build import BuildResult
+
+# The heavy stages (whoosh for search, mkdocs for the site, the differ) are imported by the functions
+# that need them: `rulekb show`, `check` and `export` load none of them.
 
 
 class UsageError(Exception):
@@ -82,8 +87,11 @@ def export(target: Path | str, sources: Path | str = "sources", alone: bool = Fa
 
 
 def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind: Optional[str] = None,
-           index: Optional[Path | str] = None) -> Answer:
+           index: Optional[Path | str] = None) -> "Answer":
     """Search the current editions (the index of `sources`, or the index folder given)."""
+    from .search.engine import search as search_index
+    from .search.index import KnowledgeBase
+    from .search.indexing import index_for_sources
     if index is None:
         if not Path(sources).is_dir():
             raise UsageError(f"no sources folder {sources}")
@@ -105,6 +113,7 @@ def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = N
 def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
     """What changed between two editions (files, or document ids in `sources`), with the notes a
     change appendix gives rise to."""
+    from . import diff
     corpus = None
     if not (Path(old).is_file() and Path(new).is_file()):
         corpus = load_corpus(sources)
@@ -121,8 +130,10 @@ def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
 
 
 def build(sources: Path | str = "sources", out: Path | str = "site", config: Optional[Path | str] = None,
-          use_cache: bool = True) -> tuple[BuildResult, Corpus]:
+          use_cache: bool = True) -> tuple["BuildResult", Corpus]:
     """The site and its search index, published together; SourcesHaveErrors leaves the old site as it is."""
+    from .search.indexing import write_search_index
+    from .site.build import build_site
     corpus = load_corpus(sources, use_cache=use_cache)
     errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
     if errors:

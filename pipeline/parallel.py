@@ -22,27 +22,33 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+# What the forked workers do: set just before they are forked (they inherit it; only indexes are sent).
+_work: tuple[Callable, list] = (None, [])
+
+
 def each_in_processes(function: Callable[[object], None], items: Iterable, workers: Optional[int] = None) -> None:
     """Call `function(item)` for every item, in up to `workers` forked processes (one per core by default).
     Exceptions in a worker are swallowed: the caller finds the item's result missing and makes it itself."""
+    global _work
     items = list(items)
     workers = min(workers or cores(), len(items))
     if workers <= 1 or not hasattr(os, "fork"):
         for item in items:
             _quietly(function, item)
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=die_with_parent) as pool:
-        for _ in pool.imap_unordered(_Call(function), items):
-            pass
+    _work = (function, items)
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, initializer=die_with_parent) as pool:
+            for _ in pool.imap_unordered(_by_index, range(len(items))):
+                pass
+    finally:
+        _work = (None, [])
 
 
-class _Call:
-    def __init__(self, function: Callable):
-        self.function = function
-
-    def __call__(self, item) -> None:
-        _quietly(self.function, item)
+def _by_index(index: int) -> None:
+    function, items = _work
+    _quietly(function, items[index])
 
 
 def _quietly(function: Callable, item) -> None:

@@ -29,8 +29,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from .api import section_view, find_section
 from .corpus import load_corpus
-from .search import KnowledgeBase, QueryError
-from .search import search as search_index
+from .search.engine import search as search_index
+from .search.index import KnowledgeBase
+from .search.question import QueryError
 from .site.publish import index_folder, published, published_sources
 
 MAX_URL = 8192

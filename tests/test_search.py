@@ -9,7 +9,10 @@ import sys
 import pytest
 
 from pipeline import api
-from pipeline.search import KnowledgeBase, QueryError, search, write_search_index
+from pipeline.search.engine import search
+from pipeline.search.index import KnowledgeBase
+from pipeline.search.indexing import write_search_index
+from pipeline.search.question import QueryError
 from pipeline.search.question import abbreviations, edit_distance, understand
 from pipeline.search.quality import measure, read_questions
 from conftest import FIXTURES, ROOT

@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from pipeline.search import KnowledgeBase, search
+from pipeline.search.engine import search
+from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import answer_rank, measure, read_questions
 from pipeline.site.publish import index_folder, published
 from browser import FLAGS, CHROMIUM, PHONE, console_errors, open_search, require_browser, served, type_question

@@ -9,7 +9,8 @@ import pytest
 
 from pipeline import api, load_corpus
 from pipeline.addresses import address_corpus
-from pipeline.site import BuildFailed, build_site
+from pipeline.site.build import build_site
+from pipeline.site.errors import BuildFailed
 from conftest import CORPUS, ROOT
 from site_tools import broken_links, page_file, parse_page
 

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from .. import api
-from ..search import KnowledgeBase, search
+from ..search.engine import search
+from ..search.index import KnowledgeBase
 from ..search.quality import measure, read_questions
 from ..site.publish import index_folder, published
 from .common import percentile

@@ -6,7 +6,9 @@ import time
 from pathlib import Path
 
 from ..corpus import load_corpus
-from ..search import KnowledgeBase, search, write_search_index
+from ..search.engine import search
+from ..search.index import KnowledgeBase
+from ..search.indexing import write_search_index
 from ..search.quality import measure, read_questions
 from .common import percentile
 

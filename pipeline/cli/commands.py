@@ -16,8 +16,8 @@ from typing import Optional, Sequence
 
 from .. import api
 from ..model import ERROR, INFO, WARNING, Problem
-from ..search import QueryError
-from ..site import BuildFailed, BuildLocked, OutputRefused
+from ..search.question import QueryError
+from ..site.errors import BuildFailed, BuildLocked, OutputRefused
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MARK_TAG = re.compile(r"(</?mark>)")

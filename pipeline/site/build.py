@@ -22,14 +22,11 @@ from typing import Callable, Optional
 from ..addresses import address_corpus
 from ..model import Corpus
 from . import publish
+from .errors import BuildFailed
 from .mkdocs_site import SiteBuildError, render
 from .plan import plan_site
 
 PACKAGED_CONFIG = Path(__file__).resolve().parent / "mkdocs.yml"
-
-
-class BuildFailed(Exception):
-    """The site could not be built; the published site is untouched."""
 
 
 @dataclass

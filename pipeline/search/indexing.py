@@ -1,0 +1,88 @@
+"""Writing the search index: of a corpus (for a build, with the browser's copy), or of a sources folder
+(kept in the cache, for `rulekb search` without a site)."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from .. import cache
+from ..addresses import SHORT_NAMES, Addresses
+from ..model import Corpus
+from .browser import browser_files
+from .entries import entries, searched_documents
+from .index import KnowledgeBase, index_state, write_index
+from .question import ABBREVIATIONS_FILE
+
+INDEXES_KEPT = 2
+
+
+def corpus_fingerprint(corpus: Corpus) -> str:
+    """What an index is made of: the documents' bytes and identities, the code, the abbreviations."""
+    digest = hashlib.sha256(cache.code_version().encode() + ABBREVIATIONS_FILE.read_bytes())
+    for document in corpus.documents:
+        info = document.info
+        digest.update(f"{info.id}|{info.sha256}|{info.current}|{info.excerpt}|{info.archived}|".encode())
+    return digest.hexdigest()[:24]
+
+
+def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[Addresses] = None,
+                       browser_folder: Optional[Path] = None, build: str = "") -> dict:
+    """Write the search index of `corpus` into the new folder `folder` (and, into `browser_folder`, the
+    files of the site's own search); say what it holds."""
+    found = entries(corpus, addresses)
+    write_index(found, folder, corpus_fingerprint(corpus))
+    documents = searched_documents(corpus)
+    if browser_folder is not None:
+        kb = KnowledgeBase(folder)
+        try:
+            described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title, "short": SHORT_NAMES.get(d.info.kind, d.info.kind.upper())}
+                         for d in documents]
+            for path, text in browser_files(kb, described, build).items():
+                target = Path(browser_folder) / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+        finally:
+            kb.close()
+    return {"entries": len(found), "documents": [document.id for document in documents]}
+
+
+def index_for_sources(sources: Path | str) -> Path:
+    """The index of a sources folder, from the cache when nothing changed (loads the corpus otherwise)."""
+    from ..corpus import load_corpus
+    fingerprint = _sources_fingerprint(Path(sources))
+    folder = cache.folder() / "indexes" / fingerprint
+    if index_state(folder) is not None:
+        return folder
+    corpus = load_corpus(sources)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
+    try:
+        write_search_index(corpus, building)
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.rename(building, folder)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    _prune(folder)
+    return folder
+
+
+def _sources_fingerprint(sources: Path) -> str:
+    """A hash of every file in a sources folder, the code and the abbreviations: cheap, no parsing."""
+    digest = hashlib.sha256(cache.code_version().encode() + ABBREVIATIONS_FILE.read_bytes())
+    digest.update(str(sources.resolve()).encode())
+    for path in sorted(sources.iterdir()):
+        if path.is_file() and not path.name.startswith("."):
+            digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:24]
+
+
+def _prune(keep: Path) -> None:
+    others = sorted((path for path in keep.parent.iterdir() if path.is_dir() and path != keep
+                     and not path.name.startswith(".")), key=lambda path: path.stat().st_mtime, reverse=True)
+    for old in others[INDEXES_KEPT - 1:]:
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,70 @@
+"""The shape of the code: the stages import one way only, each outside library sits behind one module,
+the linter finds nothing, and the tests never depend on the live sources/."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+BIN = Path(sys.executable).parent
+
+
+def test_the_import_contracts_hold():
+    """import-linter (pyproject.toml [tool.importlinter]): no cycle, no back-edge, libraries behind one module."""
+    result = subprocess.run([str(BIN / "lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    print(result.stdout[-3000:])
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "BROKEN" not in result.stdout and result.stdout.count("KEPT") >= 5
+
+
+def test_the_linter_finds_nothing():
+    result = subprocess.run([str(BIN / "ruff"), "check", "pipeline", "tests"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-4000:]
+
+
+def test_no_test_reads_the_live_sources_or_writes_into_the_project():
+    """Tests use tests/fixtures (frozen copies) and temporary folders only."""
+    offenders = []
+    for path in (ROOT / "tests").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if path.name != Path(__file__).name and ('ROOT / "sources"' in text or "'sources/" in text
+                                                 or '"sources/' in text or "ROOT / \".cache\"" in text):
+            offenders.append(path.name)
+    assert not offenders, offenders
+
+
+def test_a_new_edition_in_sources_does_not_change_what_the_tests_see(tmp_path):
+    """A maintainer drops a new CR edition into sources/: the tests still pass (they read frozen fixtures)."""
+    project = tmp_path / "project"
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for name in files:
+        if (ROOT / name).is_file():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, project / name)
+    newest = (ROOT / "tests" / "fixtures" / "corpus" / "cr-2026-01-16.txt").read_bytes()
+    (project / "sources" / "cr-2026-06-01.txt").write_bytes(
+        newest.replace(b"January 16, 2026", b"June 1, 2026").replace(b"Blight", b"Blighted", 1))
+    env = dict(os.environ, RULEKB_REQUIRE_BROWSER="")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                             "tests/test_ingest.py", "tests/test_search.py", "tests/test_site.py"],
+                            cwd=project, capture_output=True, text=True, env=env, timeout=1200)
+    assert result.returncode == 0, result.stdout[-4000:]
+    assert " passed" in result.stdout
+
+
+@pytest.mark.parametrize("module", ["pipeline.read", "pipeline.parse", "pipeline.corpus", "pipeline.api"])
+def test_the_cli_s_light_commands_do_not_load_the_heavy_libraries(module):
+    """`rulekb show` and `check` need neither whoosh nor mkdocs: importing the lower stages loads neither."""
+    code = (f"import sys, {module}; heavy = [m for m in ('whoosh', 'mkdocs') if m in sys.modules]; "
+            f"print(','.join(heavy))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", result.stdout
