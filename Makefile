@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site build test check bench serve clean
+.PHONY: site build test check bench lint serve clean
 
 site: $(STAMP)
 	$(BIN)/rulekb build --sources sources --out site
@@ -28,9 +28,13 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/rulekb bench --sources sources
 
+lint: $(STAMP)
+	$(BIN)/ruff check pipeline tests
+	$(BIN)/lint-imports
+
 serve: $(STAMP)
 	$(BIN)/rulekb serve --site site
 
 clean:
-	rm -rf site .site.* build .cache .pytest_cache .hypothesis
+	rm -rf site .site.rulekb build .cache .pytest_cache .hypothesis .import_linter_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
