@@ -68,3 +68,32 @@ def test_the_cli_s_light_commands_do_not_load_the_heavy_libraries(module):
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", result.stdout
+
+
+def test_rulekb_runs_from_a_wheel_in_any_folder(tmp_path, sources_dir):
+    """Installed from a wheel and run elsewhere: no mkdocs.yml beside the sources is needed (the package
+    brings its own), and nothing is written into the installed package."""
+    import zipfile
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                            "-w", str(tmp_path / "wheel"), str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    wheel = next((tmp_path / "wheel").glob("rulekb-*.whl"))
+    installed = tmp_path / "installed"
+    zipfile.ZipFile(wheel).extractall(installed)
+    assert (installed / "pipeline" / "site" / "mkdocs.yml").is_file()
+    before = sorted(path.relative_to(installed) for path in installed.rglob("*") if "__pycache__" not in path.parts)
+    sources = tmp_path / "elsewhere" / "sources"
+    shutil.copytree(sources_dir, sources)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = dict(os.environ, RULEKB_CACHE=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    run = f"import sys; sys.path.insert(0, {str(installed)!r}); from pipeline.cli import main; sys.exit(main(sys.argv[1:]))"
+    result = subprocess.run([sys.executable, "-c", run, "build", "--sources", str(sources), "--out", "site"],
+                            cwd=work, capture_output=True, text=True, env=env, timeout=900)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert (work / "site" / "cr" / "704" / "index.html").is_file()
+    found = subprocess.run([sys.executable, "-c", run, "search", "704.5k", "--sources", str(sources), "--json"],
+                           cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    assert '"cr:704.5k"' in found.stdout
+    after = sorted(path.relative_to(installed) for path in installed.rglob("*") if "__pycache__" not in path.parts)
+    assert after == before
