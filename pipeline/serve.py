@@ -8,51 +8,55 @@ It follows the published generation (see site.publish): after a rebuild, pages a
 come from the new site and its index, without a restart (the site's marker file is looked at on
 every request; a new one means a new generation).
 
-How it holds its load: requests are read by front processes (`--workers`, sharing the listening
-socket), a thread per connection. A front only does I/O and hands out files kept in memory
-(with their gzip form) for the generation. Searches, which are CPU-bound, run in a pool of
-search processes at a lower priority (one per core, each with its own whoosh searcher), so
-pages never wait behind them; answers are kept in a small cache per generation, since the
-same questions come back. Bad requests get 400/404/405 with a message, never a dropped
-connection; every response carries security headers; gzip only for clients that accept it.
+How it holds its load: an HTTP/1.1 server on one asyncio loop (connections kept alive, each
+answer one write), in one or more front processes sharing the listening socket (`--workers`).
+A front only does I/O: files come from memory (read once per generation, their gzip form made
+once), so no page waits behind a search. Searches are CPU-bound: they run in search processes
+(one per core, each with its own whoosh searcher), handed out in the order they came; recent
+answers are kept, since the same questions come back. Bad requests get 400/404/405/414/431
+with a reason, never a dropped connection; every answer carries security headers; gzip only
+for clients that accept it; HEAD wherever GET works.
 """
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import ctypes.util
 import gzip
 import hashlib
 import json
-import multiprocessing
 import os
+import pickle
 import re
 import signal
+import socket
+import struct
 import threading
 import time
 from base64 import b64encode
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor, TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from email.utils import formatdate
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Optional
-from email.utils import formatdate
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from .api import section_view, find_section
+from .api import find_section, section_view
 from .corpus import load_corpus
 from .search import KnowledgeBase, QueryError
 from .search import search as search_index
 from .site.publish import MARKER, index_folder, published, published_sources
 
-MAX_URL = 8192
 BACKLOG = 1024
 IDLE_SECONDS = 60               # a keep-alive connection idle this long is closed
-SEARCH_SECONDS = 30             # a search that takes longer gets 503
-SEARCH_NICENESS = 5             # search processes yield the CPU to the fronts (pages) when both want it
-ANSWERS_KEPT = 4096             # cached answers per front process (a few KB each)
+SEARCH_SECONDS = 30             # a search that takes longer gets 503 (and its process is replaced)
+ANSWERS_KEPT = 4096             # recent answers kept per front process (a few KB each)
+MAX_URL = 8192
+MAX_LINE = 16384                # the request line and each header line
+MAX_HEADERS = 100
+MAX_QUESTION = 500
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".js": "text/javascript; charset=utf-8", ".json": "application/json; charset=utf-8",
          ".svg": "image/svg+xml", ".xml": "application/xml", ".txt": "text/plain; charset=utf-8",
@@ -62,10 +66,7 @@ COMPRESSIBLE = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".webma
 INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 KINDS = (None, "cr", "mtr", "ipg", "jar", "floor")
 JSON_TYPE = "application/json; charset=utf-8"
-MAX_QUESTION = 500
-MAX_HEADERS = 100
-MAX_HEADER_LINE = 8192
-REQUEST_VERSION = re.compile(r"HTTP/1\.[01]")
+REQUEST_LINE = re.compile(r"([A-Z]{1,20}) (\S+) HTTP/(1\.[01])")
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 STATUS_LINES = {status.value: f"HTTP/1.1 {status.value} {status.phrase}\r\n".encode() for status in HTTPStatus}
 SERVER_LINE = b"Server: rulekb\r\n"
@@ -76,7 +77,7 @@ SERVER_LINE = b"Server: rulekb\r\n"
 @dataclass
 class Response:
     """A file ready to send: its bytes and their gzip form (b"" when not compressible), and the header lines
-    of each (everything but the status line and the date), made once."""
+    of each (everything but the status line, the date and Connection), made once."""
     status: int
     body: bytes
     packed: bytes
@@ -141,11 +142,11 @@ class Site:
 
     def response(self, generation: Generation, url_path: str) -> Optional[Response]:
         """The file a URL path names in this generation (kept in memory once read), None if there is none."""
-        url_path = "/" + "/".join(part for part in url_path.split("/") if part) + ("/" if url_path.endswith("/") else "")
-        url_path = url_path.replace("//", "/")
-        found = generation.files.get(url_path)
+        parts = [part for part in url_path.split("/") if part]
+        key = "/" + "/".join(parts) + ("/" if url_path.endswith("/") and parts else "")
+        found = generation.files.get(key)
         if found is None:
-            target = self.file_of(url_path)
+            target = self.file_of(parts, key.endswith("/") or not parts)
             if target is None:
                 return None
             try:
@@ -153,28 +154,24 @@ class Site:
             except OSError:
                 return None
             if generation.key != ("none",):            # a published generation never changes: keep it
-                generation.files[url_path] = found
+                generation.files[key] = found
         return found
 
-    def file_of(self, url_path: str) -> Optional[Path]:
-        parts = [part for part in url_path.split("/") if part]
+    def file_of(self, parts: list[str], folder: bool) -> Optional[Path]:
         if any(part in ("..", ".") or part.startswith(".") or "\\" in part for part in parts):
             return None
         target = self.root.joinpath(*parts)
-        if url_path.endswith("/") or not parts:
+        if folder:
             target = target / "index.html"
         try:
             if not target.is_file() or not target.resolve().is_relative_to(self.root):
                 return None
-        except OSError:
+        except (OSError, ValueError):
             return None
         return target
 
     def is_folder(self, url_path: str) -> bool:
-        parts = [part for part in url_path.split("/") if part]
-        if any(part in ("..", ".") or part.startswith(".") for part in parts):
-            return False
-        return (self.root.joinpath(*parts) / "index.html").is_file()
+        return self.file_of([part for part in url_path.split("/") if part], True) is not None
 
     def not_found_page(self, generation: Generation) -> Optional[Response]:
         found = self.response(generation, "/404.html")
@@ -198,7 +195,7 @@ def load_file(path: Path, status: int) -> Response:
 
 
 def security_headers(script_hashes: str = "") -> list[tuple[str, str]]:
-    """The headers every response carries: what a page may load and run (its own inline scripts by hash)."""
+    """The headers every answer carries: what a page may load and run (its own inline scripts, by hash)."""
     return [("Content-Security-Policy",
              f"default-src 'self'; script-src 'self' {script_hashes}".rstrip() + "; style-src 'self' 'unsafe-inline'; "
              "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
@@ -214,86 +211,147 @@ def header_lines(fields: list[tuple[str, str]]) -> bytes:
 # -- searches -------------------------------------------------------------------------------------
 
 class Searches:
-    """Answers to /api/search: from a cache of recent answers, else from the search processes (or, with
-    none, from a whoosh searcher of the calling thread). An answer is (status, JSON bytes)."""
+    """Answers to /api/search: recent ones from memory, others from the search processes (or, with none,
+    from threads each with its own whoosh searcher). An answer is (status, JSON bytes)."""
 
     def __init__(self, processes: int = 0):
-        self.processes = processes
-        self.pool: Optional[ProcessPoolExecutor] = None
-        self.pool_lock = threading.Lock()
-        self.answers: OrderedDict = OrderedDict()
-        self.answers_lock = threading.Lock()
+        self.processes = SearchProcesses(processes) if processes else None
+        self.threads = None if processes else ThreadPoolExecutor(max(2, os.cpu_count() or 1),
+                                                                 thread_name_prefix="rulekb-search")
         self.local = threading.local()
+        self.answers: OrderedDict = OrderedDict()
 
-    def start(self, listening: Optional[int] = None) -> None:
-        """Start the search processes now (before any thread of this process exists: they are forked);
-        `listening`, the server's socket, is closed in them."""
-        self.listening = listening
+    def start(self) -> None:
+        """Fork the search processes (before the loop and any thread of this process exist)."""
         if self.processes:
-            self.pool = _new_pool(self.processes, listening)
+            self.processes.start()
 
-    def answer(self, index: Path, query: str, limit: int, kind: Optional[str]) -> tuple[int, bytes]:
+    async def answer(self, index: Path, query: str, limit: int, kind: Optional[str]) -> tuple[int, bytes]:
         key = (str(index), query, limit, kind)
-        with self.answers_lock:
-            found = self.answers.get(key)
-            if found is not None:
-                self.answers.move_to_end(key)
-                return found
-        if self.pool is None:
-            found = search_in_thread(self.local, str(index), query, limit, kind)
+        found = self.answers.get(key)
+        if found is not None:
+            self.answers.move_to_end(key)
+            return found
+        if self.processes:
+            found = await self.processes.ask(key)
         else:
-            found = self._in_pool(key)
+            found = await asyncio.get_running_loop().run_in_executor(self.threads, search_in_thread, self.local, *key)
         if found[0] in (200, 400):
-            with self.answers_lock:
-                self.answers[key] = found
-                while len(self.answers) > ANSWERS_KEPT:
-                    self.answers.popitem(last=False)
+            self.answers[key] = found
+            while len(self.answers) > ANSWERS_KEPT:
+                self.answers.popitem(last=False)
         return found
 
-    def _in_pool(self, key: tuple) -> tuple[int, bytes]:
-        pool = self.pool
-        try:
-            return pool.submit(search_in_process, *key).result(timeout=SEARCH_SECONDS)
-        except FutureTimeout:
-            return 503, _json_bytes({"error": "the search took too long; try again"})
-        except BrokenProcessPool:
-            with self.pool_lock:
-                if self.pool is pool:          # a search process died: a new pool for the next questions
-                    self.pool = _new_pool(self.processes, getattr(self, "listening", None))
-            return 503, _json_bytes({"error": "the search restarted; try again"})
-
     def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.processes:
+            self.processes.stop()
+        if self.threads:
+            self.threads.shutdown(wait=False, cancel_futures=True)
 
 
-def _new_pool(processes: int, listening: Optional[int]) -> ProcessPoolExecutor:
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_search_process_started, initargs=(listening,))
-    for started in [pool.submit(int) for _ in range(processes)]:   # all of them running before any thread
-        started.result()
-    return pool
+class SearchProcesses:
+    """Search processes, each answering one question at a time over a socket pair; questions wait their
+    turn in the order they came. A process that dies or hangs is replaced."""
 
+    def __init__(self, count: int):
+        self.count = count
+        self.children: dict[int, socket.socket] = {}        # pid -> our end of its socket pair
+        self.idle: Optional[asyncio.Queue] = None
 
-def _search_process_started(listening: Optional[int]) -> None:
-    """A search process: dies with its front, ignores Ctrl-C (the server's to handle), accepts no connection,
-    and yields the CPU to the fronts."""
-    die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if listening is not None:
+    def start(self) -> None:
+        for _ in range(self.count):
+            self._spawn()
+
+    def _spawn(self) -> tuple[int, socket.socket]:
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            _search_process(theirs)                           # never returns
+        theirs.close()
+        self.children[pid] = ours
+        return pid, ours
+
+    async def _worker(self, pid: int, ours: socket.socket):
+        reader, writer = await asyncio.open_connection(sock=ours)
+        return pid, reader, writer
+
+    async def ask(self, question: tuple) -> tuple[int, bytes]:
+        if self.idle is None:
+            self.idle = asyncio.Queue()
+            for pid, ours in list(self.children.items()):
+                self.idle.put_nowait(await self._worker(pid, ours))
+        worker = await self.idle.get()
+        pid, reader, writer = worker
         try:
-            os.close(listening)
+            async with asyncio.timeout(SEARCH_SECONDS):
+                data = pickle.dumps(question)
+                writer.write(struct.pack("!I", len(data)) + data)
+                size = struct.unpack("!I", await reader.readexactly(4))[0]
+                answer = pickle.loads(await reader.readexactly(size))
+        except (OSError, EOFError, asyncio.IncompleteReadError, TimeoutError, pickle.PickleError):
+            self._replace(pid, writer)
+            self.idle.put_nowait(await self._worker(*self._spawn()))
+            return 503, _json_bytes({"error": "the search failed or took too long; try again"})
+        self.idle.put_nowait(worker)
+        return answer
+
+    def _replace(self, pid: int, writer) -> None:
+        writer.close()
+        self.children.pop(pid, None)
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         except OSError:
             pass
+
+    def stop(self) -> None:
+        for pid, ours in list(self.children.items()):
+            ours.close()                                      # the process sees the end of its questions
+            try:
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        self.children.clear()
+
+
+def _search_process(theirs: socket.socket) -> None:
+    """A search process: keeps only its socket (no client connection, no listening socket), dies with its
+    front, ignores Ctrl-C (the server's to handle), answers questions until its socket closes."""
+    code = 0
     try:
-        os.nice(SEARCH_NICENESS)
-    except OSError:
-        pass
+        keep = theirs.fileno()
+        os.closerange(3, keep)
+        os.closerange(keep + 1, 65536)
+        die_with_parent()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        searchers: dict[str, KnowledgeBase] = {}
+        while True:
+            header = _receive(theirs, 4)
+            if header is None:
+                break
+            question = pickle.loads(_receive(theirs, struct.unpack("!I", header)[0]))
+            data = pickle.dumps(search_in_process(searchers, *question))
+            theirs.sendall(struct.pack("!I", len(data)) + data)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _receive(connection: socket.socket, size: int) -> Optional[bytes]:
+    data = b""
+    while len(data) < size:
+        chunk = connection.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
 
 
 def die_with_parent() -> None:
-    """Linux: this process gets SIGKILL when its parent dies (no search process outlives the server)."""
+    """Linux: this process gets SIGKILL when its parent dies (no search process outlives its server)."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(1, signal.SIGKILL)           # PR_SET_PDEATHSIG
@@ -303,17 +361,14 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-_process_searchers: dict[str, KnowledgeBase] = {}
-
-
-def search_in_process(index: str, query: str, limit: int, kind: Optional[str]) -> tuple[int, bytes]:
-    """In a search process: the answer from its searcher of `index` (the newest one asked; older ones closed)."""
-    kb = _process_searchers.get(index)
+def search_in_process(searchers: dict, index: str, query: str, limit: int, kind: Optional[str]) -> tuple[int, bytes]:
+    """The answer from this process's searcher of `index` (the newest one asked; older ones closed)."""
+    kb = searchers.get(index)
     if kb is None:
-        for old in _process_searchers.values():
+        for old in searchers.values():
             old.close()
-        _process_searchers.clear()
-        kb = _process_searchers[index] = KnowledgeBase(index)
+        searchers.clear()
+        kb = searchers[index] = KnowledgeBase(index)
     return _search(kb, query, limit, kind)
 
 
@@ -336,191 +391,165 @@ def _json_bytes(data: dict) -> bytes:
     return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 
-# -- HTTP -----------------------------------------------------------------------------------------
+# -- HTTP: reading a request ----------------------------------------------------------------------
 
-class Headers(dict):
-    """A request's headers by lower-cased name (a repeated header's values joined by commas)."""
+@dataclass
+class Request:
+    method: str
+    target: str
+    version: str
+    headers: dict        # lower-cased name -> value (a repeated header's values joined by commas)
 
-    def get(self, name: str, default=None):
-        return super().get(name.lower(), default)
-
-
-class Handler(BaseHTTPRequestHandler):
-    """One connection: requests read one after another (keep-alive), each answered by one write."""
-    site: Site = None
-    server_version = "rulekb"
-    sys_version = ""
-    protocol_version = "HTTP/1.1"
-    timeout = IDLE_SECONDS
-
-    def log_message(self, format, *args):   # quiet: a judge's terminal is not a server log
-        pass
-
-    def parse_request(self) -> bool:
-        """The request line and headers (a lean reading: the standard library's goes through the email
-        parser, a tenth of a millisecond a request). False, with an error sent, for a malformed request."""
-        self.command, self.request_version, self.close_connection = None, "HTTP/1.1", True
-        self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
-        words = self.requestline.split()
-        if len(words) != 3 or not REQUEST_VERSION.fullmatch(words[2]):
-            self.send_error(400, "malformed request line")
+    @property
+    def keep_alive(self) -> bool:
+        connection = self.headers.get("connection", "").lower()
+        if "close" in connection:
             return False
-        self.command, self.path, self.request_version = words
-        headers = Headers()
-        for _ in range(MAX_HEADERS + 1):
-            line = self.rfile.readline(MAX_HEADER_LINE + 1)
-            if line in (b"\r\n", b"\n", b""):
-                break
-            name, colon, value = str(line, "iso-8859-1").partition(":")
-            if len(line) > MAX_HEADER_LINE or not colon or not HEADER_NAME.fullmatch(name):
-                self.send_error(400 if colon or len(line) <= MAX_HEADER_LINE else 431, "malformed header")
-                return False
-            name, value = name.lower(), value.strip()
-            headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        else:
-            self.send_error(431, "too many headers")
-            return False
-        self.headers = headers
-        connection = headers.get("connection", "").lower()
-        self.close_connection = "close" in connection or (self.request_version == "HTTP/1.0"
-                                                           and "keep-alive" not in connection)
-        if headers.get("content-length", "0") != "0" or "transfer-encoding" in headers:
-            self.close_connection = True            # a body is never read: the connection cannot go on after it
-        return True
+        if self.headers.get("content-length", "0") != "0" or "transfer-encoding" in self.headers:
+            return False            # a body is never read: the connection cannot go on after it
+        return self.version == "1.1" or "keep-alive" in connection
 
-    def do_HEAD(self):
-        self.answer(head=True)
 
-    def do_GET(self):
-        self.answer(head=False)
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
 
-    def not_allowed(self):
-        self.close_connection = True
-        self.send_body(405, _json_bytes({"error": f"{self.command} is not allowed here; GET or HEAD"}), JSON_TYPE,
-                       head=False, extra=[("Allow", "GET, HEAD")])
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = not_allowed
+async def read_request(reader: asyncio.StreamReader) -> Optional[Request]:
+    """The next request of a connection; None when the client closed it; BadRequest when it is malformed."""
+    line = await _line(reader)
+    while line in (b"\r\n", b"\n"):              # empty lines before a request are allowed
+        line = await _line(reader)
+    if not line:
+        return None
+    match = REQUEST_LINE.fullmatch(line.decode("latin-1").rstrip("\r\n"))
+    if match is None:
+        raise BadRequest(400, "malformed request line")
+    headers: dict[str, str] = {}
+    for _ in range(MAX_HEADERS + 1):
+        line = await _line(reader)
+        if line in (b"\r\n", b"\n"):
+            return Request(match.group(1), match.group(2), match.group(3), headers)
+        name, colon, value = line.decode("latin-1").partition(":")
+        if not colon or not HEADER_NAME.fullmatch(name):
+            raise BadRequest(400, "malformed header")
+        name, value = name.lower(), value.strip()
+        headers[name] = f"{headers[name]}, {value}" if name in headers else value
+    raise BadRequest(431, "too many headers")
 
-    def send_error(self, code, message=None, explain=None):
-        """Malformed or unsupported requests (refused before routing): a short JSON reason, connection closed."""
-        self.close_connection = True
-        try:
-            phrase = HTTPStatus(code).phrase
-        except ValueError:
-            code, phrase = 400, "Bad Request"
-        text = re.sub(r"[^\x20-\x7e]", "?", str(message or phrase))[:200]
-        self.send_body(code, _json_bytes({"error": text}), JSON_TYPE, head=self.command == "HEAD")
 
-    def answer(self, head: bool) -> None:
-        try:
-            self.route(head)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-        except Exception as error:  # a bug must not drop the connection: the client gets a 500 and a reason
-            self.send_body(500, _json_bytes({"error": f"internal error: {type(error).__name__}"}), JSON_TYPE, head)
+async def _line(reader: asyncio.StreamReader) -> bytes:
+    try:
+        line = await reader.readline()
+    except ValueError:                           # longer than the stream's limit
+        raise BadRequest(431, "a line of the request is too long") from None
+    if line and not line.endswith(b"\n"):
+        raise BadRequest(400, "the request ended in the middle of a line")
+    return line
 
-    def route(self, head: bool) -> None:
-        if len(self.path) > MAX_URL:
-            return self.send_json(414, {"error": "the request is too long"}, head)
-        parts = urlsplit(self.path)
+
+# -- HTTP: answering ------------------------------------------------------------------------------
+
+@dataclass
+class Answer:
+    status: int
+    head: bytes          # header lines but the status line, Date and Connection
+    body: bytes
+
+
+def json_answer(status: int, data: dict | bytes, extra: Optional[list] = None) -> Answer:
+    body = data if isinstance(data, bytes) else _json_bytes(data)
+    fields = [("Content-Type", JSON_TYPE), ("Content-Length", str(len(body))), ("Cache-Control", "no-store"),
+              ("Access-Control-Allow-Origin", "*")] + (extra or [])
+    return Answer(status, header_lines(fields + security_headers()), body)
+
+
+def plain_answer(status: int, body: bytes, extra: Optional[list] = None) -> Answer:
+    fields = [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
+              ("Cache-Control", "no-cache")] + (extra or [])
+    return Answer(status, header_lines(fields + security_headers()), body)
+
+
+class Router:
+    """What to answer to a request: a file of the site, or the API."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.blocking = ThreadPoolExecutor(2, thread_name_prefix="rulekb-sections")
+
+    async def answer(self, request: Request) -> Answer:
+        if request.method not in ("GET", "HEAD"):
+            return json_answer(405, {"error": f"{request.method} is not allowed here; GET or HEAD"},
+                               [("Allow", "GET, HEAD")])
+        if len(request.target) > MAX_URL:
+            return json_answer(414, {"error": "the request is too long"})
+        parts = urlsplit(request.target)
         try:
             path = unquote(parts.path, errors="strict")
         except UnicodeDecodeError:
-            return self.send_json(400, {"error": "the path is not valid UTF-8"}, head)
+            return json_answer(400, {"error": "the path is not valid UTF-8"})
         if any(ord(character) < 32 or ord(character) == 127 for character in path):
-            return self.send_json(400, {"error": "the path holds control characters"}, head)
+            return json_answer(400, {"error": "the path holds control characters"})
         if not path.startswith("/"):
-            return self.send_json(400, {"error": "the path must start with /"}, head)
+            return json_answer(400, {"error": "the path must start with /"})
         if path == "/api/search":
-            return self.api_search(parts.query, head)
+            return await self.api_search(parts.query)
         if path.startswith("/api/sections/"):
-            return self.api_section(path[len("/api/sections/"):], head)
+            return await self.api_section(path[len("/api/sections/"):])
         if path.startswith("/api/"):
-            return self.send_json(404, {"error": "unknown API path; try /api/search?q=... or /api/sections/<id>"}, head)
-        self.static(path, parts.query, head)
+            return json_answer(404, {"error": "unknown API path; try /api/search?q=... or /api/sections/<id>"})
+        return self.static(path, parts.query, request)
 
-    # -- the API --------------------------------------------------------------------------------
-
-    def api_search(self, query_string: str, head: bool) -> None:
+    async def api_search(self, query_string: str) -> Answer:
         try:
             params = parse_qs(query_string, keep_blank_values=True, max_num_fields=20, errors="strict")
         except (ValueError, UnicodeDecodeError) as error:
-            return self.send_json(400, {"error": f"malformed query string: {error}"}, head)
+            return json_answer(400, {"error": f"malformed query string: {error}"})
         try:
             limit = int(params.get("limit", ["10"])[0])
         except ValueError:
-            return self.send_json(400, {"error": "limit must be a whole number"}, head)
+            return json_answer(400, {"error": "limit must be a whole number"})
         if not 1 <= limit <= 100:
-            return self.send_json(400, {"error": "limit must be between 1 and 100"}, head)
+            return json_answer(400, {"error": "limit must be between 1 and 100"})
         kind = params.get("doc", [None])[0]
         if kind not in KINDS:
-            return self.send_json(400, {"error": "doc must be one of cr, mtr, ipg, jar, floor"}, head)
+            return json_answer(400, {"error": "doc must be one of cr, mtr, ipg, jar, floor"})
         query = params.get("q", [""])[0]
         if len(query) > MAX_QUESTION:
-            return self.send_json(400, {"error": f"the question is longer than {MAX_QUESTION} characters"}, head)
+            return json_answer(400, {"error": f"the question is longer than {MAX_QUESTION} characters"})
         index = self.site.current().index
         if index is None:
-            return self.send_json(503, {"error": "this site was built without a search index"}, head)
-        status, body = self.site.searches.answer(index, query, limit, kind)
-        self.send_body(status, body, JSON_TYPE, head, cache="no-store", cors=True)
+            return json_answer(503, {"error": "this site was built without a search index"})
+        status, body = await self.site.searches.answer(index, query, limit, kind)
+        return json_answer(status, body)
 
-    def api_section(self, section_id: str, head: bool) -> None:
-        corpus = self.site.current().section_corpus()
+    async def api_section(self, section_id: str) -> Answer:
+        generation = self.site.current()
+        return await asyncio.get_running_loop().run_in_executor(self.blocking, self._section, generation, section_id)
+
+    def _section(self, generation: Generation, section_id: str) -> Answer:
+        corpus = generation.section_corpus()
         if corpus is None:
-            return self.send_json(503, {"error": "the sources of this site are not available to the server"}, head)
+            return json_answer(503, {"error": "the sources of this site are not available to the server"})
         found = find_section(corpus, section_id)
         if found is None:
-            return self.send_json(404, {"error": f"no section {section_id!r}"}, head)
-        self.send_json(200, section_view(corpus, *found), head)
+            return json_answer(404, {"error": f"no section {section_id!r}"})
+        return json_answer(200, section_view(corpus, *found))
 
-    # -- files ----------------------------------------------------------------------------------
-
-    def static(self, path: str, query: str, head: bool) -> None:
+    def static(self, path: str, query: str, request: Request) -> Answer:
         generation = self.site.current()
         found = self.site.response(generation, path)
         if found is None and not path.endswith("/") and self.site.is_folder(path):
             location = quote(path) + "/" + (f"?{query}" if query else "")
-            return self.send_body(301, b"", "text/plain; charset=utf-8", head, extra=[("Location", location)])
+            return plain_answer(301, b"", [("Location", location)])
         if found is None:
             found = self.site.not_found_page(generation)
             if found is None:
-                return self.send_body(404, b"Not found", "text/plain; charset=utf-8", head)
-        gzip_ok = bool(found.packed) and accepts_gzip(self.headers.get("Accept-Encoding", ""))
-        if gzip_ok:
-            self.write(found.status, found.packed_head, found.packed, head)
-        else:
-            self.write(found.status, found.plain_head, found.body, head)
-
-    # -- answers --------------------------------------------------------------------------------
-
-    def send_json(self, status: int, data: dict, head: bool) -> None:
-        self.send_body(status, _json_bytes(data), JSON_TYPE, head, cache="no-store", cors=True)
-
-    def send_body(self, status: int, body: bytes, content_type: str, head: bool, cache: str = "no-cache",
-                  cors: bool = False, extra: Optional[list] = None) -> None:
-        fields = [("Content-Type", content_type), ("Content-Length", str(len(body))), ("Cache-Control", cache)]
-        if cors:
-            fields.append(("Access-Control-Allow-Origin", "*"))
-        self.write(status, header_lines(fields + (extra or []) + security_headers()), body, head)
-
-    def write(self, status: int, header_block: bytes, body: bytes, head: bool) -> None:
-        """The whole answer in one write: status line, date, the given header lines, the body (not for HEAD)."""
-        status_line = STATUS_LINES.get(status) or f"HTTP/1.1 {status} Unknown\r\n".encode()
-        connection = (b"Connection: close\r\n" if self.close_connection
-                      else b"Connection: keep-alive\r\n" if self.request_version == "HTTP/1.0" else b"")
-        self.wfile.write(status_line + _date_line() + SERVER_LINE + connection + header_block + b"\r\n"
-                         + (b"" if head else body))
-
-
-_dates = threading.local()
-
-
-def _date_line() -> bytes:
-    """The Date header line, made once a second."""
-    now = int(time.time())
-    if getattr(_dates, "second", None) != now:
-        _dates.second, _dates.line = now, f"Date: {formatdate(now, usegmt=True)}\r\n".encode()
-    return _dates.line
+                return plain_answer(404, b"Not found")
+        if found.packed and accepts_gzip(request.headers.get("accept-encoding", "")):
+            return Answer(found.status, found.packed_head, found.packed)
+        return Answer(found.status, found.plain_head, found.body)
 
 
 def accepts_gzip(header: str) -> bool:
@@ -542,40 +571,132 @@ def accepts_gzip(header: str) -> bool:
     return weights.get("*", 0) > 0
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = BACKLOG
-    allow_reuse_address = True
+_date = {"second": None, "line": b""}
 
 
-def make_server(site: Site, host: str = "127.0.0.1", port: int = 8000, bind: bool = True) -> ThreadingHTTPServer:
-    handler = type("RulekbHandler", (Handler,), {"site": site})
-    return _Server((host, port), handler, bind_and_activate=bind)
+def _date_line() -> bytes:
+    """The Date header line, made once a second."""
+    now = int(time.time())
+    if _date["second"] != now:
+        _date["line"] = f"Date: {formatdate(now, usegmt=True)}\r\n".encode()
+        _date["second"] = now
+    return _date["line"]
+
+
+def encode(answer: Answer, head_only: bool, close: bool, http10: bool) -> bytes:
+    """The whole answer as bytes, written at once: status line, date, header lines, body (not for HEAD)."""
+    status_line = STATUS_LINES.get(answer.status) or f"HTTP/1.1 {answer.status} Unknown\r\n".encode()
+    connection = b"Connection: close\r\n" if close else b"Connection: keep-alive\r\n" if http10 else b""
+    return (status_line + _date_line() + SERVER_LINE + connection + answer.head + b"\r\n"
+            + (b"" if head_only else answer.body))
+
+
+# -- the server -----------------------------------------------------------------------------------
+
+class Server:
+    """An HTTP/1.1 server on an asyncio loop in the thread that calls serve_forever (the interface of the
+    standard library's servers: server_address, serve_forever, shutdown, server_close)."""
+
+    def __init__(self, site: Site, host: str = "127.0.0.1", port: int = 8000):
+        self.site = site
+        self.router = Router(site)
+        self.socket = socket.create_server((host, port), backlog=BACKLOG)
+        self.server_address = self.socket.getsockname()[:2]
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._stop: Optional[asyncio.Event] = None
+        self._started = threading.Event()
+        self._finished = threading.Event()
+        self._writers: set = set()
+
+    def fileno(self) -> int:
+        return self.socket.fileno()
+
+    def serve_forever(self, handle_signals: bool = False) -> None:
+        try:
+            asyncio.run(self._serve(handle_signals))
+        finally:
+            self._finished.set()
+
+    async def _serve(self, handle_signals: bool) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        if handle_signals:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self._loop.add_signal_handler(signum, self._stop.set)
+        server = await asyncio.start_server(self._connection, sock=self.socket, limit=MAX_LINE, backlog=BACKLOG)
+        self._started.set()
+        try:
+            await self._stop.wait()
+        finally:
+            server.close()
+            for writer in list(self._writers):
+                writer.close()
+
+    def shutdown(self) -> None:
+        """Stop serving (from another thread) and wait until it has."""
+        if self._started.wait(timeout=30) and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._finished.wait(timeout=30)
+
+    def server_close(self) -> None:
+        self.socket.close()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection: its requests one after another, until it closes, errs or idles."""
+        self._writers.add(writer)
+        try:
+            while True:
+                try:
+                    async with asyncio.timeout(IDLE_SECONDS):
+                        request = await read_request(reader)
+                except BadRequest as error:
+                    writer.write(encode(json_answer(error.status, {"error": str(error)}), False, True, False))
+                    await writer.drain()
+                    break
+                if request is None:
+                    break
+                answer = await self._answer(request)
+                close = not request.keep_alive
+                writer.write(encode(answer, request.method == "HEAD", close, request.version == "1.0"))
+                await writer.drain()
+                if close:
+                    break
+        except (OSError, TimeoutError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self._writers.discard(writer)
+            writer.close()
+
+    async def _answer(self, request: Request) -> Answer:
+        try:
+            return await self.router.answer(request)
+        except Exception as error:  # a bug must not drop the connection: the client gets a 500 and a reason
+            return json_answer(500, {"error": f"internal error: {type(error).__name__}"})
+
+
+def make_server(site: Site, host: str = "127.0.0.1", port: int = 8000) -> Server:
+    return Server(site, host, port)
 
 
 def serve(out: Path, sources: Optional[Path] = None, host: str = "127.0.0.1", port: int = 8000,
           workers: Optional[int] = None, ready=None, search_processes: Optional[int] = None) -> None:
-    """Serve until interrupted or terminated: `workers` front processes (default: one per two cores) on one
-    socket, each with `search_processes` search processes (default: one per core)."""
+    """Serve until interrupted or terminated: `workers` front processes (default one) on one socket, each with
+    `search_processes` search processes (default: one per core)."""
     cores = os.cpu_count() or 1
-    workers = workers or max(1, cores // 2)
+    workers = max(1, workers or 1) if hasattr(os, "fork") else 1
     site = Site(out, sources, search_processes if search_processes is not None else cores)
     server = make_server(site, host, port)
-    signal.signal(signal.SIGTERM, _stop_on_term)
     children = []
-    if hasattr(os, "fork"):
-        for _ in range(workers - 1):
-            pid = os.fork()
-            if pid == 0:                       # a front: the same socket, its own threads and search processes
-                _run_front(server, site)
-            children.append(pid)
-    elif workers > 1:
-        workers = 1
+    for _ in range(workers - 1):
+        pid = os.fork()
+        if pid == 0:                       # a front: the same socket, its own loop and search processes
+            _run_front(server, site)
+        children.append(pid)
     if ready:
         ready(server.server_address)
     try:
-        site.searches.start(server.fileno())
-        server.serve_forever()
+        site.searches.start()
+        server.serve_forever(handle_signals=True)
     except KeyboardInterrupt:
         pass
     finally:
@@ -589,12 +710,12 @@ def serve(out: Path, sources: Optional[Path] = None, host: str = "127.0.0.1", po
                 pass
 
 
-def _run_front(server: ThreadingHTTPServer, site: Site) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the first process stops the others
+def _run_front(server: Server, site: Site) -> None:
+    die_with_parent()
     code = 0
     try:
-        site.searches.start(server.fileno())
-        server.serve_forever()
+        site.searches.start()
+        server.serve_forever(handle_signals=True)
     except BaseException:
         code = 1
     finally:
@@ -602,8 +723,4 @@ def _run_front(server: ThreadingHTTPServer, site: Site) -> None:
         os._exit(code)
 
 
-def _stop_on_term(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
-__all__ = ["Site", "make_server", "serve", "accepts_gzip"]
+__all__ = ["Site", "Server", "make_server", "serve", "accepts_gzip"]
