@@ -209,3 +209,67 @@ def test_the_reader_of_the_older_edition_draws_the_payloads_as_text(hostile_site
         stop()
     assert not pwned
     assert "Format and Ratings Categories" in text and "onerror=pwn(1)" in text    # shown, as text
+
+
+# -- sources that try to break the reader -------------------------------------------------------------
+
+SECTIONS = "".join(f"<h2>{n}. Section number {n}</h2><p>Text of section {n}, word{n}.</p>\n" for n in range(1, 101))
+
+
+def _html_with(element: str) -> str:
+    """A 100-section HTML document with `element` (never closed) after its tenth section."""
+    cut = SECTIONS.index("<h2>11.")
+    return f"<html><body><h1>Magic Tournament Rules</h1>\n{SECTIONS[:cut]}{element}\n{SECTIONS[cut:]}</body></html>"
+
+
+@pytest.mark.parametrize("element", ['<embed src="x.swf">', '<object data="x">', "<iframe>", "<foo-bar>", "<textarea>",
+                                     "<select>", "<svg>", "<math>", "<noscript>", "<title>", "<xmp>"])
+def test_an_element_never_closed_swallows_nothing_that_follows(element):
+    from pipeline.model import ERROR
+    from pipeline.read.html import html_to_lines
+    lines, _, _, problems = html_to_lines(_html_with(element), "mtr.html")
+    headings = [line.text for line in lines if line.hint == "h2"]
+    assert headings == [f"{n}. Section number {n}" for n in range(1, 101)]
+    assert not [problem for problem in problems if problem.severity == ERROR]
+    assert any(f"word{n}" in line.text for line in lines for n in (100,))
+
+
+@pytest.mark.parametrize("element", ["<script>", "<style>", "<template>", "<!--"])
+def test_text_lost_to_code_or_a_comment_never_closed_is_an_error_naming_the_file(element):
+    from pipeline.model import ERROR
+    from pipeline.read.html import html_to_lines
+    _, _, _, problems = html_to_lines(_html_with(element), "mtr.html")
+    errors = [problem for problem in problems if problem.severity == ERROR]
+    assert errors and errors[0].file == "mtr.html" and "would be lost" in errors[0].message
+
+
+def test_html_nested_deeper_than_any_recursion_limit_is_read_whole():
+    from pipeline.read.html import html_to_lines
+    depth = 20000
+    document = ("<html><body>" + "<div><span>" * depth + "<p>The deepest words.</p>" + "</span></div>" * depth
+                + SECTIONS + "</body></html>")
+    lines, _, _, problems = html_to_lines(document, "deep.html")
+    texts = [line.text for line in lines]
+    assert "The deepest words." in texts and "100. Section number 100" in texts
+
+
+def test_stray_code_page_bytes_are_reported_at_their_real_lines():
+    from pipeline.read.decode import decode
+    lines = [f"Line {n} says “{n}” in UTF-8." for n in range(1, 61)]
+    stray = {5, 17, 40}
+    data = b"\n".join(line.encode("utf-8") + (b" don\x92t" if n in stray else b"") for n, line in enumerate(lines, 1))
+    decoded = decode(data, "cr.txt")
+    assert sorted(problem.line for problem in decoded.problems) == sorted(stray)
+    assert "don’t" in decoded.text and "“17”" in decoded.text
+
+
+def test_forty_thousand_stray_bytes_in_two_megabytes_are_read_in_one_pass():
+    from pipeline.read.decode import MAX_PROBLEMS_OF_A_KIND, decode
+    line = "Rule text with “quotes” and a stray don\x92t here.\n"
+    data = b"".join(line.encode("utf-8").replace(b"\xc2\x92", b"\x92") for _ in range(40000))
+    assert 1_800_000 < len(data) < 2_500_000 and data.count(b"\x92") == 40000
+    decoded = decode(data, "big.txt")
+    lines = [problem.line for problem in decoded.problems if problem.line]
+    assert lines == list(range(1, MAX_PROBLEMS_OF_A_KIND + 1))
+    assert f"{40000 - MAX_PROBLEMS_OF_A_KIND} more" in decoded.problems[-1].message
+    assert decoded.text.count("don’t") == 40000
