@@ -66,7 +66,7 @@ COMPRESSIBLE = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".webma
 INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 KINDS = (None, "cr", "mtr", "ipg", "jar", "floor")
 JSON_TYPE = "application/json; charset=utf-8"
-REQUEST_LINE = re.compile(r"([A-Z]{1,20}) (\S+) HTTP/(1\.[01])")
+REQUEST_LINE = re.compile(r"([A-Z]{1,20}) ([!-~]+) HTTP/(1\.[01])")      # a target of visible ASCII only
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 STATUS_LINES = {status.value: f"HTTP/1.1 {status.value} {status.phrase}\r\n".encode() for status in HTTPStatus}
 SERVER_LINE = b"Server: rulekb\r\n"
