@@ -34,7 +34,7 @@ import struct
 import threading
 import time
 from base64 import b64encode
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.utils import formatdate
@@ -250,13 +250,16 @@ class Searches:
 
 
 class SearchProcesses:
-    """Search processes, each answering one question at a time over a socket pair; questions wait their
-    turn in the order they came. A process that dies or hangs is replaced."""
+    """Search processes, each answering the questions sent to it in order over a socket pair. Questions
+    wait their turn in the order they came; each process is given the next one before it has answered
+    the one it works on (`DEPTH` at a time), so it never idles while the front is busy sending pages. A
+    process that dies or hangs is replaced."""
+    DEPTH = 2
 
     def __init__(self, count: int):
         self.count = count
         self.children: dict[int, socket.socket] = {}        # pid -> our end of its socket pair
-        self.idle: Optional[asyncio.Queue] = None
+        self.slots: Optional[asyncio.Queue] = None           # a worker once for each question it may be sent
 
     def start(self) -> None:
         for _ in range(self.count):
@@ -271,31 +274,32 @@ class SearchProcesses:
         self.children[pid] = ours
         return pid, ours
 
-    async def _worker(self, pid: int, ours: socket.socket):
-        reader, writer = await asyncio.open_connection(sock=ours)
-        return pid, reader, writer
+    async def _add(self, pid: int, ours: socket.socket) -> None:
+        worker = await _Worker.connect(pid, ours)
+        for _ in range(self.DEPTH):
+            self.slots.put_nowait(worker)
 
     async def ask(self, question: tuple) -> tuple[int, bytes]:
-        if self.idle is None:
-            self.idle = asyncio.Queue()
+        if self.slots is None:
+            self.slots = asyncio.Queue()
             for pid, ours in list(self.children.items()):
-                self.idle.put_nowait(await self._worker(pid, ours))
-        worker = await self.idle.get()
-        pid, reader, writer = worker
+                await self._add(pid, ours)
+        worker = await self.slots.get()
+        while worker.replaced:                               # a slot of a process already replaced
+            worker = await self.slots.get()
         try:
             async with asyncio.timeout(SEARCH_SECONDS):
-                data = pickle.dumps(question)
-                writer.write(struct.pack("!I", len(data)) + data)
-                size = struct.unpack("!I", await reader.readexactly(4))[0]
-                answer = pickle.loads(await reader.readexactly(size))
+                answer = await worker.send(question)
         except (OSError, EOFError, asyncio.IncompleteReadError, TimeoutError, pickle.PickleError):
-            self._replace(pid, writer)
-            self.idle.put_nowait(await self._worker(*self._spawn()))
+            if not worker.replaced:
+                worker.replaced = True
+                self._end(worker.pid, worker.writer)
+                await self._add(*self._spawn())
             return 503, _json_bytes({"error": "the search failed or took too long; try again"})
-        self.idle.put_nowait(worker)
+        self.slots.put_nowait(worker)
         return answer
 
-    def _replace(self, pid: int, writer) -> None:
+    def _end(self, pid: int, writer) -> None:
         writer.close()
         self.children.pop(pid, None)
         try:
@@ -313,6 +317,46 @@ class SearchProcesses:
             except OSError:
                 pass
         self.children.clear()
+
+
+class _Worker:
+    """Our end of a search process: questions written as they come, answers read back in the same order."""
+
+    def __init__(self, pid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.pid, self.reader, self.writer = pid, reader, writer
+        self.alive = True              # False once its answers can no longer come
+        self.replaced = False          # True once a new process took its place
+        self.waiting: deque = deque()
+        self.reading = asyncio.ensure_future(self._answers())
+
+    @classmethod
+    async def connect(cls, pid: int, ours: socket.socket) -> "_Worker":
+        reader, writer = await asyncio.open_connection(sock=ours)
+        return cls(pid, reader, writer)
+
+    def send(self, question: tuple) -> asyncio.Future:
+        if not self.alive:
+            raise EOFError(f"search process {self.pid} has ended")
+        answer = asyncio.get_running_loop().create_future()
+        self.waiting.append(answer)
+        data = pickle.dumps(question)
+        self.writer.write(struct.pack("!I", len(data)) + data)
+        return answer
+
+    async def _answers(self) -> None:
+        try:
+            while True:
+                size = struct.unpack("!I", await self.reader.readexactly(4))[0]
+                answer = pickle.loads(await self.reader.readexactly(size))
+                waiting = self.waiting.popleft()
+                if not waiting.done():
+                    waiting.set_result(answer)
+        except (OSError, EOFError, asyncio.IncompleteReadError, pickle.PickleError, IndexError) as error:
+            self.alive = False
+            while self.waiting:                              # the process is gone: its questions fail
+                waiting = self.waiting.popleft()
+                if not waiting.done():
+                    waiting.set_exception(EOFError(str(error)))
 
 
 def _search_process(theirs: socket.socket) -> None:
