@@ -190,3 +190,18 @@ def test_a_second_build_is_refused_naming_the_first_and_the_first_publishes_whol
     assert first.returncode == 0, output
     assert sorted(snapshot(out)) == sorted(snapshot(editions["reference"]))
     assert searched(out, NEW_WORD)
+
+
+def test_a_site_left_between_the_two_renames_of_a_system_without_exchange_is_put_back(editions, tmp_path):
+    """Where renameat2 is missing, publishing is two renames; a build killed between them left the old site in
+    its (marked) staging folder and no site: the next build puts the old one back before anything else."""
+    from pipeline.site.publish import clean_leftovers
+    out = fresh_copy(editions, tmp_path)
+    before = snapshot(out)
+    staging = state_folder(out) / f"{STAGING_PREFIX}killed"
+    staging.mkdir()
+    (staging / MARKER).write_text("{}")
+    os.rename(out, staging / "previous-site")
+    clean_leftovers(out)
+    assert snapshot(out) == before
+    assert not staging.exists()

@@ -9,9 +9,11 @@
   (`.site.rulekb/building-<generation>/`, with its own marker), then swaps its site in with one
   atomic exchange (renameat2) where the system has it, two renames otherwise; the state folder
   keeps the search index of each generation (`index-<generation>`), and the generation the site's marker names
-  says which index is its own, so the site and its index are published together. A build killed at any moment
-  leaves the old site and index in place; the next build removes what it left behind. Nothing
-  is ever deleted that does not carry rulekb's marker.
+  says which index is its own (and which sources it was built from), so the site and its index are
+  published together. A build killed at any moment leaves the old site and index in place; the next
+  build removes what it left behind. Nothing is ever deleted that does not carry rulekb's marker.
+- `checkpoint` names the steps of a build, for the fault tests (tests/test_faults.py) to kill it at
+  each of them; it does nothing unless RULEKB_BUILD_CHECKPOINTS is set.
 """
 from __future__ import annotations
 
