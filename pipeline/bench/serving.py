@@ -263,7 +263,8 @@ def own_cpu() -> float:
 def report(label: str, tallies: dict[str, Tally], seconds: float, server_used: float, own_used: float) -> None:
     total = sum(len(t.latencies) for t in tallies.values())
     print(f"\n{label}: {total / seconds:,.0f} requests/s answered; CPU used over {seconds:.0f} s: "
-          f"server {server_used:.1f} s, load generator {own_used:.1f} s (of {seconds * (os.cpu_count() or 1):.0f})")
+          f"server {server_used:.1f} s ({server_used / max(1, total) * 1000:.2f} ms a request), load generator "
+          f"{own_used:.1f} s (of {seconds * (os.cpu_count() or 1):.0f}); load average {os.getloadavg()[0]:.1f}")
     for kind, tally in tallies.items():
         values = tally.latencies
         reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(tally.reasons.items()))
