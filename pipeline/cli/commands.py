@@ -73,6 +73,7 @@ def export(args) -> int:
 
 def build(args) -> int:
     try:
+        _check_output(args)            # before reading anything: a refused --out is said at once
         result, corpus = api.build(args.sources, args.out, config=args.config, use_cache=not args.no_cache)
     except api.SourcesHaveErrors as error:
         print_problems(error.problems)
@@ -93,6 +94,18 @@ def build(args) -> int:
         f"{indexed.get('entries', 0)} entries of {len(indexed.get('documents', []))} documents")
     say(f"open it: {_command()} serve --site {args.out}   (then http://127.0.0.1:8000/ in a browser)")
     return 0
+
+
+def _check_output(args) -> None:
+    """Refuse (exit 2) an --out that is not the build's own: see site.publish.check_output."""
+    from ..site.build import find_config
+    from ..site.publish import check_output
+    sources = Path(args.sources)
+    try:
+        config = find_config(sources, Path(args.config) if args.config else None)
+    except BuildFailed as error:
+        raise Refused(str(error)) from None
+    check_output(Path(args.out), sources, config.resolve().parent)
 
 
 def _command() -> str:

@@ -39,8 +39,17 @@ def refuse_non_documents(data: bytes, name: str) -> None:
                                   f"the file is {len(data) / 1e6:.1f} MB; a rule document is at most "
                                   f"{MAX_BYTES // (1024 * 1024)} MB, so this is not one"))
     head = data[:4096]
-    if b"\x00" in head and not _utf16_bom(data) and not _looks_utf16(head):
+    if _looks_binary(head) and not _utf16_bom(data) and not _looks_utf16(head):
         raise SourceError(Problem(ERROR, name, 1, "this is a binary file, not a text or HTML rule document"))
+
+
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def _looks_binary(head: bytes) -> bool:
+    """More than 1% of the first bytes are controls no text has (a stray NUL or BEL in a text is not
+    enough: those are removed, and reported, by `remove_controls`)."""
+    return len(_BINARY_BYTES.findall(head)) > max(2, len(head) // 100)
 
 
 def _utf16_bom(data: bytes) -> Optional[str]:

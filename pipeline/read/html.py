@@ -30,8 +30,13 @@ CODE_TAGS = {"script", "style", "template"}
 # inside them is read on as text: lxml makes "<embed>" swallow everything after it, and an
 # <object>'s content is the text shown without the plugin.
 EMBEDDING_TAGS = {"iframe", "object", "embed", "applet", "frame", "frameset"}
-# Not rule text: the document head, images, form controls.
+# Not rule text: the document head, images, form controls. But one of them that holds blocks of the
+# document (an unclosed <select> or <svg> takes in all that follows) is read as an ordinary block.
 SILENT_TAGS = {"noscript", "head", "meta", "link", "img", "svg", "canvas", "input", "select", "math"}
+# Raw text: the parser takes what follows as their text, markup and all, until their end tag. One that
+# took in markup of the document (never closed) has that markup read as the document's.
+RAW_TEXT_TAGS = {"textarea", "title", "xmp", "noembed", "noframes", "plaintext", "iframe"}
+SWALLOWED_MARKUP = re.compile(r"<(?:h[1-6]|p|div|li|tr|table|section|article|br)\b", re.I)
 SPACES = re.compile(r"[ \t\r\n\f\v\u00a0]+")
 TEXT_RUN = re.compile(r">([^<]+)<")
 WORD = re.compile(r"\w+")
@@ -47,6 +52,7 @@ class _Walker:
         self.anchors: list[tuple[str, int]] = []    # (name, index of the next block)
         self.links: list[tuple[int, str, str]] = []  # (block index, text, href)
         self.removed: list[str] = []
+        self.swallowed: list[str] = []              # elements that took in the document after them
 
     def flush(self, hint: str) -> None:
         text = SPACES.sub(" ", "".join(self.buffer)).strip()
@@ -86,6 +92,16 @@ class _Walker:
                 self.removed.append(name)
             return
         if name in SILENT_TAGS:
+            if name == "head" or not tag.find(list(BLOCK_TAGS | HEADING_TAGS | {"li", "tr"})):
+                return
+            self.swallowed.append(name)
+            name = "div"                       # it took in the document after it: read that
+        if name in RAW_TEXT_TAGS and any(SWALLOWED_MARKUP.search(str(child)) for child in tag.children
+                                         if isinstance(child, NavigableString)):
+            self.swallowed.append(name)
+            self.flush(hint)
+            markup = "".join(str(child) for child in tag.children)
+            stack.extend((child, hint, bold) for child in reversed(list(_fragment(markup).children)))
             return
         if name == "br":
             self.flush(hint)
@@ -129,6 +145,12 @@ class _Walker:
         return bool("".join(self.buffer).strip())
 
 
+def _fragment(markup: str):
+    """Markup read as a piece of a document's body (no html/head/body of its own around it)."""
+    soup = BeautifulSoup(f"<body>{markup}</body>", "lxml")
+    return soup.body or soup
+
+
 def _ordered_number(item: Tag) -> str:
     """"3" for the third <li> of an <ol> (honouring start= and type=), "" for an unordered list."""
     parent = item.parent
@@ -170,20 +192,25 @@ def html_to_lines(text: str, name: str = ""):
     problems = [Problem(WARNING, name, _first_line_of(text, f"<{tag}"),
                         f"removed <{tag}>: active content is never taken from a source")
                 for tag in sorted(set(walker.removed))]
-    problems.extend(_lost_text(soup, walker.blocks, text, name))
+    problems.extend(Problem(WARNING, name, _first_line_of(text, f"<{tag}"),
+                            f"<{tag}> is never closed and took in the rest of the document: read as text")
+                    for tag in sorted(set(walker.swallowed)))
+    problems.extend(_lost_text(walker.blocks, text, name))
     return tuple(lines), tuple(anchors), tuple(links), problems
 
 
-def _lost_text(soup, blocks: list[tuple[str, str]], raw: str, name: str) -> list[Problem]:
-    """An ERROR if words of the document's text are missing from its lines."""
+# What a reader of the raw document sees as text: no comment, no code, no head, no form control, no
+# image; then no tag. Only closed elements are taken out: one never closed loses nothing here.
+NOT_TEXT = re.compile(r"<!--.*?-->|<(script|style|template|head|title|select|svg|math|noscript|canvas)\b[^>]*>.*?</\1\s*>"
+                      r"|<!\[CDATA\[.*?\]\]>", re.S | re.I)
+TAG = re.compile(r"</?[A-Za-z][^>]*>|<![^>]*>|<\?[^>]*>")
+
+
+def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str) -> list[Problem]:
+    """An ERROR if words of the document's text (read from the raw markup, not from the parser's tree, which
+    may have dropped them) are missing from its lines."""
     kept = Counter(WORD.findall(" ".join(block for block, _ in blocks)))
-    wanted = Counter()
-    for string in soup.find_all(string=True):
-        if isinstance(string, (Comment, Doctype, ProcessingInstruction)):
-            continue
-        if any(parent.name in CODE_TAGS or parent.name in SILENT_TAGS for parent in string.parents):
-            continue
-        wanted.update(WORD.findall(str(string)))
+    wanted = Counter(WORD.findall(html.unescape(TAG.sub(" ", NOT_TEXT.sub(" ", raw)))))
     lost = wanted - kept
     if not lost:
         return []

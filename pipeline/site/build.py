@@ -68,19 +68,23 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
         publish.clean_leftovers(out)
         generation = new_generation()
         staging = publish.new_staging(out, generation)
+        publish.checkpoint("staged")
         indexer = None
         try:
             addresses = address_corpus(corpus)
             indexer = _Background(write_index, corpus, staging / "index", staging / "search-files",
                                   generation) if write_index else None
             plan = plan_site(corpus, generation, addresses)
+            publish.checkpoint("planned")
             try:
                 render(plan, config_file, staging / "site")
             except SiteBuildError as error:
                 raise BuildFailed(str(error)) from None
             _copies(plan.links, staging / "site")
+            publish.checkpoint("rendered")
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
+            publish.checkpoint("publishing")
             publish.publish(staging, out, generation,
                             {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None})
         except BaseException:
@@ -119,11 +123,12 @@ class _Background:
     def __init__(self, function: Callable, *arguments):
         context = multiprocessing.get_context("fork")
         self.queue = context.SimpleQueue()
-        self.process = context.Process(target=self._run, args=(function, arguments), daemon=True)
+        self.process = context.Process(target=self._run, args=(function, arguments, os.getpid()), daemon=True)
         self.process.start()
 
-    def _run(self, function: Callable, arguments: tuple) -> None:
-        _die_with_parent()
+    def _run(self, function: Callable, arguments: tuple, parent: int) -> None:
+        _die_with_parent(parent)
+        publish.checkpoint("indexing")
         try:
             self.queue.put(("ok", function(*arguments)))
         except Exception as error:  # reported by the parent as a failed build
@@ -142,12 +147,12 @@ class _Background:
         self.process.join()
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(parent: int) -> None:
     """Linux: this process gets SIGKILL when its parent dies (a killed build leaves no indexer behind)."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(1, signal.SIGKILL)           # PR_SET_PDEATHSIG
-        if os.getppid() == 1:                   # the parent died before prctl
-            os._exit(1)
     except (OSError, AttributeError, TypeError):
         pass
+    if os.getppid() != parent:                  # the parent died before prctl (we were adopted)
+        os._exit(1)

@@ -9,9 +9,11 @@
   (`.site.rulekb/building-<generation>/`, with its own marker), then swaps its site in with one
   atomic exchange (renameat2) where the system has it, two renames otherwise; the state folder
   keeps the search index of each generation (`index-<generation>`), and the generation the site's marker names
-  says which index is its own, so the site and its index are published together. A build killed at any moment
-  leaves the old site and index in place; the next build removes what it left behind. Nothing
-  is ever deleted that does not carry rulekb's marker.
+  says which index is its own (and which sources it was built from), so the site and its index are
+  published together. A build killed at any moment leaves the old site and index in place; the next
+  build removes what it left behind. Nothing is ever deleted that does not carry rulekb's marker.
+- `checkpoint` names the steps of a build, for the fault tests (tests/test_faults.py) to kill it at
+  each of them; it does nothing unless RULEKB_BUILD_CHECKPOINTS is set.
 """
 from __future__ import annotations
 
@@ -31,8 +33,26 @@ from typing import Optional
 from .errors import BuildLocked, OutputRefused
 
 MARKER = ".rulekb-site"          # in a published site and in a staging folder
+CHECKPOINTS = "RULEKB_BUILD_CHECKPOINTS"   # fault tests: a folder where each step of a build says it was reached
+PAUSE_AT = "RULEKB_BUILD_PAUSE_AT"          # fault tests: the step at which a build waits for "go-<step>" there
 STAGING_PREFIX = "building-"
 GENERATIONS_KEPT = 2             # index generations kept (the live one and the one before, for a running server)
+
+
+def checkpoint(step: str) -> None:
+    """A step of a build is reached. Only for the fault tests: with RULEKB_BUILD_CHECKPOINTS set, the step
+    is written there (with this process's id), and at the step RULEKB_BUILD_PAUSE_AT names the build
+    waits until the file "go-<step>" appears there (a test kills it meanwhile, or lets it go on)."""
+    folder = os.environ.get(CHECKPOINTS)
+    if not folder:
+        return
+    note = Path(folder) / f".{step}.{os.getpid()}"
+    note.write_text(str(os.getpid()))
+    os.replace(note, Path(folder) / step)
+    if os.environ.get(PAUSE_AT) == step:
+        go = Path(folder) / f"go-{step}"
+        while not go.exists():
+            time.sleep(0.01)
 
 
 def state_folder(out: Path) -> Path:
@@ -58,6 +78,10 @@ def check_output(out: Path, sources: Optional[Path] = None, project: Optional[Pa
                                 f"give --out a folder of its own, such as ./site")
         if name == "sources" and out.is_relative_to(other):
             raise OutputRefused(f"{out} is inside the sources folder {other}: the site would be read as sources")
+    state = state_folder(out)
+    if state.exists() and (state.is_symlink() or not state.is_dir()):
+        raise OutputRefused(f"{state} is not a folder rulekb made; rulekb keeps its lock and indexes there. "
+                            f"Move it away or choose another --out")
     if out.is_dir() and not (out / MARKER).is_file() and any(out.iterdir()):
         raise OutputRefused(f"{out} holds files that rulekb did not write (it has no {MARKER} file); "
                             f"rulekb only replaces a folder it built. Give an empty or new folder")
@@ -118,41 +142,78 @@ def new_staging(out: Path, generation: str) -> Path:
 
 
 def clean_leftovers(out: Path) -> None:
-    """What killed builds left: their staging folders and unpublished indexes (all marked as ours)."""
+    """What killed builds left: their staging folders and unpublished indexes (all marked as ours). A site
+    left in a staging folder by a build killed between the two renames of `publish` (on systems without
+    an atomic exchange) is put back first."""
     folder = state_folder(out)
     if not folder.is_dir():
         return
-    for leftover in folder.glob(f"{STAGING_PREFIX}*"):
-        if leftover.is_dir() and (leftover / MARKER).is_file():
-            shutil.rmtree(leftover, ignore_errors=True)
+    leftovers = sorted(folder.glob(f"{STAGING_PREFIX}*"))
+    if not out.exists():
+        for leftover in reversed(leftovers):
+            previous = leftover / "previous-site"
+            if (leftover / MARKER).is_file() and (previous / MARKER).is_file():
+                os.rename(previous, out)
+                break
+    for leftover in leftovers:
+        _remove_ours(leftover)
     generation = (published(out) or {}).get("generation")
     live = index_folder(out, generation) if generation else None
     for index in folder.glob("index-*"):
-        if index.is_dir() and index != live and (index / MARKER).is_file():
-            shutil.rmtree(index, ignore_errors=True)
+        if index != live:
+            _remove_ours(index)
+
+
+def _remove_ours(folder: Path) -> None:
+    """Remove a folder that carries our marker, the marker last (a kill midway leaves it marked, so the
+    next build removes the rest); an empty one too (a build killed before it could mark it)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    if not (folder / MARKER).is_file():
+        try:
+            folder.rmdir()              # only if empty
+        except OSError:
+            pass
+        return
+    for child in folder.iterdir():
+        if child.name == MARKER:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+    (folder / MARKER).unlink(missing_ok=True)
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
 
 
 def publish(staging: Path, out: Path, generation: str, record: dict) -> None:
-    """Publish a staged generation: its index goes beside the site, its site swaps with the old one."""
+    """Publish a staged generation: its index goes beside the site, its site swaps with the old one. The
+    site's marker names its generation (so its index) and its sources: one rename publishes them all."""
     index = None
     if (staging / "index").is_dir():
         index = index_folder(out, generation)
         (staging / "index" / MARKER).write_text(json.dumps({"generation": generation}))
         os.rename(staging / "index", index)
+    checkpoint("index-moved")
     site = staging / "site"
     marker = {"generation": generation, "state": "published", "built": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
               "pages": record.get("pages")}
-    (site / MARKER).write_text(json.dumps(marker, indent=1))
     if record.get("sources"):
-        (state_folder(out) / "sources.json").write_text(json.dumps({"sources": str(record["sources"])}))
+        marker["sources"] = str(record["sources"])
+    (site / MARKER).write_text(json.dumps(marker, indent=1))
     if out.exists():
         if not _exchange(site, out):
-            # No atomic exchange here: two renames, the old site kept in the (marked) staging folder.
+            # No atomic exchange here: two renames, the old site kept in the (marked) staging folder
+            # (a build killed between them leaves it there, and the next one puts it back).
             os.rename(out, staging / "previous-site")
             os.rename(site, out)
     else:
         os.rename(site, out)
-    shutil.rmtree(staging, ignore_errors=True)     # the old site is in it now
+    checkpoint("published")
+    _remove_ours(staging)     # the old site is in it now
     _prune_indexes(out, keep=index)
 
 
@@ -170,11 +231,9 @@ def index_folder(out: Path, generation: str) -> Path:
 
 
 def published_sources(out: Path) -> Optional[Path]:
-    """The sources folder the published site was built from (kept beside it, not in it)."""
-    try:
-        return Path(json.loads((state_folder(out) / "sources.json").read_text())["sources"])
-    except (OSError, ValueError, KeyError):
-        return None
+    """The sources folder the published site was built from (its marker says)."""
+    sources = (published(out) or {}).get("sources")
+    return Path(sources) if sources else None
 
 
 def _prune_indexes(out: Path, keep: Optional[Path]) -> None:
@@ -182,7 +241,7 @@ def _prune_indexes(out: Path, keep: Optional[Path]) -> None:
     indexes = sorted((path for path in folder.glob("index-*") if path.is_dir() and (path / MARKER).is_file()),
                      key=lambda path: path.stat().st_mtime, reverse=True)
     for old in [path for path in indexes if path != keep][GENERATIONS_KEPT - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
+        _remove_ours(old)
 
 
 _RENAME_EXCHANGE = 2
