@@ -89,3 +89,69 @@ def line_failed(problems: list[Problem], source: str, line: Optional[int], error
     """A line a parser could not read (odd content never stops a parse): say where; the caller keeps its text."""
     problems.append(Problem(WARNING, source, line, f"could not read this line ({type(error).__name__}: {error}); "
                                                    f"kept it as a paragraph"))
+
+
+# --- joining the lines of a paragraph ---------------------------------------------------------------
+
+# A line that ends inside a word: a letter (or a closing mark) right before a hyphen or dash, no space
+# between ("turn-" / "based", "occurs—" / "unless"). PDFs of these documents break lines only at hyphens
+# that are part of the word, so the hyphen stays and no space is put in.
+BROKEN_AT_DASH = re.compile(r"(?:[^\W_]|[\[(])[-‐–—−]$|[\"”’)][—–]$")   # "[−" / "N]": a minus sign too
+GOES_ON = re.compile(r"[^\W_]|[\[{(“\"‘']")          # what may follow such a dash without a space
+# "first- and second-order": a hyphen before a conjunction is a suspended compound, the space stays.
+SUSPENDED = re.compile(r"(?:and|or|nor|to)\b")
+
+
+def glue(before: str, after: str) -> str:
+    """What goes between two lines of one paragraph: "" after a word broken at its hyphen, else a space."""
+    if before and after and GOES_ON.match(after) and BROKEN_AT_DASH.search(before) \
+            and not (before[-1] == "-" and SUSPENDED.match(after)):
+        return ""
+    return " "
+
+
+def join_lines(parts: list[str]) -> str:
+    """The lines of one paragraph as one text ("turn-" + "based" -> "turn-based", others with a space)."""
+    if len(parts) == 1:
+        return parts[0]
+    pieces = [parts[0]]
+    for before, after in zip(parts, parts[1:]):
+        pieces.append(glue(before, after))
+        pieces.append(after)
+    return "".join(pieces)
+
+
+def line_starts(parts: list[str]) -> list[int]:
+    """Where each line starts in join_lines(parts)."""
+    starts, position = [], 0
+    for index, part in enumerate(parts):
+        if index:
+            position += len(glue(parts[index - 1], part))
+        starts.append(position)
+        position += len(part)
+    return starts
+
+
+def wrap_width(texts: list[str], unwrapped: int = 160) -> Optional[int]:
+    """The width (in characters) a hard-wrapped text was wrapped at, or None for one paragraph per line.
+
+    PDF lines, pdftotext output and old hard-wrapped files have one; plain text and HTML with a
+    paragraph per line do not (their typical long line is longer than `unwrapped`).
+    """
+    lengths = sorted(len(text) for text in texts if len(text) >= 20 and "\t" not in text)
+    if len(lengths) < 10:
+        return None
+    width = lengths[int(len(lengths) * 0.9)]
+    return None if width > unwrapped else width
+
+
+def first_word(text: str) -> str:
+    return text.split(maxsplit=1)[0] if text.split() else ""
+
+
+def ends_paragraph(line: str, following: str, width: Optional[int]) -> bool:
+    """Whether a wrapped line ends its paragraph: its next line's first word would have fitted on it.
+
+    Only for hard-wrapped text (`width` known); proportional fonts make "full" vary, hence the margin.
+    """
+    return width is not None and len(line) + 1 + len(first_word(following)) <= width * 0.9
