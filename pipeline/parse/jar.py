@@ -24,7 +24,15 @@ from typing import Optional
 
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
 from ..read import Line, SourceText
-from .common import CREDIT_LINE, SectionIds, ends_sentence, line_failed, looks_like_title, markdown_heading
+from .common import (
+    CREDIT_LINE,
+    SectionIds,
+    ends_sentence,
+    line_failed,
+    looks_like_title,
+    markdown_heading,
+    rejoin_split_lines,
+)
 from .furniture import is_page_number
 from .refs import find_references, may_hold_references
 
@@ -64,7 +72,8 @@ class _JarParser:
         self.previous = ""                        # the last text line, "" after a blank one
 
     def parse(self) -> Document:
-        lines = [Line(line.number, line.text.strip(), line.hint, line.page) for line in self.source.lines]
+        lines = [Line(line.number, line.text.strip(), line.hint, line.page)
+                 for line in rejoin_split_lines(self.source.lines)]
         for index, line in enumerate(lines):
             if not line.text:
                 self.previous = ""

@@ -39,7 +39,8 @@ from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE
                      DocumentInfo, Problem, Section, section_id, subsection_id)
 from ..read import Line, SourceText
 from .refs import find_references, may_hold_references
-from .common import CREDIT_LINE, SectionIds, line_failed, ends_sentence, is_contents_label, looks_like_title, markdown_heading
+from .common import (CREDIT_LINE, SectionIds, ends_sentence, is_contents_label, line_failed, looks_like_title,
+                     markdown_heading, rejoin_split_lines)
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -248,11 +249,12 @@ class _Parser:
         self.source = source
         self.info = info
         self.prefix = info.id
-        pages = page_number_lines(list(source.lines))
+        source_lines = rejoin_split_lines(source.lines)
+        pages = page_number_lines(source_lines)
         # Surrounding whitespace goes (tabs inside a line are table cells and stay).
         self.lines: list[Line] = [_unmarked(Line(line.number, line.text.strip(), line.hint))
-                                  for index, line in enumerate(source.lines) if index not in pages]
-        self.raw_tabbed = [line.text.startswith("\t") for index, line in enumerate(source.lines)
+                                  for index, line in enumerate(source_lines) if index not in pages]
+        self.raw_tabbed = [line.text.startswith("\t") for index, line in enumerate(source_lines)
                            if index not in pages]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
@@ -299,9 +301,13 @@ class _Parser:
                 self._add_entry(f"{wrapped_start} {strip_dot_leader(line.text)}".strip(), line.number)
                 wrapped_start = ""
             elif line.text and 0 < index < len(self.lines) - 1 and leader[index - 1] and leader[index + 1]:
-                # A title too long for one contents line: its start sits between two leader lines.
                 self.skip.add(index)
-                wrapped_start = line.text
+                if PAGE_AFTER_TITLE.search(line.text) and _title_ok(PAGE_AFTER_TITLE.sub("", line.text)):
+                    # An entry the document drew without dot leaders ("Byes 49"): an entry of its own.
+                    self._add_entry(PAGE_AFTER_TITLE.sub("", line.text), line.number)
+                else:
+                    # A title too long for one contents line: its start sits between two leader lines.
+                    wrapped_start = line.text
         self._find_contents_runs()
         self.contents.sort(key=lambda entry: entry.line)
 
