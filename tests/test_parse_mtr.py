@@ -597,3 +597,29 @@ def test_never_raises_on_arbitrary_lines(rows, kind):
     document = parse_mtr(source, info)
     ids = [section.id for section in document.sections]
     assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("heading_tags", [True, False])
+def test_a_section_heading_right_after_its_chapter_heading_is_its_own_section(heading_tags):
+    """An HTML MTR: the contents list, then "1. Tournament Fundamentals" and "1.1 Tournament Types" with
+    nothing between them. The contents list ends where a number comes again: 1.1 is a section."""
+    entries = [("1.", "Tournament Fundamentals"), ("1.1", "Tournament Types"), ("1.2", "Publishing Tournament "
+               "Information"), ("2.", "Tournament Mechanics"), ("2.1", "Match Structure"), ("2.2", "Play/Draw Rule")]
+    contents = "".join(f"<li><a href='#s{n}'>{n} {t}</a></li>" for n, t in entries)
+    h2, h3 = ("h2", "h3") if heading_tags else ("p", "p")
+    html = (f"<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective January 21, 2019</p>"
+            f"<h2>Contents</h2><ul>{contents}</ul>"
+            f"<{h2}>1. Tournament Fundamentals</{h2}><{h3}>1.1 Tournament Types</{h3}>"
+            f"<p>Sanctioned, rated tournaments are divided into two types: Premier and non-Premier.</p>"
+            f"<{h3}>1.2 Publishing Tournament Information</{h3}><p>Wizards of the Coast reserves the right.</p>"
+            f"<{h2}>2. Tournament Mechanics</{h2}><{h3}>2.1 Match Structure</{h3}><p>A match is a series of games.</p>"
+            f"<{h3}>2.2 Play/Draw Rule</{h3}><p>For the first game, a random player chooses.</p></body></html>")
+    source = read_bytes(html.encode(), "mtr.html")
+    document = parse_mtr(source, mtr_info("mtr.html"))
+    assert [(s.number, s.kind) for s in document.sections] == [
+        ("1", "chapter"), ("1.1", "section"), ("1.2", "section"), ("2", "chapter"), ("2.1", "section"),
+        ("2.2", "section")]
+    section = document.section("1.1")
+    assert section.title == "Tournament Types" and section.parent == "mtr:1"
+    assert section.text.startswith("Sanctioned, rated tournaments")
+    assert document.info.complete and not [p for p in document.problems if p.severity != INFO]

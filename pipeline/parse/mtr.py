@@ -334,6 +334,16 @@ class _Parser:
         self._accept_run(run, last_seen)
 
     def _accept_run(self, run: list[int], last_seen: dict[str, int]) -> None:
+        # A number seen again ends the list: the body's first headings can follow it with nothing
+        # between them ("1. Tournament Fundamentals" then "1.1 Tournament Types"); they are headings.
+        numbers: set[str] = set()
+        for position, index in enumerate(run):
+            shape = self.shapes[index]
+            if shape and shape.number in numbers:
+                run = run[:position]
+                break
+            if shape:
+                numbers.add(shape.number)
         entries = [index for index in run if self.shapes[index]]
         if len(entries) < 4:
             return
