@@ -623,3 +623,28 @@ def test_a_section_heading_right_after_its_chapter_heading_is_its_own_section(he
     assert section.title == "Tournament Types" and section.parent == "mtr:1"
     assert section.text.startswith("Sanctioned, rated tournaments")
     assert document.info.complete and not [p for p in document.problems if p.severity != INFO]
+
+
+def test_a_layout_not_recognised_is_reported_and_marks_the_mtr_incomplete():
+    """The 2026 MTR with no contents list and its chapters 5-10 headed "Part 5 - ..." / "Rule 5-1 ..."."""
+    lines = MTR_2026.read_text(encoding="utf-8").split("\n")
+    body = next(number for number, line in enumerate(lines) if line.startswith("1.1 Tournament Types")
+                and "...." not in line)
+    out = []
+    for number, line in enumerate(lines):
+        if number < body and ("...." in line or line.startswith("Appendix")):
+            continue
+        if number >= body:
+            line = re.sub(r"^([5-9]|10)\.(\d{1,2})\s+", r"Rule \1-\2 ", line)
+            line = re.sub(r"^([5-9]|10)\.\s+", r"Part \1 - ", line)
+        out.append(line)
+    document = parse_text("\n".join(out))
+    assert not document.info.complete
+    problems = [p for p in document.problems if "not recognised" in p.message]
+    assert len(problems) == 1 and problems[0].line == document.section("4.9").line and problems[0].file == "mtr.txt"
+    assert "Rule 5-1" in document.section(problems[0].message.split("'")[1]).text
+
+
+def test_the_real_mtr_editions_are_recognised_whole():
+    for path in (MTR_2026, MTR_2019, MTR_2012):
+        assert not [p for p in parsed(path).problems if "not recognised" in p.message], path.name

@@ -18,12 +18,14 @@ from functools import cache
 
 import pytest
 
+from pipeline import load_document
 from pipeline.model import WARNING, DocumentInfo
 from pipeline.parse import parse
 from pipeline.read import read_source
 from pipeline.read.detect import detect
 
 from conftest import CORPUS, FIXTURES
+from pdf_tools import make_pdf
 
 EXPECTED = json.loads((FIXTURES / "pdf" / "expected_headings.json").read_text(encoding="utf-8"))
 IPG_PDFS = ["ipg-2014-09-26", "ipg-2018-01-19", "ipg-2021-02-05"]
@@ -232,3 +234,26 @@ def test_cr_pdf_joins_words_broken_at_their_hyphen(shapes):
     pdf = shapes("cr-2023-04-14")["pdf"]
     assert "turn-based actions (such as drawing a card" in pdf.section("117.3a").text
     assert "[-N] means" in fold(pdf.section("107.7").text)      # "[−" / "N]" across a line end
+
+
+def test_a_layout_not_recognised_in_a_pdf_is_reported_with_its_page(tmp_path):
+    """The older-layout IPG of test_parse_ipg, printed as a PDF: the problem names the file, line and page."""
+    from test_parse_ipg import older_layout_2024
+    pages, y = [[]], 760
+    for line in older_layout_2024().split("\n"):
+        if not line.strip():
+            y -= 8
+            continue
+        if y < 60:
+            pages.append([])
+            y = 760
+        pages[-1].append((40, y, "F1", 8, line[:150]))
+        y -= 11
+    (tmp_path / "ipg-older.pdf").write_bytes(make_pdf(pages))
+    document, problems = load_document(tmp_path / "ipg-older.pdf", use_cache=False)
+    assert document is not None and not document.info.complete
+    swallowed = [p for p in problems if "not recognised" in p.message]
+    assert len(swallowed) == 1 and swallowed[0].file == "ipg-older.pdf"
+    source = read_source(tmp_path / "ipg-older.pdf")
+    assert swallowed[0].page == source.page_of(swallowed[0].line) and swallowed[0].page > 5
+    assert f"(page {swallowed[0].page})" in str(swallowed[0])

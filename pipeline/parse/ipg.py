@@ -34,7 +34,8 @@ from ..model import (
 from ..read import Line, SourceText
 from .refs import find_references, may_hold_references
 from . import common
-from .common import CREDIT_LINE, is_contents_label, line_failed, markdown_heading, rejoin_split_lines
+from .common import (CREDIT_LINE, check_structure, is_contents_label, line_failed, markdown_heading,
+                     rejoin_split_lines)
 
 # --- Penalties ------------------------------------------------------------------------------
 
@@ -813,9 +814,11 @@ class _IpgParser:
                          f"({_shorten(missing)}): the file stops {where}")
         penalties = self.penalties(infractions)
         self.report_missing_penalties()
-        return Document(
+        document = Document(
             info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
-            credits=self.plain_blocks(self.credits), penalties=tuple(penalties), problems=tuple(self.problems))
+            credits=self.plain_blocks(self.credits), penalties=tuple(penalties))
+        info, structure = check_structure(document)
+        return replace(document, info=info, problems=tuple(self.problems + structure))
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
         return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)

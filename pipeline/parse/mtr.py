@@ -39,8 +39,8 @@ from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE
                      DocumentInfo, Problem, Section, section_id, subsection_id)
 from ..read import Line, SourceText
 from .refs import find_references, may_hold_references
-from .common import (CREDIT_LINE, SectionIds, ends_sentence, is_contents_label, line_failed, looks_like_title,
-                     markdown_heading, rejoin_split_lines)
+from .common import (CREDIT_LINE, SectionIds, check_structure, ends_sentence, is_contents_label, line_failed,
+                     looks_like_title, markdown_heading, rejoin_split_lines)
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -720,10 +720,11 @@ class _Parser:
             more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
             self._problem(WARNING, unseen[0].line, f"the contents list names {names}{more} "
                                                    f"but the text has no such heading")
-        return Document(info=info, sections=sections,
-                        front_matter=tuple(draft.block() for draft in self.front),
-                        credits=tuple(draft.block() for draft in self.credits),
-                        problems=tuple(self.problems))
+        document = Document(info=info, sections=sections,
+                            front_matter=tuple(draft.block() for draft in self.front),
+                            credits=tuple(draft.block() for draft in self.credits))
+        info, structure = check_structure(document)
+        return replace(document, info=info, problems=tuple(self.problems + structure))
 
     def _section(self, draft: _Open) -> Section:
         refs = []
