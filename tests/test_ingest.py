@@ -80,7 +80,7 @@ def test_cli_export_prints_json_for_a_file(sources_dir):
 def test_cli_check_on_the_frozen_sources_passes(sources_dir):
     result = run("check", str(sources_dir))
     assert result.returncode == 0, result.stdout[-2000:]
-    assert result.stdout.strip().splitlines()[-1].startswith("checked 7 documents")
+    assert result.stdout.strip().splitlines()[-1].startswith("checked 11 documents")
 
 
 BAD_FILES = {

@@ -40,7 +40,7 @@ from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE
 from ..read import Line, SourceText
 from .refs import find_references, may_hold_references
 from .common import (CREDIT_LINE, SectionIds, check_structure, ends_sentence, is_contents_label, line_failed,
-                     looks_like_title, markdown_heading, rejoin_split_lines)
+                     first_word, looks_like_title, markdown_heading, rejoin_split_lines, wrap_width)
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -148,10 +148,6 @@ def _finished(text: str) -> bool:
     return bool(text) and ends_sentence(text)
 
 
-def _first_word(text: str) -> str:
-    return text.split(maxsplit=1)[0] if text.split() else ""
-
-
 def shape_of(text: str, style: str) -> Optional[_Shape]:
     """The heading a line would be, by its shape alone (whether it really is one is decided later)."""
     if style == "floor":
@@ -229,17 +225,11 @@ def page_number_lines(lines: list[Line]) -> set[int]:
     return pages
 
 
-def wrap_width(lines: list[Line], html: bool) -> Optional[int]:
-    """The width hard-wrapped text was wrapped at, or None for one paragraph per line."""
+def text_width(lines: list[Line], html: bool) -> Optional[int]:
+    """The width hard-wrapped text was wrapped at (contents lines aside), or None for one paragraph per line."""
     if html:
         return None
-    lengths = sorted(len(line.text.strip()) for line in lines
-                     if len(line.text.strip()) >= 20 and "\t" not in line.text
-                     and not is_contents_line(line.text))
-    if len(lengths) < 10:
-        return None
-    width = lengths[int(len(lengths) * 0.9)]
-    return None if width > UNWRAPPED_WIDTH else width
+    return wrap_width([line.text.strip() for line in lines if not is_contents_line(line.text)], UNWRAPPED_WIDTH)
 
 
 # --- the parser ----------------------------------------------------------------------------------
@@ -259,7 +249,7 @@ class _Parser:
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
-        self.width = wrap_width(self.lines, source.format == "html")
+        self.width = text_width(self.lines, source.format == "html")
         self.problems: list[Problem] = []
         self.contents: list[_Entry] = []
         self.skip: set[int] = set()
@@ -680,13 +670,13 @@ class _Parser:
             return True
         # A full line wraps into the next one: the next word did not fit on it.
         # (Proportional fonts make "full" vary by a few characters, hence the margins.)
-        next_word_fits = len(previous) + 1 + len(_first_word(text)) <= self.width * 0.9
+        next_word_fits = len(previous) + 1 + len(first_word(text)) <= self.width * 0.9
         if not _finished(previous):
             if not next_word_fits:
                 return True
             # A list item in a narrow column wraps after a short first line into shorter ones.
             return self._in_list() and self.open.lines == 1 and len(text) <= len(previous)
-        return len(previous) + 1 + len(_first_word(text)) > self.width
+        return len(previous) + 1 + len(first_word(text)) > self.width
 
     def _close(self) -> None:
         if self.open is None:
