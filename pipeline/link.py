@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 from urllib.parse import urlsplit
 
-from .model import SUBHEADING, TABLE_ROW, WARNING, Corpus, Document, Problem, Reference, Section
+from .model import SUBHEADING, WARNING, Corpus, Document, Problem, Reference, Section
 from .parse.refs import title_key
 from .read import SourceText
 

@@ -29,8 +29,8 @@ def run(args) -> None:
             continue
         data = path.read_bytes()
         source = read_bytes(data, path.name)
-        read_s = best_of(args.runs, lambda: read_bytes(data, path.name))
-        parse_s = best_of(args.runs, lambda: parse(source, known.info))
+        read_s = best_of(args.runs, lambda data=data, name=path.name: read_bytes(data, name))
+        parse_s = best_of(args.runs, lambda source=source, info=known.info: parse(source, info))
         document = parse(source, known.info)
         pages = max((line.page or 0 for line in source.lines), default=0)
         warnings = sum(1 for problem in document.problems if problem.severity != "info")

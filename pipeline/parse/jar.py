@@ -24,8 +24,18 @@ from typing import Optional
 
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
 from ..read import Line, SourceText
-from .common import (CREDIT_LINE, SectionIds, ends_paragraph, ends_sentence, glue, line_failed, looks_like_title,
-                     markdown_heading, rejoin_split_lines, wrap_width)
+from .common import (
+    CREDIT_LINE,
+    SectionIds,
+    ends_paragraph,
+    ends_sentence,
+    glue,
+    line_failed,
+    looks_like_title,
+    markdown_heading,
+    rejoin_split_lines,
+    wrap_width,
+)
 from .furniture import is_page_number
 from .refs import find_references, may_hold_references
 
