@@ -3,6 +3,10 @@
 Parsers record references as written; this stage decides which section each names
 (within its document, or in another document the text names), leaves the ones it
 cannot resolve as written with target None, and reports each of those as a Problem.
+
+Judging at Regular REL cites no numbers: it names the MTR's and the IPG's sections by their
+titles ("Rules Enforcement Level", "Tardiness", "Game Loss"). Those mentions become references
+here, where every document's titles are known (`mention_references`).
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 from urllib.parse import urlsplit
 
-from .model import WARNING, Corpus, Document, Problem, Reference, Section
+from .model import SUBHEADING, WARNING, Corpus, Document, Problem, Reference, Section
 from .parse.refs import title_key
 from .read import SourceText
 
@@ -53,6 +57,8 @@ class _Targets:
 
 def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ()) -> Corpus:
     documents = list(documents)
+    documents = [mention_references(document, documents) if document.info.kind in MENTIONING else document
+                 for document in documents]
     targets = _Targets(documents)
     found_problems = list(problems)
     linked = []
@@ -198,3 +204,100 @@ def references_from_links(document: Document, source: SourceText) -> Document:
         return document
     sections = tuple(replace(s, refs=s.refs + tuple(added[s.id])) if s.id in added else s for s in document.sections)
     return replace(document, sections=sections)
+
+
+# --- mentions by title (Judging at Regular REL) ------------------------------------------------------
+
+MENTIONING = {"jar"}                  # document kinds that name other documents' sections by title
+MENTIONED = ("mtr", "ipg")            # where their titles are looked for, in this order (the MTR applies at every REL)
+MENTION_MIN_LETTERS = 8               # a one-word title is a mention only when this long ("Tardiness", not "Players")
+
+
+def mention_references(document: Document, documents: list[Document]) -> Document:
+    """`document` with a Reference for each place its text names a section of the MTR or the IPG (or one
+    of its own headed sections: "... is a Serious Problem").
+
+    Names are those sections' titles, IPG infraction names and short subheadings found in one
+    section only ("Game Loss" under "Definition of Penalties"); a name two sections of one document
+    share names the first, and the MTR's are taken before the IPG's. A name of several words matches
+    in any case, with or without a plural ending; a one-word name ("Tardiness") only as the title
+    writes it, so that ordinary prose ("registration") is no mention. Where the parser already found
+    a reference, no mention is added.
+    """
+    targets = _Targets(documents)
+    names: dict[str, tuple[str, str, Section]] = {}     # key -> (kind, the name as written, section)
+    own = [(section.title, section) for section in document.sections if section.level == 1 and section.title]
+    for kind, named in [(None, own)] + [(kind, None) for kind in MENTIONED]:
+        if named is None:
+            candidates = targets.of_kind(kind, document)
+            if not candidates:
+                continue
+            named = _names_of(candidates[0])
+        for name, section in named:
+            letters = sum(character.isalpha() for character in name)
+            if letters < 4 or (" " not in name.strip() and letters < MENTION_MIN_LETTERS):
+                continue
+            names.setdefault(_singular(name), (kind, name, section))
+    if not names:
+        return document
+    stems = sorted(names, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, stem.split())) for stem in stems)
+                         + r")(?:es|s)?(?![\w-])", re.I)
+    sections = []
+    changed = False
+    for section in document.sections:
+        found = []
+        linked: set[str] = set()          # each section links a name's first mention only
+        for index, block in enumerate(section.blocks):
+            if block.kind == SUBHEADING:
+                continue
+            taken = [(ref.start, ref.end) for ref in section.refs if ref.block == index and ref.start >= 0]
+            for match in pattern.finditer(block.text):
+                written = match.group(0)
+                entry = names.get(_singular(written))
+                if entry is None or any(start < match.end() and match.start() < end for start, end in taken):
+                    continue
+                kind, name, target = entry
+                if " " not in name.strip() and not written.startswith(name.rstrip("s")):
+                    continue       # a one-word title written otherwise is ordinary prose
+                if target.id in linked or target.id == section.id or target.id == section.parent:
+                    continue
+                linked.add(target.id)
+                found.append(Reference(written, target.number, kind, target.id, section.line, index,
+                                       match.start(), match.end()))
+        if found:
+            changed = True
+            section = replace(section, refs=section.refs + tuple(found))
+        sections.append(section)
+    return replace(document, sections=tuple(sections)) if changed else document
+
+
+def _singular(name: str) -> str:
+    """The key of a name: case, spacing and a plural ending do not count ("Game Losses" = "game loss")."""
+    key = " ".join(name.split()).casefold().rstrip(":")
+    if key.endswith("sses"):
+        return key[:-2]
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+
+
+def _names_of(document: Document):
+    """(name, section) pairs: numbered sections' titles, infraction names, short subheadings used once.
+
+    Chapters are left out: their titles are broad and one of them is the MTR's own name ("Tournament
+    Rules", chapter 3), which the JAR writes meaning the whole document.
+    """
+    subheadings: dict[str, list[tuple[str, Section]]] = {}
+    for section in document.sections:
+        if not section.number or section.kind in ("chapter", "appendix") or section.level < 2:
+            continue
+        if section.title:
+            yield section.title, section
+        if section.infraction and section.infraction.name:
+            yield section.infraction.name, section
+        for block in section.blocks:
+            if block.kind == SUBHEADING and len(block.text.split()) <= 4:
+                text = block.text.strip().rstrip(":")
+                subheadings.setdefault(_singular(text), []).append((text, section))
+    for holders in subheadings.values():
+        if len({section.id for _, section in holders}) == 1:
+            yield holders[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tarfile
 import tomllib
 from pathlib import Path
 
@@ -16,6 +17,13 @@ FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "corpus"
 SEEDS = FIXTURES / "seeds"
 FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
+PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
+
+
+def pdftotext_names() -> list[str]:
+    """The text files in the pdftotext archive ("ipg-2021-02-05.pdftotext-layout.txt", ...)."""
+    with tarfile.open(PDFTOTEXT, "r:xz") as archive:
+        return sorted(name for name in archive.getnames() if name.endswith(".txt"))
 
 
 def frozen_sources(folder: Path) -> Path:
@@ -61,3 +69,14 @@ def built_site(tmp_path_factory, sources_dir):
     out = tmp_path_factory.mktemp("built") / "site"
     api.build(sources_dir, out, config=ROOT / "mkdocs.yml")
     return out
+
+
+@pytest.fixture(scope="session")
+def pdftotext_dir(tmp_path_factory) -> Path:
+    """The pdftotext outputs unpacked into a temporary folder (CI need not have poppler)."""
+    folder = tmp_path_factory.mktemp("pdftotext")
+    with tarfile.open(PDFTOTEXT, "r:xz") as archive:
+        for member in archive.getmembers():
+            if member.isfile() and member.name.endswith(".txt") and "/" not in member.name:
+                (folder / member.name).write_bytes(archive.extractfile(member).read())
+    return folder

@@ -22,9 +22,12 @@ def run(*args, cwd=ROOT):
 
 def test_shipped_sources_get_their_ids_and_the_current_editions(frozen_corpus):
     documents = {info.id: info for info in frozen_corpus.editions}
-    assert set(documents) == {"cr", "cr-2025-11-14", "cr-2011-02-04-excerpt", "ipg", "ipg-2016-09-30-excerpt",
-                              "mtr", "floor"}
-    assert {d.id for d in frozen_corpus.documents} == {"cr", "ipg", "mtr", "floor"}    # in memory: the current ones
+    assert set(documents) == {"cr", "cr-2025-11-14", "cr-2023-04-14", "cr-2011-02-04-excerpt", "ipg",
+                              "ipg-2021-02-05", "ipg-2016-09-30-excerpt", "mtr", "mtr-2021-07-23", "floor", "jar"}
+    # in memory: the current ones
+    assert {d.id for d in frozen_corpus.documents} == {"cr", "ipg", "mtr", "floor", "jar"}
+    assert documents["ipg-2021-02-05"].source == "ipg-2021-02-05.pdf" and not documents["ipg-2021-02-05"].current
+    assert documents["jar"].kind == "jar" and documents["jar"].edition == "2019-01-21"
     assert documents["cr"].edition == "2026-01-16" and documents["cr"].current
     assert not documents["cr-2025-11-14"].current
     assert documents["ipg"].edition == "2024-09-23"
@@ -78,7 +81,7 @@ def test_cli_export_prints_json_for_a_file(sources_dir):
 def test_cli_check_on_the_frozen_sources_passes(sources_dir):
     result = run("check", str(sources_dir))
     assert result.returncode == 0, result.stdout[-2000:]
-    assert result.stdout.strip().splitlines()[-1].startswith("checked 7 documents")
+    assert result.stdout.strip().splitlines()[-1].startswith("checked 11 documents")
 
 
 BAD_FILES = {

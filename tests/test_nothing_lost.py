@@ -1,7 +1,9 @@
 """Every passage of every source ends up in the export (contents lists and page numbers aside).
 
-Runs on every corpus document and every seed, through the public export, so it
-checks the whole pipeline (reader, parser, export) rather than one parser.
+Runs on every corpus document (the official PDFs too), every seed and pdftotext's output of each
+PDF (default and -layout mode), through the public export, so it checks the whole pipeline
+(reader, parser, export) rather than one parser. A line is checked cell by cell: a tab or a run of
+three spaces (pdftotext -layout's columns) parts cells.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import pytest
 from pipeline import document_json, load_document
 from pipeline.parse.furniture import is_contents_line, is_page_number
 from pipeline.read import read_source
-from conftest import CORPUS, SEEDS
+
+from conftest import CORPUS, SEEDS, pdftotext_names
 
 FILES = sorted(CORPUS.iterdir()) + sorted(p for p in SEEDS.iterdir() if p.name[0].isdigit())
 DASHES = re.compile(r"[‐-―−-]")
@@ -47,6 +50,8 @@ def exported_text(data: dict) -> str:
 
 HEADING = re.compile(r"^(appendix [a-z]|\d+(?:\.\d+)*[a-z]?)\.?\s*(?:[-:]\s*)?(.*)$")
 CONTENTS_WORDS = {"contents", "table of contents", "appendices", "index table of contents terms"}
+CELLS = re.compile(r"\t|\s{3,}")
+ENTRY_WITHOUT_LEADER = re.compile(r"^\D.*\s\d{1,3}$")      # "Byes 49": a contents entry drawn without dots
 
 
 def is_heading_of(cell: str, sections: dict[str, str]) -> bool:
@@ -61,6 +66,15 @@ def is_heading_of(cell: str, sections: dict[str, str]) -> bool:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_every_source_line_is_in_the_export(path):
+    assert_nothing_lost(path)
+
+
+@pytest.mark.parametrize("name", pdftotext_names())
+def test_every_line_of_pdftotext_output_is_in_the_export(name, pdftotext_dir):
+    assert_nothing_lost(pdftotext_dir / name)
+
+
+def assert_nothing_lost(path):
     document, problems = load_document(path, use_cache=False)
     assert document is not None, problems
     haystack = exported_text(json.loads(json.dumps(document_json(document))))
@@ -68,15 +82,22 @@ def test_every_source_line_is_in_the_export(path):
     # (chapters some parsers take from the contents list itself are not where the body starts)
     first_section = min((s.line for s in document.sections if s.line and s.level >= 2), default=0)
     missing = []
-    for line in read_source(path).lines:
-        for cell in line.text.split("\t"):
+    lines = read_source(path).lines
+    for index, line in enumerate(lines):
+        for cell in CELLS.split(line.text):
             text = cell.strip()
             if not text or is_page_number(text) or is_contents_line(text):
                 continue
             wanted = PREFIX.sub("", normalise(text))
             if wanted in haystack or wanted.rstrip(".") in haystack or is_heading_of(wanted, sections):
                 continue
-            if line.number < first_section and (HEADING.match(wanted) or wanted in CONTENTS_WORDS):
+            contents_entry = ENTRY_WITHOUT_LEADER.match(text) and _among_contents(lines, index)
+            if line.number < first_section and (HEADING.match(wanted) or wanted in CONTENTS_WORDS or contents_entry):
                 continue    # the contents list before the first section
             missing.append(f"{line.number}: {text[:100]}")
     assert not missing, f"{len(missing)} lines of {path.name} are not in the export:\n" + "\n".join(missing[:20])
+
+
+def _among_contents(lines, index: int) -> bool:
+    near = [lines[at].text for at in (index - 1, index + 1) if 0 <= at < len(lines)]
+    return any(is_contents_line(text) for text in near)

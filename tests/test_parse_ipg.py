@@ -488,3 +488,35 @@ def test_never_raises_on_arbitrary_lines(lines, fmt):
     assert all(isinstance(p, Problem) for p in document.problems)
     assert not any("could not read this line" in p.message for p in document.problems)   # the safety net stayed unused
     assert len({s.id for s in document.sections}) == len(document.sections)
+
+
+def older_layout_2024() -> str:
+    """The 2024 IPG with no contents list and chapters 3 and 4 headed in a layout the parser does not know
+    ("PART 3: TOURNAMENT ERRORS", "Section 3-1: Tournament Error — Tardiness Game Loss")."""
+    lines = IPG_2024.read_text(encoding="utf-8").split("\n")
+    body = lines.index("1. GENERAL PHILOSOPHY")
+    out = []
+    for number, line in enumerate(lines):
+        if number < body and "...." in line:
+            continue
+        if number >= body:
+            line = re.sub(r"^([34])\.(\d)\.\s+", r"Section \1-\2: ", line)
+            line = re.sub(r"^([34])\.\s+", r"PART \1: ", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_a_layout_not_recognised_is_reported_where_and_marks_the_document_incomplete():
+    document = parse_text(older_layout_2024(), "ipg-older.txt")
+    assert [s.number for s in document.sections][-3:] == ["2.6", "Appendix A", "Appendix B"]
+    assert not document.info.complete
+    swallowed = [p for p in document.problems if "not recognised" in p.message]
+    assert len(swallowed) == 1 and swallowed[0].file == "ipg-older.txt"
+    assert swallowed[0].line == document.section("2.6").line and "holds 5" in swallowed[0].message
+    # nothing is lost: the unrecognised part is kept as the text of the section that swallowed it
+    assert "Tournament Error — Tardiness" in document.section("2.6").text
+
+
+def test_the_real_editions_are_recognised_whole():
+    for path in (IPG_2024, IPG_2016, IPG_2020):
+        assert not [p for p in parsed(path).problems if "not recognised" in p.message], path.name

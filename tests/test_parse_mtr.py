@@ -597,3 +597,54 @@ def test_never_raises_on_arbitrary_lines(rows, kind):
     document = parse_mtr(source, info)
     ids = [section.id for section in document.sections]
     assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("heading_tags", [True, False])
+def test_a_section_heading_right_after_its_chapter_heading_is_its_own_section(heading_tags):
+    """An HTML MTR: the contents list, then "1. Tournament Fundamentals" and "1.1 Tournament Types" with
+    nothing between them. The contents list ends where a number comes again: 1.1 is a section."""
+    entries = [("1.", "Tournament Fundamentals"), ("1.1", "Tournament Types"), ("1.2", "Publishing Tournament "
+               "Information"), ("2.", "Tournament Mechanics"), ("2.1", "Match Structure"), ("2.2", "Play/Draw Rule")]
+    contents = "".join(f"<li><a href='#s{n}'>{n} {t}</a></li>" for n, t in entries)
+    h2, h3 = ("h2", "h3") if heading_tags else ("p", "p")
+    html = (f"<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective January 21, 2019</p>"
+            f"<h2>Contents</h2><ul>{contents}</ul>"
+            f"<{h2}>1. Tournament Fundamentals</{h2}><{h3}>1.1 Tournament Types</{h3}>"
+            f"<p>Sanctioned, rated tournaments are divided into two types: Premier and non-Premier.</p>"
+            f"<{h3}>1.2 Publishing Tournament Information</{h3}><p>Wizards of the Coast reserves the right.</p>"
+            f"<{h2}>2. Tournament Mechanics</{h2}><{h3}>2.1 Match Structure</{h3}><p>A match is a series of games.</p>"
+            f"<{h3}>2.2 Play/Draw Rule</{h3}><p>For the first game, a random player chooses.</p></body></html>")
+    source = read_bytes(html.encode(), "mtr.html")
+    document = parse_mtr(source, mtr_info("mtr.html"))
+    assert [(s.number, s.kind) for s in document.sections] == [
+        ("1", "chapter"), ("1.1", "section"), ("1.2", "section"), ("2", "chapter"), ("2.1", "section"),
+        ("2.2", "section")]
+    section = document.section("1.1")
+    assert section.title == "Tournament Types" and section.parent == "mtr:1"
+    assert section.text.startswith("Sanctioned, rated tournaments")
+    assert document.info.complete and not [p for p in document.problems if p.severity != INFO]
+
+
+def test_a_layout_not_recognised_is_reported_and_marks_the_mtr_incomplete():
+    """The 2026 MTR with no contents list and its chapters 5-10 headed "Part 5 - ..." / "Rule 5-1 ..."."""
+    lines = MTR_2026.read_text(encoding="utf-8").split("\n")
+    body = next(number for number, line in enumerate(lines) if line.startswith("1.1 Tournament Types")
+                and "...." not in line)
+    out = []
+    for number, line in enumerate(lines):
+        if number < body and ("...." in line or line.startswith("Appendix")):
+            continue
+        if number >= body:
+            line = re.sub(r"^([5-9]|10)\.(\d{1,2})\s+", r"Rule \1-\2 ", line)
+            line = re.sub(r"^([5-9]|10)\.\s+", r"Part \1 - ", line)
+        out.append(line)
+    document = parse_text("\n".join(out))
+    assert not document.info.complete
+    problems = [p for p in document.problems if "not recognised" in p.message]
+    assert len(problems) == 1 and problems[0].line == document.section("4.9").line and problems[0].file == "mtr.txt"
+    assert "Rule 5-1" in document.section(problems[0].message.split("'")[1]).text
+
+
+def test_the_real_mtr_editions_are_recognised_whole():
+    for path in (MTR_2026, MTR_2019, MTR_2012):
+        assert not [p for p in parsed(path).problems if "not recognised" in p.message], path.name

@@ -44,7 +44,8 @@ from ..model import (ERROR, INFO, PARAGRAPH, SUBHEADING, WARNING, Block, Documen
 from ..read import SourceText
 from .refs import SUBRULE_LETTERS, find_references_in_texts
 from . import common
-from .common import CLOSING_MARKS, SectionIds, is_contents_label, looks_like_title, markdown_heading
+from .common import (CLOSING_MARKS, SectionIds, ends_paragraph, glue, is_contents_label, join_lines, looks_like_title,
+                     markdown_heading, wrap_width)
 
 # --- the shapes of lines ---------------------------------------------------------------------------
 
@@ -53,14 +54,25 @@ from .common import CLOSING_MARKS, SectionIds, is_contents_label, looks_like_tit
 # before the text, either of which may be missing.
 NUMBERED_LINE = re.compile(r"([1-9]\d{2}|[1-9])(?:\.(\d{1,3})([a-z]?))?(\.{0,2})(\s*)(.*)", re.S)
 EXAMPLE = re.compile(r"Examples?:")
+GLOSSARY_SENSE = re.compile(r"\d{1,2}\.\s")     # "2. An activated or triggered ability...": a sense of its own
+# Source typos in a number: "606. 8b Players..." (a space inside it), "306.b If an effect..." (rule digits lost).
+MISTYPED_NUMBER = re.compile(r"([1-9]\d{2})\.(?: (\d{1,3})([a-z]?)|([a-z]))\s+(\S.*)", re.S)
+# An emptied section: "215. This section is now empty. See rule...", "211. [This section has been ...]".
+SENTENCE_SECTION = re.compile(r"([1-9]\d{2})\. +(\S.*)", re.S)
+# A glossary term glued to its first numbered sense: "Ability1. Text on an object..." (2021-06-09).
+GLUED_TERM = re.compile(r"([^\d\s](?:[^\d]*[^\d\s])?)(1\.\s+\S.*)", re.S)
 GLOSSARY_LABEL = "glossary"
 CREDITS_LABEL = "credits"
 # A CR sentence also ends at a semicolon (the items of a list of rules text).
 SENTENCE_END = ".!?:;"
 RULE_TEXT_OPENERS = "“\"'‘{[(∞−-+—–•*_"
 TITLE_MAX = 100          # a heading or glossary term is no longer than this
-TERM_MAX = 60            # "Active Player, Nonactive Player Order"
-BLANK_SEPARATED_TERMS = 3   # a glossary with blank lines between entries does not need guessing
+TERM_MAX = 80            # "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)"
+# A definition line that cites a rule is never a term ("See rule 702.19, “Trample”" lacks its full stop).
+CITES_RULE = re.compile(r"\b(?:rules?|section)\s+\d")
+# A definition ends with its citation even where the source forgets the full stop: "See rule 603.4",
+# "See rule 702.141, “Encore”".
+ENDS_WITH_CITATION = re.compile(r"\b(?:rules?|section)\s+\d[\d.a-z]*(?:,\s*[“\"][^”\"]*[”\"])?$")
 RULE_TITLE_MAX = 80      # "702.2. Deathtouch", "204.4. Supertypes": a rule that is only a heading
 PAGE_NUMBER_MAX = 16     # "Page 123 of 456" at most
 # Three joins of a line cut mid-sentence with a line starting in lowercase prove hard wrapping.
@@ -134,7 +146,7 @@ class _Paragraph:
     @property
     def text(self) -> str:
         parts = self.parts
-        return parts[0] if len(parts) == 1 else " ".join(parts)
+        return parts[0] if len(parts) == 1 else join_lines(parts)
 
 
 class _Draft:
@@ -190,7 +202,11 @@ class _CrParser:
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.found_names: set[str] = set()
-        self.terms_ended_by_blank = 0
+        texts = [line.text.strip() for line in source.lines if line.text.strip()]
+        self.width = wrap_width(texts)               # hard-wrapped text (PDF, pdftotext, old files): its width
+        # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything).
+        self.margin = min((len(line.text) - len(line.text.lstrip()) for line in source.lines if line.text.strip()),
+                          default=0)
 
     # -- driving ----------------------------------------------------------------------------------
 
@@ -210,7 +226,6 @@ class _CrParser:
                 if self.term is not None:
                     before_blank_term = self.term
                     self.finish_term()
-                    self.terms_ended_by_blank += 1
                 continue
             if text[0] == "#":
                 text = (markdown_heading(text) or (text,))[0] or text
@@ -221,13 +236,14 @@ class _CrParser:
                     and (index == 0 or not lines[index - 1].text or index == last or not lines[index + 1].text)):
                 page_break = True
                 continue
-            if page_break:
-                # The blank lines around a page number are no paragraph break: the text goes on.
+            if page_break or (self.after_blank and stripped[0].islower()
+                               and _cut_mid_sentence(before_blank, before_blank_term)):
+                # The blank lines around a page number (or of a page break in PDF-to-text output, where a
+                # sentence goes on in lowercase) are no paragraph break: the text goes on.
                 page_break = False
-                self.open, self.after_blank = before_blank, False
+                self.open, self.after_blank = before_blank, before_blank is None
                 held = before_blank_term
                 if self.terms and self.terms[-1] is held:
-                    self.terms_ended_by_blank -= 1
                     if not held.lines or not ends_sentence(held.lines[-1]):
                         self.term = self.terms.pop()  # a term or a sentence the page break cut
             try:
@@ -286,6 +302,8 @@ class _CrParser:
             shape = heading_shape(stripped)
             if shape is not None and self.heading(shape, number):
                 return
+            if shape is None and self.odd_heading(stripped, number):
+                return
         elif first == "E" and EXAMPLE.match(stripped):
             self.start_example(stripped, number)
             return
@@ -327,6 +345,52 @@ class _CrParser:
             self.add_draft(number, kind, parent, line, text)
         self.last_key = key
         self.last_number = number
+        return True
+
+    def odd_heading(self, stripped: str, line: int) -> bool:
+        """A numbered line of no regular shape that can only be the next heading; True if it started one.
+
+        - "606. 8b Players win..." / "702. 37a Storm is..." / "306.b If an effect...": a typo in the
+          number. Read as 606.8b / 702.37a / 306.3b (the rule digits taken from the heading above) when
+          that is exactly the number that comes next, with a warning; otherwise the line stays text.
+        - "215. This section is now empty. See rule 205.4c..." / "211. [This section has been
+          intentionally left blank...]": a section whose title is a sentence. A section when its number
+          is the next section number; the sentence is kept as its text (a text that does not end like a
+          sentence stays its title).
+        Neither applies right after a line cut mid-sentence (a hard-wrapped cross-reference).
+        """
+        last_key = self.last_key
+        open_paragraph = self.open
+        if last_key is None or (open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1])):
+            return False
+        match = MISTYPED_NUMBER.match(stripped)
+        if match is not None:
+            section, rule, letter, lone_letter, text = match.groups()
+            if lone_letter:
+                if last_key[0] != int(section) or last_key[1] < 0:
+                    return False
+                rule, letter = str(last_key[1]), lone_letter
+            shape = heading_shape(f"{section}.{rule}{letter or '.'} {text}")
+            if (shape is None or shape[2] <= last_key or not _starts_rule_text(text)
+                    or _first_missing(last_key, shape[1], shape[2])
+                    or (shape[1] == "subrule" and shape[4] not in self.seen)):
+                return False
+            self.problem(WARNING, line, f"the number {stripped[:match.start(5)].strip()!r} is mistyped: "
+                                        f"read as {shape[0]}")
+            return self.heading(shape, line)
+        match = SENTENCE_SECTION.match(stripped)
+        if match is None:
+            return False
+        section, text = match.groups()
+        if int(section) != last_key[0] + 1 or not _starts_rule_text(text):
+            return False
+        sentence = ends_sentence(text)      # text that does not end like a sentence is a title after all
+        shape = (section, "section", (int(section), -1, -1), "" if sentence else text, section[0])
+        if not self.heading(shape, line):
+            return False
+        if sentence:
+            self.open = _Paragraph(text, line)
+            self.current.paragraphs.append(self.open)
         return True
 
     def nearest_parent(self, number: str, above: str, line: int) -> Optional[str]:
@@ -391,7 +455,7 @@ class _CrParser:
             if mid_sentence and stripped[0].islower():
                 self.wraps_seen += 1
                 self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
-            if self.open_is_example or mid_sentence or (self.hard_wrapped and not text[0].isspace()):
+            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(text)):
                 open_paragraph.parts.append(stripped)
                 return
         paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
@@ -434,22 +498,59 @@ class _CrParser:
             self.start_credits(stripped, line)
             return
         term = self.term
-        if term is not None and not (term.lines and self.terms_ended_by_blank < BLANK_SEPARATED_TERMS
-                                     and len(stripped) <= TERM_MAX and stripped[0].isupper()
-                                     and reads_like_term(stripped) and ends_sentence(term.lines[-1])):
-            if not term.lines:
-                term.definition_line = line
-            term.lines.append(stripped)
+        if term is not None and not (term.lines and self.starts_term(stripped, term.lines[-1])):
+            self.definition_line(term, stripped, line)
             return
         if term is not None:
-            # No blank lines between entries (some conversions): a short term after a finished sentence.
+            # No blank line between two entries (some conversions, pdftotext, a few editions).
             self.finish_term()
+        elif self.terms and self.indented(text):
+            # An indented block after a blank line goes on with the entry above (the 2003 "Expansion
+            # Symbol" entry lists each symbol so); a one-line "term" without definition just above it
+            # ("Expansions and Editions") was a sub-heading of that entry, not a term.
+            above = self.terms.pop()
+            if not above.lines and self.terms:
+                self.terms[-1].lines.append(above.term)
+                above = self.terms.pop()
+            above.lines.append(stripped)
+            self.term = above
+            return
+        glued = GLUED_TERM.fullmatch(stripped) if not reads_like_term(stripped) else None
+        if glued is not None and len(glued.group(1)) <= TERM_MAX and glued.group(1)[0].isupper():
+            # "Ability1. Text on an object...": the term is "Ability", the definition starts at "1.".
+            self.term = _Term(glued.group(1), line)
+            self.term.lines.append(glued.group(2))
+            self.term.definition_line = line
+            self.problem(WARNING, line, f"glossary term {glued.group(1)!r} is glued to its definition "
+                                        f"(\"{stripped[:len(glued.group(1)) + 2]}\"): split there")
+            return
         if self.terms and not reads_like_term(stripped):
             # A definition paragraph set off by a blank line still belongs to the term above.
             self.term = self.terms.pop()
             self.term.lines.append(stripped)
             return
         self.term = _Term(stripped, line)
+
+    def starts_term(self, stripped: str, before: str) -> bool:
+        """Without a blank line before it: a short term-like line right after a finished definition."""
+        return (len(stripped) <= TERM_MAX and stripped[0].isupper() and reads_like_term(stripped)
+                and not CITES_RULE.search(stripped)
+                and (ends_sentence(before) or ends_paragraph(before, stripped, self.width)
+                     or bool(ENDS_WITH_CITATION.search(before))))
+
+    def definition_line(self, term: _Term, stripped: str, line: int) -> None:
+        """A line of a definition: a paragraph of its own, or (hard-wrapped text) the rest of the one above."""
+        lines = term.lines
+        if not lines:
+            term.definition_line = line
+        elif self.width is not None and not ends_paragraph(lines[-1], stripped, self.width) \
+                and not GLOSSARY_SENSE.match(stripped):
+            lines[-1] += glue(lines[-1], stripped) + stripped
+            return
+        lines.append(stripped)
+
+    def indented(self, text: str) -> bool:
+        return len(text) - len(text.lstrip()) > self.margin
 
     def finish_term(self) -> None:
         if self.term is not None:
@@ -562,6 +663,13 @@ class _CrParser:
             self.problem(WARNING, None, f"{len(missing)} headings named in the contents list never appear")
         self.problem(WARNING, None, "the file looks truncated: marked incomplete")
         return replace(self.info, complete=False)
+
+
+def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:
+    """Whether the text before a blank line stopped in the middle of a sentence."""
+    if paragraph is not None:
+        return not ends_sentence(paragraph.parts[-1])
+    return term is not None and bool(term.lines) and not ends_sentence(term.lines[-1])
 
 
 def _take_title(draft: _Draft) -> None:

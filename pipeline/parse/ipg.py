@@ -34,14 +34,15 @@ from ..model import (
 from ..read import Line, SourceText
 from .refs import find_references, may_hold_references
 from . import common
-from .common import CREDIT_LINE, is_contents_label, line_failed, markdown_heading
+from .common import (CREDIT_LINE, check_structure, is_contents_label, line_failed, markdown_heading,
+                     rejoin_split_lines)
 
 # --- Penalties ------------------------------------------------------------------------------
 
 PENALTY_NAMES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
 _CANONICAL = {name.casefold(): name for name in PENALTY_NAMES}
 _CANONICAL["none"] = "No Penalty"          # Appendix A and the magicjudges box say "None"
-_PENALTY = r"(?:No Penalty|None|Warning|Game Loss|Match Loss|Disqualification)"
+_PENALTY = r"(?:No Penalty|None|Warning|Game Loss|Match Loss|Disqualification)[*†‡]?"   # "Warning*": a footnote
 _PENALTY_LIST = rf"{_PENALTY}(?:\s*(?:/|,|\bor\b)\s*{_PENALTY})*"
 # "2.1. Game Play Error — Missed Trigger No Penalty": the penalty after one space (or a column gap).
 TRAILING_PENALTY = re.compile(rf"^(?P<title>.*?\S)\s+(?P<penalty>{_PENALTY_LIST})$")
@@ -50,6 +51,9 @@ LEADING_PENALTY = re.compile(rf"^{_PENALTY}\b", re.I)
 ANY_PENALTY = re.compile(_PENALTY, re.I)
 WHOLE_PENALTY = re.compile(rf"^{_PENALTY_LIST}$", re.I)
 PENALTY_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
+FOOTNOTE_MARK = re.compile(r"[*†‡]+$")
+# pdftotext -layout: a box beside the text is a column after a run of spaces.
+COLUMN_GAP = re.compile(r"\s{3,}")
 
 # --- Headings -------------------------------------------------------------------------------
 
@@ -104,6 +108,9 @@ SPACES = re.compile(r"\s+")
 def normalise_penalty(text: str) -> str:
     """"None" -> "No Penalty", "warning" -> "Warning"; anything else is kept as written."""
     text = SPACES.sub(" ", text).strip(" .")
+    mark = FOOTNOTE_MARK.search(text)
+    if mark and mark.start():
+        return normalise_penalty(text[:mark.start()]) + mark.group()
     canonical = _CANONICAL.get(text.casefold())
     if canonical:
         return canonical
@@ -114,8 +121,8 @@ def normalise_penalty(text: str) -> str:
 
 
 def _penalty_core(text: str) -> str:
-    """The penalty without a trailing qualifier: "Warning with potential upgrade" -> "Warning"."""
-    text = normalise_penalty(text)
+    """The penalty without a trailing qualifier or footnote mark: "Warning with potential upgrade" -> "Warning"."""
+    text = FOOTNOTE_MARK.sub("", normalise_penalty(text))
     match = LEADING_PENALTY.match(text)
     if match and not ANY_PENALTY.search(text, match.end()):
         return normalise_penalty(match.group(0))
@@ -230,6 +237,7 @@ class _Heading:
     penalty: str = ""         # from the heading line, as written
     category: str = ""
     name: str = ""
+    beside: str = ""          # a box drawn beside the heading (pdftotext -layout): read after it
 
 
 @dataclass
@@ -246,6 +254,7 @@ class _OpenSection:
     upgrades: int = 0
     downgrades: int = 0
     group: str = ""           # Appendix A group line ("Game Play Errors")
+    single: Optional[tuple] = None   # Appendix A: a one-cell line (name, line, group before it) a penalty may follow
     rows: list = field(default_factory=list)  # Appendix A rows: (group, name, penalty, line)
 
 
@@ -276,7 +285,7 @@ class _IpgParser:
     # -- driver ------------------------------------------------------------------------------
 
     def parse(self) -> Document:
-        for line in self.source.lines:
+        for line in rejoin_split_lines(self.source.lines):
             try:
                 self.feed(line)
             except Exception as error:  # never raise on odd content: say where it happened
@@ -316,6 +325,8 @@ class _IpgParser:
         heading = self.heading(text, hint, line.number)
         if heading:
             self.open_section(heading)
+            if heading.beside:
+                self.body_line(heading.beside, "", line.number)
         elif self.open is not None and CREDIT_LINE.match(text):
             self.credit_line(self.open, text, line.number)
         else:
@@ -402,6 +413,10 @@ class _IpgParser:
         return None
 
     def numbered_heading(self, number: str, raw_title: str, is_heading_hint: bool, line: int) -> Optional[_Heading]:
+        beside = ""
+        columns = COLUMN_GAP.split(raw_title, maxsplit=1)
+        if len(columns) == 2 and not WHOLE_PENALTY.match(columns[1]):
+            raw_title, beside = columns          # "Tardiness        Penalty": the box's label beside it
         title, penalty = raw_title, ""
         trailing = (TRAILING_PENALTY_ANY_CASE if is_all_caps(raw_title) else TRAILING_PENALTY).match(raw_title)
         if trailing and "." in number and (split_category(trailing.group("title"))
@@ -415,7 +430,7 @@ class _IpgParser:
         split = split_category(title)
         level = len(key)
         heading = _Heading(number, self.display_title(number, title, split), line, level,
-                           "chapter" if level == 1 else "section", key, penalty)
+                           "chapter" if level == 1 else "section", key, penalty, beside=beside)
         if split and level > 1:
             heading.category, heading.name = split
         return heading
@@ -534,8 +549,6 @@ class _IpgParser:
         heading = open_.heading
         if not (heading.category or open_.penalty):
             return None
-        if not open_.penalty:
-            self.problem(WARNING, heading.line, f"infraction {heading.number} {heading.title}: no penalty found")
         category = heading.category or _singular(self.chapter_title(heading.number))
         name = heading.name or heading.title
         parts: dict[str, list[str]] = {}
@@ -603,6 +616,14 @@ class _IpgParser:
         """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
         label_line = open_.awaiting_penalty
         open_.awaiting_penalty = None
+        columns = [cell for cell in COLUMN_GAP.split(text.strip()) if cell]
+        if len(columns) > 1 and any(WHOLE_PENALTY.match(cell) for cell in columns):
+            # pdftotext -layout puts the box's value on the row of the text beside it.
+            value = next(cell for cell in columns if WHOLE_PENALTY.match(cell))
+            self.set_penalty(open_, value, line)
+            rest = " ".join(cell for cell in columns if cell is not value)
+            self.section_line(open_, rest, hint, line)
+            return True
         value = text.replace("\t", " ").strip()
         if LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not ENDS_SENTENCE.search(value)):
             self.set_penalty(open_, value, line)
@@ -670,7 +691,9 @@ class _IpgParser:
             if in_examples:
                 chunks.append(_Chunk(PARAGRAPH, [text], line, part=part, example=True))
             else:
-                chunks.append(_Chunk(BULLET, [text], line, "•", part=part))
+                drawn = BULLET_ITEM.match(text)          # a PDF's item keeps its glyph: "• Text"
+                marker = drawn.group("marker") if drawn else "•"
+                chunks.append(_Chunk(BULLET, [drawn.group("text") if drawn else text], line, marker, part=part))
             return
         bullet = BULLET_ITEM.match(text)
         last = chunks[-1] if chunks else None
@@ -735,12 +758,21 @@ class _IpgParser:
         if len(cells) == 1 and TABLE_HEADER.match(cells[0]):
             cells = tuple(cells[0].split(None, 1))
         row = _Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False)
+        single, open_.single = open_.single, None
         if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
             open_.rows.append((open_.group, cells[0], " / ".join(cells[1:]), line))
+        elif len(cells) == 1 and WHOLE_PENALTY.match(cells[0]):
+            if single is not None:
+                # pdftotext's default mode gives each cell a line: the name, then its penalty.
+                name, name_line, group = single
+                open_.group = group
+                open_.rows.append((group, name, cells[0], name_line))
         elif len(cells) == 1:
+            if len(cells[0]) <= 80 and not ENDS_SENTENCE.search(cells[0]) and not KNOWN_CATEGORY.match(cells[0]):
+                open_.single = (cells[0], line, open_.group)
             if looks_like_subheading(cells[0]):
                 open_.group = cells[0]
-            else:   # a note under the table, not a row
+            elif open_.single is None:   # a note under the table, not a row
                 self.paragraph(open_.chunks, text, line, "")
                 return
         open_.chunks.append(row)
@@ -781,47 +813,73 @@ class _IpgParser:
                          f"the contents list names {len(missing)} section(s) that never appear "
                          f"({_shorten(missing)}): the file stops {where}")
         penalties = self.penalties(infractions)
-        return Document(
+        self.report_missing_penalties()
+        document = Document(
             info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
-            credits=self.plain_blocks(self.credits), penalties=tuple(penalties), problems=tuple(self.problems))
+            credits=self.plain_blocks(self.credits), penalties=tuple(penalties))
+        info, structure = check_structure(document)
+        return replace(document, info=info, problems=tuple(self.problems + structure))
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
         return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)
 
     def penalties(self, infractions: list[Section]) -> list[Penalty]:
-        """One row per infraction section, cross-checked against Appendix A where there is one."""
-        penalties = [Penalty(s.id, s.infraction.category, s.infraction.name, s.infraction.penalty)
-                     for s in infractions]
-        if self.appendix_rows is None:
-            return penalties
-        _, rows = self.appendix_rows
-        if not rows:
-            return penalties
-        unmatched_rows = list(rows)
-        unmatched = []
-        for section in infractions:
-            keys = {name_key(section.infraction.name), name_key(section.title),
-                    name_key(f"{section.infraction.category} - {section.infraction.name}")}
-            row = next((r for r in unmatched_rows if name_key(r[1]) in keys), None)
-            if row is None:
-                unmatched.append(section)
-                continue
-            unmatched_rows.remove(row)
-            self.compare(section, row)
-        for section in unmatched:
-            row = self.closest_row(section, unmatched_rows)
-            if row is None:
-                self.problem(WARNING, section.line, f"infraction {section.number} {section.title} is not in "
-                                                    f"Appendix A (penalty quick reference)")
-                continue
-            unmatched_rows.remove(row)
-            self.problem(INFO, row[3], f"Appendix A calls infraction {section.number} {row[1]!r} "
-                                       f"(the section says {section.infraction.name!r})")
-            self.compare(section, row)
-        for group, name, penalty, line in unmatched_rows:
-            self.problem(WARNING, line, f"Appendix A lists {name!r} ({penalty}) but no infraction section has that name")
-            penalties.append(Penalty(None, _singular(group), name, normalise_penalty(penalty)))
-        return penalties
+        """One row per infraction section, cross-checked against Appendix A where there is one.
+
+        A section without a penalty of its own (a penalty box the PDF left out) takes Appendix A's.
+        """
+        rows = self.appendix_rows[1] if self.appendix_rows else []
+        extra: list[Penalty] = []
+        if rows:
+            unmatched_rows = list(rows)
+            matched: dict[int, tuple] = {}
+            unmatched = []
+            for position, section in enumerate(infractions):
+                keys = {name_key(section.infraction.name), name_key(section.title),
+                        name_key(f"{section.infraction.category} - {section.infraction.name}")}
+                row = next((r for r in unmatched_rows if name_key(r[1]) in keys), None)
+                if row is None:
+                    unmatched.append(position)
+                    continue
+                unmatched_rows.remove(row)
+                matched[position] = row
+            for position in unmatched:
+                section = infractions[position]
+                row = self.closest_row(section, unmatched_rows)
+                if row is None:
+                    self.problem(WARNING, section.line, f"infraction {section.number} {section.title} is not in "
+                                                        f"Appendix A (penalty quick reference)")
+                    continue
+                unmatched_rows.remove(row)
+                matched[position] = row
+                self.problem(INFO, row[3], f"Appendix A calls infraction {section.number} {row[1]!r} "
+                                           f"(the section says {section.infraction.name!r})")
+            for position, row in sorted(matched.items()):
+                section = infractions[position]
+                if not section.infraction.penalty and row[2]:
+                    infractions[position] = self.fill_penalty(section, row)
+                else:
+                    self.compare(section, row)
+            for group, name, penalty, line in unmatched_rows:
+                self.problem(WARNING, line, f"Appendix A lists {name!r} ({penalty}) but no infraction section "
+                                            f"has that name")
+                extra.append(Penalty(None, _singular(group), name, normalise_penalty(penalty)))
+        return [Penalty(s.id, s.infraction.category, s.infraction.name, s.infraction.penalty)
+                for s in infractions] + extra
+
+    def report_missing_penalties(self) -> None:
+        for section in self.sections:
+            if section.infraction and not section.infraction.penalty:
+                self.problem(WARNING, section.line, f"infraction {section.number} {section.title}: no penalty found")
+
+    def fill_penalty(self, section: Section, row: tuple) -> Section:
+        """An infraction section that gives no penalty of its own takes Appendix A's (and says so)."""
+        _, name, penalty, line = row
+        filled = replace(section, infraction=replace(section.infraction, penalty=normalise_penalty(penalty)))
+        self.sections[self.sections.index(section)] = filled
+        self.problem(WARNING, section.line, f"infraction {section.number} {section.title} gives no penalty of its "
+                                            f"own: {normalise_penalty(penalty)!r} taken from Appendix A (line {line})")
+        return filled
 
     def closest_row(self, section: Section, rows: list) -> Optional[tuple]:
         """A row whose name is nearly the section's ("Deck/Deck Problem" for "Deck Problem")."""

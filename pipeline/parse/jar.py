@@ -24,7 +24,18 @@ from typing import Optional
 
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
 from ..read import Line, SourceText
-from .common import CREDIT_LINE, SectionIds, ends_sentence, line_failed, looks_like_title, markdown_heading
+from .common import (
+    CREDIT_LINE,
+    SectionIds,
+    ends_paragraph,
+    ends_sentence,
+    glue,
+    line_failed,
+    looks_like_title,
+    markdown_heading,
+    rejoin_split_lines,
+    wrap_width,
+)
 from .furniture import is_page_number
 from .refs import find_references, may_hold_references
 
@@ -62,19 +73,27 @@ class _JarParser:
         self.current: Optional[_Open] = None     # where body text goes (the section or one of its issues)
         self.in_credits = False
         self.previous = ""                        # the last text line, "" after a blank one
+        self.previous_heading = False             # the last text line opened a section or an issue
+        self.html = source.format == "html"
+        self.width = None if self.html else wrap_width([line.text.strip() for line in source.lines])
 
     def parse(self) -> Document:
-        lines = [Line(line.number, line.text.strip(), line.hint, line.page) for line in self.source.lines]
+        lines = [Line(line.number, line.text.strip(), line.hint, line.page)
+                 for line in rejoin_split_lines(self.source.lines)]
+        if not self.html:
+            lines = _wrapped_headings(lines)
         for index, line in enumerate(lines):
             if not line.text:
                 self.previous = ""
                 continue
+            sections = len(self.sections)
             try:
-                self.line(line, lines[index + 1] if index + 1 < len(lines) else None)
+                self.line(line, next((after for after in lines[index + 1:index + 4] if after.text), None))
             except Exception as error:   # never raise on odd content: say where, keep the text
                 line_failed(self.problems, self.info.source, line.number, error)
                 self.add_block(Block(PARAGRAPH, line.text), line.number)
             self.previous = line.text
+            self.previous_heading = len(self.sections) > sections
         return self.document()
 
     def line(self, line: Line, following: Optional[Line]) -> None:
@@ -94,6 +113,9 @@ class _JarParser:
         if hint in HEADING_HINTS and not TITLE_LINE.search(text) or self.plain_heading(text, hint, following):
             self.open_section(text, line.number, hint)
             return
+        if self.section is not None and self.plain_issue(text, hint, following):
+            self.open_issue(text, line.number)
+            return
         if hint == "tr" and self.section is not None:
             self.table_row(text, line.number)
             return
@@ -101,12 +123,23 @@ class _JarParser:
         if hint == "li" or bullet:
             self.add_block(Block(BULLET, bullet.group(2) if bullet else text, "•"), line.number)
             return
-        if self.current is None or not self.current.blocks or ends_sentence(self.current.blocks[-1].text) \
-                or self.current.blocks[-1].kind != PARAGRAPH or not text[0].islower():
+        last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
+        if last is not None and self.continues(last, text):
+            # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end) goes on
+            self.current.blocks[-1] = replace(last, text=last.text + glue(last.text, text) + text)
+        else:
             self.add_block(Block(PARAGRAPH, text), line.number)
-        else:   # a sentence broken across lines (a <br>, a PDF line end) goes on
-            last = self.current.blocks[-1]
-            self.current.blocks[-1] = Block(PARAGRAPH, f"{last.text} {text}")
+
+    def continues(self, last: Block, text: str) -> bool:
+        """Whether a line goes on with the paragraph or list item above it (no blank line between)."""
+        if last.kind not in (PARAGRAPH, BULLET) or not self.previous or self.previous_heading:
+            return False
+        if last.kind == PARAGRAPH and text[0].islower() and not ends_sentence(last.text):
+            return True
+        if self.source.format == "pdf":
+            return True                      # the PDF reader parts paragraphs with a blank line
+        return not self.html and (not ends_sentence(self.previous)
+                                  or not ends_paragraph(self.previous, text, self.width) and self.width is not None)
 
     def plain_heading(self, text: str, hint: str, following: Optional[Line]) -> bool:
         """In plain text: a short title-like line after a finished passage, before a longer one."""
@@ -114,7 +147,24 @@ class _JarParser:
             return False
         if not (looks_like_title(text, 60, max_words=6) and (not self.previous or ends_sentence(self.previous))):
             return False
-        return following is not None and len(following.text) > len(text) and not following.hint
+        return following is not None and not following.hint and (len(following.text) > len(text)
+                                                                  or bool(BULLET_ITEM.match(following.text)))
+
+    def plain_issue(self, text: str, hint: str, following: Optional[Line]) -> bool:
+        """In plain text (no bold to go by): an error named in a sentence-case line that ends without a full stop,
+        standing at the start of a passage, with its fix right under it."""
+        if hint or self.html or following is None or not following.text or following.hint:
+            return False
+        if self.previous and not self.previous_heading and not ends_sentence(self.previous):
+            return False
+        words = text.split()
+        if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \
+                or text.endswith((",", ";")) or BULLET_ITEM.match(text) or BULLET_ITEM.match(following.text):
+            return False
+        if self.width is not None and len(text) + 1 + len(following.text.split()[0]) > self.width * 0.9:
+            return False            # a full line: the start of a wrapped paragraph
+        long_words = [word for word in words[1:] if len(word) > 3 and word[0].isalpha()]
+        return sum(word[0].isupper() for word in long_words) * 2 < len(long_words)   # sentence case, not a title
 
     def is_issue(self, text: str, hint: str, following: Optional[Line]) -> bool:
         """An error named in bold, or under a heading of a smaller level than its section's, before its fix."""
@@ -167,6 +217,20 @@ class _JarParser:
                                          "no headed sections found: this does not look like Judging at Regular REL"))
         return Document(info=self.info, sections=tuple(sections), front_matter=tuple(self.front),
                         credits=tuple(self.credits), problems=tuple(self.problems))
+
+
+def _wrapped_headings(lines: list[Line]) -> list[Line]:
+    """A heading a PDF wraps onto two lines comes as two lines with the same hint: one heading again."""
+    out: list[Line] = []
+    for line in lines:
+        before = out[-1] if out else None
+        if before is not None and line.text and before.text and line.hint and line.hint == before.hint \
+                and (line.hint in HEADING_HINTS or line.hint == "b") and not before.text.endswith((".", ":")):
+            out[-1] = Line(before.number, before.text + glue(before.text, line.text) + line.text, before.hint,
+                           before.page)
+            continue
+        out.append(line)
+    return out
 
 
 def parse_jar(source: SourceText, info: DocumentInfo) -> Document:

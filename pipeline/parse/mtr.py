@@ -39,7 +39,8 @@ from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE
                      DocumentInfo, Problem, Section, section_id, subsection_id)
 from ..read import Line, SourceText
 from .refs import find_references, may_hold_references
-from .common import CREDIT_LINE, SectionIds, line_failed, ends_sentence, is_contents_label, looks_like_title, markdown_heading
+from .common import (CREDIT_LINE, SectionIds, check_structure, ends_sentence, is_contents_label, line_failed,
+                     first_word, looks_like_title, markdown_heading, rejoin_split_lines, wrap_width)
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -147,10 +148,6 @@ def _finished(text: str) -> bool:
     return bool(text) and ends_sentence(text)
 
 
-def _first_word(text: str) -> str:
-    return text.split(maxsplit=1)[0] if text.split() else ""
-
-
 def shape_of(text: str, style: str) -> Optional[_Shape]:
     """The heading a line would be, by its shape alone (whether it really is one is decided later)."""
     if style == "floor":
@@ -228,17 +225,11 @@ def page_number_lines(lines: list[Line]) -> set[int]:
     return pages
 
 
-def wrap_width(lines: list[Line], html: bool) -> Optional[int]:
-    """The width hard-wrapped text was wrapped at, or None for one paragraph per line."""
+def text_width(lines: list[Line], html: bool) -> Optional[int]:
+    """The width hard-wrapped text was wrapped at (contents lines aside), or None for one paragraph per line."""
     if html:
         return None
-    lengths = sorted(len(line.text.strip()) for line in lines
-                     if len(line.text.strip()) >= 20 and "\t" not in line.text
-                     and not is_contents_line(line.text))
-    if len(lengths) < 10:
-        return None
-    width = lengths[int(len(lengths) * 0.9)]
-    return None if width > UNWRAPPED_WIDTH else width
+    return wrap_width([line.text.strip() for line in lines if not is_contents_line(line.text)], UNWRAPPED_WIDTH)
 
 
 # --- the parser ----------------------------------------------------------------------------------
@@ -248,16 +239,17 @@ class _Parser:
         self.source = source
         self.info = info
         self.prefix = info.id
-        pages = page_number_lines(list(source.lines))
+        source_lines = rejoin_split_lines(source.lines)
+        pages = page_number_lines(source_lines)
         # Surrounding whitespace goes (tabs inside a line are table cells and stay).
         self.lines: list[Line] = [_unmarked(Line(line.number, line.text.strip(), line.hint))
-                                  for index, line in enumerate(source.lines) if index not in pages]
-        self.raw_tabbed = [line.text.startswith("\t") for index, line in enumerate(source.lines)
+                                  for index, line in enumerate(source_lines) if index not in pages]
+        self.raw_tabbed = [line.text.startswith("\t") for index, line in enumerate(source_lines)
                            if index not in pages]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
-        self.width = wrap_width(self.lines, source.format == "html")
+        self.width = text_width(self.lines, source.format == "html")
         self.problems: list[Problem] = []
         self.contents: list[_Entry] = []
         self.skip: set[int] = set()
@@ -299,9 +291,13 @@ class _Parser:
                 self._add_entry(f"{wrapped_start} {strip_dot_leader(line.text)}".strip(), line.number)
                 wrapped_start = ""
             elif line.text and 0 < index < len(self.lines) - 1 and leader[index - 1] and leader[index + 1]:
-                # A title too long for one contents line: its start sits between two leader lines.
                 self.skip.add(index)
-                wrapped_start = line.text
+                if PAGE_AFTER_TITLE.search(line.text) and _title_ok(PAGE_AFTER_TITLE.sub("", line.text)):
+                    # An entry the document drew without dot leaders ("Byes 49"): an entry of its own.
+                    self._add_entry(PAGE_AFTER_TITLE.sub("", line.text), line.number)
+                else:
+                    # A title too long for one contents line: its start sits between two leader lines.
+                    wrapped_start = line.text
         self._find_contents_runs()
         self.contents.sort(key=lambda entry: entry.line)
 
@@ -328,6 +324,16 @@ class _Parser:
         self._accept_run(run, last_seen)
 
     def _accept_run(self, run: list[int], last_seen: dict[str, int]) -> None:
+        # A number seen again ends the list: the body's first headings can follow it with nothing
+        # between them ("1. Tournament Fundamentals" then "1.1 Tournament Types"); they are headings.
+        numbers: set[str] = set()
+        for position, index in enumerate(run):
+            shape = self.shapes[index]
+            if shape and shape.number in numbers:
+                run = run[:position]
+                break
+            if shape:
+                numbers.add(shape.number)
         entries = [index for index in run if self.shapes[index]]
         if len(entries) < 4:
             return
@@ -664,13 +670,13 @@ class _Parser:
             return True
         # A full line wraps into the next one: the next word did not fit on it.
         # (Proportional fonts make "full" vary by a few characters, hence the margins.)
-        next_word_fits = len(previous) + 1 + len(_first_word(text)) <= self.width * 0.9
+        next_word_fits = len(previous) + 1 + len(first_word(text)) <= self.width * 0.9
         if not _finished(previous):
             if not next_word_fits:
                 return True
             # A list item in a narrow column wraps after a short first line into shorter ones.
             return self._in_list() and self.open.lines == 1 and len(text) <= len(previous)
-        return len(previous) + 1 + len(_first_word(text)) > self.width
+        return len(previous) + 1 + len(first_word(text)) > self.width
 
     def _close(self) -> None:
         if self.open is None:
@@ -704,10 +710,11 @@ class _Parser:
             more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
             self._problem(WARNING, unseen[0].line, f"the contents list names {names}{more} "
                                                    f"but the text has no such heading")
-        return Document(info=info, sections=sections,
-                        front_matter=tuple(draft.block() for draft in self.front),
-                        credits=tuple(draft.block() for draft in self.credits),
-                        problems=tuple(self.problems))
+        document = Document(info=info, sections=sections,
+                            front_matter=tuple(draft.block() for draft in self.front),
+                            credits=tuple(draft.block() for draft in self.credits))
+        info, structure = check_structure(document)
+        return replace(document, info=info, problems=tuple(self.problems + structure))
 
     def _section(self, draft: _Open) -> Section:
         refs = []

@@ -125,14 +125,20 @@ def _guess_code_page(data: bytes) -> str:
     high = bytes(byte for byte in set(data) if byte >= 0x80)
     if not high:
         return "windows-1252"
-    counts = {byte: data.count(bytes([byte])) for byte in high}
-
-    def plausible(encoding: str) -> int:
-        return sum(count for byte, count in counts.items()
-                   if _decode_code_page(bytes([byte]), encoding) in PLAUSIBLE)
-    scores = {encoding: plausible(encoding) for encoding in CODE_PAGES}
+    scores = {encoding: _plausible(_decode_code_page(data, encoding)) for encoding in CODE_PAGES}
     best = max(CODE_PAGES, key=lambda encoding: (scores[encoding], encoding == "windows-1252"))
     return best if scores[best] > scores["windows-1252"] else "windows-1252"
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _plausible(text: str) -> int:
+    """High characters that are plausible where they stand: a capital right after a small letter is not
+    ("El-HajjÉj" is Mac Roman's reading of the cp437 byte that makes "El-Hajjâj")."""
+    return sum(1 for match in _NON_ASCII.finditer(text)
+               if match.group() in PLAUSIBLE
+               and not (match.group().isupper() and text[match.start() - 1:match.start()].islower()))
 
 
 def _decode_code_page(data: bytes, encoding: str = "windows-1252") -> str:

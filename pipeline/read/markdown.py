@@ -23,6 +23,7 @@ CODE = re.compile(r"`([^`]+)`")
 PRIVATE = 0xF0000                       # a private-use plane: never in a rule document
 SET_ASIDE = re.compile("[\U000F0000-\U000F00FF]")
 THEMATIC_BREAK = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
+BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?=\S)(?:(?!\1).)+(?<=\S)\1\s*$")
 
 
 def looks_like_markdown(lines: list[str]) -> bool:
@@ -71,5 +72,7 @@ def markdown_to_lines(source_lines: list[Line]):
             lines.append(Line(line.number, "• " + inline_text(raw[bullet.end():], links, line.number), "li"))
             continue
         text = raw[1:].lstrip() if raw.startswith(">") else raw   # a quoted block is text all the same
-        lines.append(Line(line.number, inline_text(text, links, line.number).rstrip()))
+        # a line wholly in bold is marked as HTML's <b> would be ("**A player forgets a trigger**")
+        hint = "b" if BOLD_LINE.match(text) else ""
+        lines.append(Line(line.number, inline_text(text, links, line.number).rstrip(), hint))
     return lines, (), links

@@ -13,12 +13,15 @@ What is kept as the PDF has it: line-end hyphens ("DCI-" / "sanctioned" stay two
 the contents pages (dot leaders shortened to "...."), tables (one line per row, cells
 joined by a space), an IPG heading and its penalty box when PDFium puts them on one line.
 
-Error policy: this module never raises for a bad input. A file that cannot be read at all
-(not a PDF, damaged beyond repair, encrypted with a password) gives
-``([], ["<name>: cannot open the PDF: ..."])``; a PDF without a text layer (a scan) gives
-``([], ["<name>: page N: no text, only images ..."])``; a page that fails on its own is
-reported as ``"<name>: page N: ..."`` and the other pages are kept. Only a wrong argument
-type (not bytes) raises, TypeError.
+Error policy: this module never raises for a bad input; it returns messages, each starting
+with "<name>: ". A file that cannot be read at all (not a PDF, encrypted with a password,
+damaged beyond repair) gives ``([], ["<name>: cannot open the PDF: ..."])``; a PDF without a
+text layer (a scan) gives ``([], ["<name>: page N: no text, only images ..."])``. A damaged or
+truncated file that PDFium refuses is read again with a rebuilt index (every page object
+still in the file), keeping what is there and saying how many pages came back; a file that
+does not end with %%EOF is flagged. A page that fails on its own is reported as
+``"<name>: page N: ..."`` and the other pages are kept. Only a wrong argument type (not
+bytes) raises, TypeError.
 
 The PDF library, pypdfium2 (PDFium's binding), is imported only in this module. PDFium is
 not thread-safe: call `pdf_to_lines` from one thread at a time.
@@ -28,7 +31,9 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+import struct
 import unicodedata
+import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -58,6 +63,7 @@ PAGE_TOP_EXTRA = 0.5           # or the new page starts this many spacings below
 SHORT_LINE = 0.2               # or the previous page ends with a line this much (of the text
 #                                width) short of the right margin: the end of a paragraph
 BOX_MAX_LINES = 4              # a text box drawn out of the flow is put back if this short
+BOX_BESIDE = 0.9               # ... after the lines whose baseline is at most this x its size below its top
 FURNITURE_SHARE = 0.4          # a running header/footer repeats on at least this share ...
 FURNITURE_MIN_PAGES = 3        # ... and at least this many of the pages with text
 
@@ -79,7 +85,7 @@ _WORD = re.compile(r"\S+")
 _WS = re.compile(r"\s+")
 _ODD = re.compile("[\ud800-\udfff\U0001D400-\U0001D7FF]")
 _MATH_ALNUM = re.compile("[\U0001D400-\U0001D7FF]")
-_CLEAN = {c: " " for c in range(32)}
+_CLEAN = dict.fromkeys(range(32), " ")
 _CLEAN.update({0x2: "-", 0xFFFE: "-", 0xAD: None})      # PDFium's marks of a line-end hyphen
 _CLEAN.update({ord(k): v for k, v in LIGATURES.items()})
 
@@ -178,11 +184,27 @@ def pdf_to_lines(data: bytes, name: str) -> tuple[list[PdfLine], list[str]]:
     data = bytes(data)
     if b"%PDF" not in data[:1024]:
         return [], [f"{name}: cannot open the PDF: not a PDF (no %PDF header)"]
+    problems: list[str] = []
     try:
         doc = pdfium.PdfDocument(data)
-    except Exception as exc:  # noqa: BLE001 - PdfiumError and anything odd: never raise
-        return [], [f"{name}: cannot open the PDF: {_open_reason(exc)}"]
-    problems: list[str] = []
+    except Exception as exc:
+        reason = _open_reason(exc)
+        rebuilt = None if "password" in reason.lower() else _rebuild_index(data)
+        if rebuilt is None:
+            return [], [f"{name}: cannot open the PDF: {reason}"]
+        try:
+            doc = pdfium.PdfDocument(rebuilt[0])
+        except Exception:
+            return [], [f"{name}: cannot open the PDF: {reason}"]
+        found, total = rebuilt[1], rebuilt[2]
+        problems.append(
+            f"{name}: damaged or truncated PDF ({exc}); read by rebuilding its index from the "
+            f"objects present: {found} of {total or 'an unknown number of'} pages recovered, "
+            f"numbered in file order; text drawn with fonts from the lost part may be wrong "
+            f"(a bullet as 'x')")
+    if not data.rstrip(b"\r\n\x00 ").endswith(b"%%EOF") and not problems:
+        problems.append(f"{name}: the file does not end with %%EOF: it may be truncated "
+                        f"(PDFium read what is there)")
     try:
         n_pages = len(doc)
         if n_pages <= 0:
@@ -193,7 +215,7 @@ def pdf_to_lines(data: bytes, name: str) -> tuple[list[PdfLine], list[str]]:
         for index in range(n_pages):
             try:
                 lines, has_images = _read_page(doc, index, fonts)
-            except Exception as exc:  # noqa: BLE001 - one bad page must not lose the others
+            except Exception as exc:
                 problems.append(f"{name}: page {index + 1}: cannot read the page ({exc})")
                 lines, has_images = [], False
             if not lines and has_images:
@@ -209,12 +231,12 @@ def pdf_to_lines(data: bytes, name: str) -> tuple[list[PdfLine], list[str]]:
             problems.append(f"{name}: page {page_no}: no text, only images (left out)")
         _check_mapping(pages, name, problems)
         return _assemble(pages), problems
-    except Exception as exc:  # noqa: BLE001 - last line of defence
+    except Exception as exc:
         return [], problems + [f"{name}: unreadable PDF ({type(exc).__name__}: {exc})"]
     finally:
         try:
             doc.close()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
 
 
@@ -225,6 +247,85 @@ def _open_reason(exc: Exception) -> str:
     if "format" in text.lower() or "not found" in text.lower():
         return "damaged or truncated (" + text + ")"
     return text or type(exc).__name__
+
+
+_OBJ = re.compile(rb"(?<![0-9])(\d+)\s+(\d+)\s+obj\b")
+_PAGE_DICT = re.compile(rb"/Type\s*/Page(?![A-Za-z])")
+_PAGES_COUNT = re.compile(rb"/Type\s*/Pages(?![A-Za-z])")
+
+
+def _rebuild_index(data: bytes):
+    """A damaged or truncated PDF made readable again: every page object still in the file
+    (raw, or inside a Flate object stream) is put under a new page tree and catalog, with a
+    new cross-reference stream that also locates the compressed objects. Returns (bytes,
+    pages found, page count the file declared or 0), or None when no page is left."""
+    try:
+        direct: dict[int, int] = {}
+        compressed: dict[int, tuple[int, int]] = {}
+        pages: list[int] = []
+        declared = 0
+
+        def look(num: int, head: bytes) -> None:
+            nonlocal declared
+            if _PAGE_DICT.search(head):
+                pages.append(num)
+            elif _PAGES_COUNT.search(head):
+                m = re.search(rb"/Count\s+(\d+)", head)
+                declared = max(declared, int(m.group(1)) if m else 0)
+
+        for m in _OBJ.finditer(data):
+            num = int(m.group(1))
+            direct[num] = m.start()
+            end = data.find(b"endobj", m.end())
+            body = data[m.end(): end if end > 0 else len(data)]
+            head = body[:2000].split(b"stream", 1)[0]
+            look(num, head)
+            if b"/ObjStm" not in head:
+                continue
+            try:
+                raw = body[body.index(b"stream") + 6:].lstrip(b"\r\n")
+                stream = zlib.decompressobj().decompress(raw, 64 << 20)
+                first = int(re.search(rb"/First\s+(\d+)", head).group(1))
+                numbers = [int(x) for x in stream[:first].split()]
+            except Exception:
+                continue
+            pairs = list(zip(numbers[0::2], numbers[1::2]))
+            for i, (inner, offset) in enumerate(pairs):
+                stop = pairs[i + 1][1] if i + 1 < len(pairs) else len(stream) - first
+                compressed[inner] = (num, i)
+                look(inner, stream[first + offset:first + stop][:2000])
+        pages = list(dict.fromkeys(pages))
+        if not pages:
+            return None
+        linearized = re.search(rb"/Linearized\b[^>]*?/N\s+(\d+)", data[:4096])
+        if linearized:                      # a linearized file says its page count up front
+            declared = max(declared, int(linearized.group(1)))
+        out = bytearray(data.replace(b"/Linearized", b"/LinearizeX", 1))   # no first-page shortcut
+        out += b"\n"
+        tree = max(list(direct) + list(compressed)) + 1
+        for num, body in ((tree, b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+                              b" ".join(b"%d 0 R" % p for p in pages), len(pages))),
+                          (tree + 1, b"<< /Type /Catalog /Pages %d 0 R >>" % tree)):
+            direct[num] = len(out)
+            compressed.pop(num, None)
+            out += b"%d 0 obj\n%s\nendobj\n" % (num, body)
+        xref, size = tree + 2, tree + 3
+        direct[xref] = len(out)
+        rows = []
+        for num in range(size):
+            if num in compressed:
+                rows.append(struct.pack(">BIH", 2, *compressed[num]))
+            elif num in direct:
+                rows.append(struct.pack(">BIH", 1, direct[num], 0))
+            else:
+                rows.append(struct.pack(">BIH", 0, 0, 65535))
+        table = b"".join(rows)
+        out += (b"%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root %d 0 R /Length %d >>\nstream\n"
+                % (xref, size, tree + 1, len(table)) + table
+                + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % direct[xref])
+        return bytes(out), len(pages), declared
+    except Exception:
+        return None
 
 
 def _span(pages: list[int]) -> str:
@@ -250,7 +351,7 @@ def _read_page(doc, index: int, fonts: _Fonts):
 def _has_images(page) -> bool:
     try:
         return any(obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE for obj in page.get_objects(max_depth=3))
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
 
 
@@ -429,7 +530,8 @@ def _place_boxes(lines: list[_RawLine]) -> None:
     PDFium gives the lines in the order the PDF draws them. Word draws a floating text box
     (the IPG 2014 penalty box "Penalty / Warning*" beside an infraction heading) after the
     page's other text. A short run of lines (BOX_MAX_LINES) that starts above the line
-    drawn before it is moved to just after the lines at or above its top line; it becomes
+    drawn before it is moved to just after the lines at or above its top line
+    (or less than BOX_BESIDE of a line below it); it becomes
     a paragraph of its own. Longer runs (a second column, say) keep the PDF's order.
     Runs are split where the next line goes up, or down by more than three lines (boxes
     drawn one after another down the page)."""
@@ -451,7 +553,9 @@ def _place_boxes(lines: list[_RawLine]) -> None:
     for block in blocks:
         top = block[0]
         if placed and len(block) <= BOX_MAX_LINES and len(placed) > len(block):
-            limit = top.baseline - 0.5 * max(top.size, 1.0)
+            # beside the line whose baseline is within most of a line below the box's first one (a box
+            # may be drawn a little higher than the heading it belongs to: IPG 2014, 3.5)
+            limit = top.baseline - BOX_BESIDE * max(top.size, 1.0)
             at = max((k + 1 for k, l in enumerate(placed) if l.baseline >= limit), default=0)
             if at < len(placed):
                 placed[at:at] = block
