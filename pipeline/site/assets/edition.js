@@ -1,0 +1,83 @@
+/* rulekb: an older edition's reader. Its sections and their wordings come from data shared by every
+   edition (data/editions/<kind>/); the part named in the address (#702, #702.19b, #glossary) is shown.
+   Rule text is only ever set as text, never as HTML. */
+(function () {
+  "use strict";
+  var reader = document.querySelector(".rk-reader");
+  if (!reader) return;
+  var target = reader.querySelector(".rk-reader-text");
+  var source = new URL(reader.getAttribute("data-edition"), location.href);
+  var edition = null;
+  var shards = {};
+
+  function load(url) { return fetch(url).then(function (response) { if (!response.ok) throw new Error(response.status); return response.json(); }); }
+  function shard(group) {
+    if (!shards[group]) shards[group] = load(new URL(edition.shards[group], source));
+    return shards[group];
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function show(anchor) {
+    if (!edition) return;
+    var wanted = decodeURIComponent(anchor || "");
+    var group = null;
+    if (wanted === "glossary" || /^term-/.test(wanted)) group = "glossary";
+    edition.sections.forEach(function (row) { if (!group && (row[0] === wanted || row[3] === wanted)) group = row[5]; });
+    if (!group) return;
+    shard(group).then(function (words) {
+      target.textContent = "";
+      if (group === "glossary") {
+        target.appendChild(element("h2", "rk-h", "Glossary")).id = "glossary";
+        edition.glossary.forEach(function (entry) {
+          var wording = words[entry[1]] || ["", ""];
+          var heading = target.appendChild(element("h3", "rk-h rk-term", entry[0]));
+          heading.id = "term-" + entry[0].toLowerCase().replace(/[^a-z0-9.]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+          wording[1].split("\n\n").forEach(function (paragraph) { target.appendChild(element("p", "", paragraph)); });
+        });
+      } else {
+        edition.sections.forEach(function (row) {
+          if (row[5] !== group) return;
+          var wording = words[row[4]] || ["", "", []];
+          var titled = wording[0] || row[2] === "chapter" || row[2] === "section";
+          var block = target.appendChild(element(titled ? "h" + Math.min(2 + Math.max(0, row[1] - 2), 4) : "div",
+                                                 titled ? "rk-h" : "rk-rule"));
+          block.id = row[3].replace(/\//g, "--");
+          var number = element("a", "rk-num", row[0]);
+          number.href = "#" + block.id;
+          if (titled) {
+            block.appendChild(number);
+            block.appendChild(document.createTextNode(" " + wording[0]));
+          }
+          var paragraphs = wording[1] ? wording[1].split("\n\n") : [];
+          paragraphs.forEach(function (text, i) {
+            var paragraph = (titled ? target : block).appendChild(element("p", "", ""));
+            if (!titled && i === 0) { paragraph.appendChild(number); paragraph.appendChild(document.createTextNode(" ")); }
+            paragraph.appendChild(document.createTextNode(text));
+          });
+          if (!titled && !paragraphs.length) block.appendChild(element("p", "", "")).appendChild(number);
+          (wording[2] || []).forEach(function (example) {
+            (titled ? target : block).appendChild(element("div", "rk-example", "")).appendChild(element("p", "", example));
+          });
+        });
+      }
+      var contents = reader.querySelector("details.rk-fold");
+      if (contents && wanted && wanted !== group) contents.open = false;   // a rule was asked for: show it
+      var node = document.getElementById(wanted);
+      if (node) node.scrollIntoView();
+    }).catch(function () {
+      target.textContent = "This part of the edition could not be loaded (offline?).";
+    });
+  }
+
+  load(source).then(function (data) {
+    edition = data;
+    show(location.hash.slice(1) || (edition.sections[0] || [])[0]);
+  }).catch(function () { target.textContent = "This edition could not be loaded (offline?)."; });
+  window.addEventListener("hashchange", function () { show(location.hash.slice(1)); });
+})();

@@ -1,0 +1,486 @@
+/* rulekb search worker: the site's search, off the main thread, on the files in search/.
+ *
+ * It reads a question the way pipeline/search/question.py does and ranks the way
+ * pipeline/search/engine.py does, on scores the build exported from the whoosh index itself
+ * (pipeline/search/browser.py): tests/test_search_agreement.py holds the two to the same answers.
+ * It fetches only what a question needs (the words of one letter, the terms of a few shards,
+ * the entries it shows) and keeps what it fetched.
+ *
+ * Messages in:  {type: "search", id, query, limit}
+ * Messages out: {id, answer: {query, suggestion, notice, error, results: [...]}, ms}
+ */
+"use strict";
+
+let manifest = null;
+let rules = null;
+let patterns = null;
+const files = new Map();          // file name -> Promise of its JSON
+
+function load(name) {
+  if (!files.has(name)) {
+    const promise = fetch(new URL(name, self.location.href)).then((response) => {
+      if (!response.ok) throw new Error(`${name}: ${response.status}`);
+      return response.json();
+    });
+    promise.catch(() => files.delete(name));      // offline now, online later: try again then
+    files.set(name, promise);
+  }
+  return files.get(name);
+}
+
+async function ready() {
+  if (!manifest) {
+    manifest = await load("manifest.json");
+    rules = manifest.rules;
+    const p = rules.patterns;
+    patterns = {
+      token: new RegExp(p.token, "gu"),
+      queryWord: new RegExp(p.query_word, "gu"),
+      number: new RegExp(p.number_query, "iu"),
+      glued: new RegExp(p.glued, "iu"),
+    };
+  }
+  return manifest;
+}
+
+/* -- reading a question (question.py) ------------------------------------------------------- */
+
+class QueryError extends Error {}
+
+function clean(query) {
+  query = query || "";
+  if (query.length > rules.max_query) {
+    throw new QueryError(`the query is ${query.length} characters long; at most ${rules.max_query} are searched`);
+  }
+  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(query)) throw new QueryError("the query contains control characters");
+  query = query.replace(/\s+/g, " ").trim();
+  if (!query) throw new QueryError("the query is empty");
+  if ((query.split('"').length - 1) % 2 || (query.split("“").length !== query.split("”").length)) {
+    throw new QueryError("the query has an unbalanced quotation mark");
+  }
+  if (/^(?:(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\s*)+$/.test(query)) {
+    throw new QueryError(`the query is only the operator '${query}'; add the words to search for`);
+  }
+  return query;
+}
+
+function asNumber(query) {
+  const match = patterns.number.exec(query.replace(patterns.glued, "$1 $2"));
+  if (!match) return null;
+  const doc = (match.groups.doc || "").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+  return {kind: doc ? rules.document_words[doc] || null : null,
+          number: match.groups.number.toLowerCase().split(/\s+/).join(" ")};
+}
+
+function terms(text) {
+  const stop = new Set(rules.stop_words);
+  return (text.toLowerCase().match(patterns.token) || []).filter((token) => !stop.has(token));
+}
+
+function isUpper(word) {
+  return word === word.toUpperCase() && word !== word.toLowerCase();
+}
+
+function isAbbreviation(word, count) {
+  return isUpper(word) || /[\d\/]/.test(word) || count === 1;
+}
+
+function documentNamed(words) {
+  const lowered = words.map((word) => word.toLowerCase());
+  for (const size of [4, 3, 2, 1]) {
+    for (let start = 0; start + size <= words.length; start++) {
+      const name = lowered.slice(start, start + size).join(" ");
+      if (Object.prototype.hasOwnProperty.call(rules.document_words, name) && words.length > size) {
+        return [words.slice(0, start).concat(words.slice(start + size)), rules.document_words[name]];
+      }
+    }
+  }
+  return [words, null];
+}
+
+/* The documents' words of one first letter: Map word -> [count, term]. */
+const vocabularies = new Map();
+async function wordsStarting(letter) {
+  if (!vocabularies.has(letter)) {
+    const name = manifest.words[letter];
+    const rows = name ? await load(name) : [];
+    vocabularies.set(letter, new Map(rows.map(([word, count, term]) => [word, [count, term || word]])));
+  }
+  return vocabularies.get(letter);
+}
+
+async function stemOf(word) {
+  const known = (await wordsStarting(word[0])).get(word);
+  return known ? known[1] : null;
+}
+
+/* Optimal string alignment distance; more than `limit` is cut short (question.edit_distance). */
+function editDistance(a, b, limit) {
+  let previous2 = [];
+  let previous = Array.from({length: b.length + 1}, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        current[j] = Math.min(current[j], previous2[j - 2] + 1);
+      }
+    }
+    if (Math.min(...current) > limit) return limit + 1;
+    previous2 = previous;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+function compareKeys(a, b) {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] < b[i]) return -1;
+    if (a[i] > b[i]) return 1;
+  }
+  return 0;
+}
+
+function closestWord(word, candidates) {
+  const limit = word.length <= 5 ? 1 : 2;
+  let best = null;
+  for (const [candidate, [count]] of candidates) {
+    if (candidate.length < 3 || Math.abs(candidate.length - word.length) > limit) continue;
+    const distance = editDistance(word, candidate, limit);
+    if (distance <= limit) {
+      const key = [distance, -count, candidate];
+      if (!best || compareKeys(key, best[0]) < 0) best = [key, candidate];
+    }
+  }
+  return best ? best[1] : null;
+}
+
+async function readWord(word, typing) {
+  const candidates = await wordsStarting(word[0]);
+  const known = candidates.get(word);
+  if (known) return [[{stem: known[1], word}], word];
+  if (/^\p{Nd}/u.test(word)) return [[], word];
+  if (typing && word.length >= rules.min_prefix) {
+    const completions = [];
+    for (const [candidate, [count, stem]] of candidates) {
+      if (candidate.startsWith(word)) completions.push([count, candidate, stem]);
+    }
+    completions.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    if (completions.length) {
+      const group = [];
+      for (const [, candidate, stem] of completions.slice(0, rules.completions)) {
+        if (!group.some((alternative) => alternative.stem === stem)) group.push({stem, word: candidate});
+      }
+      return [group, word];
+    }
+  }
+  const correction = closestWord(word, candidates);
+  if (correction) return [[{stem: candidates.get(correction)[1], word: correction}], correction];
+  return [[], word];
+}
+
+async function understand(query) {
+  query = clean(query);
+  const question = {query, number: null, kind: null, groups: [], boosts: [], suggestion: null, marks: []};
+  const number = asNumber(query);
+  if (number) {
+    question.kind = number.kind;
+    question.number = number.number;
+    return question;
+  }
+  let words = query.match(patterns.queryWord) || [];
+  [words, question.kind] = documentNamed(words);
+  const expansions = [];
+  const plain = [];
+  for (const word of words) {
+    const lower = word.toLowerCase();
+    const expansion = isAbbreviation(word, words.length) && Object.prototype.hasOwnProperty.call(rules.abbreviations, lower)
+      ? rules.abbreviations[lower] : null;
+    if (expansion) expansions.push(...expansion);
+    else plain.push(word);
+  }
+  const corrected = [];
+  const letters = new Set(plain.concat(expansions).flatMap((word) => terms(word)).map((token) => token[0]));
+  await Promise.all([...letters].map((letter) => wordsStarting(letter)));      // fetched together, not in turn
+  for (let position = 0; position < plain.length; position++) {
+    for (const token of terms(plain[position])) {
+      const [group, shown] = await readWord(token, position === plain.length - 1);
+      corrected.push(shown);
+      if (group.length) question.groups.push(group);
+    }
+  }
+  for (const word of expansions.length ? terms(expansions[0]) : []) {
+    const stem = await stemOf(word);
+    if (stem) question.groups.push([{stem, word}]);
+  }
+  for (const phrase of expansions) {
+    for (const word of terms(phrase)) {
+      const stem = await stemOf(word);
+      if (stem && !question.boosts.includes(stem)) question.boosts.push(stem);
+    }
+  }
+  const plainTerms = plain.flatMap((word) => terms(word));
+  if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = corrected.join(" ");
+  question.marks = corrected.concat(expansions.flatMap((phrase) => terms(phrase)));
+  return question;
+}
+
+/* -- finding and ranking (engine.py) ---------------------------------------------------------- */
+
+async function postingsOf(stem) {
+  const name = manifest.terms[stem.slice(0, 2)];
+  if (!name) return null;
+  const shard = await load(name);
+  return shard[stem] || null;
+}
+
+/* Add each entry's score for `stem` (per field, times the field's weight and `factor`) into `scores`. */
+function addScores(postings, fields, factor, scores, onMatch) {
+  let i = 0;
+  while (i < postings.length) {
+    const field = manifest.fields[postings[i]];
+    const count = postings[i + 1];
+    let entry = 0;
+    i += 2;
+    for (let n = 0; n < count; n++, i += 2) {
+      entry += postings[i];
+      if (!fields.includes(field)) continue;
+      const score = (postings[i + 1] / manifest.scale) * rules.field_boosts[field] * factor;
+      if (onMatch(entry)) scores.set(entry, (scores.get(entry) || 0) + score);
+    }
+  }
+}
+
+function documentOf(entry) {
+  return manifest.documents.find((document) => entry >= document.start && entry < document.end);
+}
+
+function isGlossary(entry) {
+  const document = documentOf(entry);
+  return Boolean(document && document.glossary && entry >= document.glossary[0] && entry < document.glossary[1]);
+}
+
+async function match(question, kind, everyGroup) {
+  const groups = question.groups.filter((group) => group.length);
+  if (!groups.length) return [];
+  const wanted = groups.flat().flatMap((alternative) => [alternative.stem, alternative.word]).concat(question.boosts);
+  await Promise.all(wanted.map((term) => postingsOf(term)));                  // fetched together, not in turn
+  const scores = new Map();
+  const matched = new Map();       // entry -> groups matched (bits)
+  for (let g = 0; g < groups.length; g++) {
+    const mark = (entry) => {
+      matched.set(entry, (matched.get(entry) || 0) | (1 << g));
+      return true;
+    };
+    for (const alternative of groups[g]) {
+      const byTerm = await postingsOf(alternative.stem);      // the term in a stemmed field
+      if (byTerm) addScores(byTerm, rules.stemmed_fields, 1, scores, mark);
+      const byWord = await postingsOf(alternative.word);      // the word as written in a title
+      if (byWord) addScores(byWord, ["exact"], 1, scores, mark);
+    }
+  }
+  const full = (1 << groups.length) - 1;
+  const inKind = (entry) => !kind || (documentOf(entry) || {}).kind === kind;
+  const found = new Map();
+  for (const [entry, bits] of matched) {
+    if ((everyGroup ? bits === full : bits !== 0) && inKind(entry)) found.set(entry, scores.get(entry));
+  }
+  for (const stem of question.boosts) {
+    const postings = await postingsOf(stem);
+    if (postings) addScores(postings, ["title", "aliases"], rules.expansion_boost, found, (entry) => found.has(entry));
+  }
+  return [...found.entries()].map(([entry, score]) => ({entry, score}));
+}
+
+function rank(hits) {
+  const weighted = (hit) => Math.round(hit.score * (isGlossary(hit.entry) ? rules.glossary_weight : 1) * 1e6) / 1e6;
+  const archived = (hit) => ((documentOf(hit.entry) || {}).archived ? 1 : 0);
+  return hits.sort((a, b) => archived(a) - archived(b) || weighted(b) - weighted(a) || a.entry - b.entry);
+}
+
+async function matches(question, kind) {
+  let hits = rank(await match(question, kind, true));
+  if (hits.length < rules.min_every_word) {
+    const seen = new Set(hits.map((hit) => hit.entry));
+    hits = hits.concat(rank((await match(question, kind, false)).filter((hit) => !seen.has(hit.entry))));
+  }
+  return hits;
+}
+
+/* The display file holding an entry: the last one whose first entry is not after it. */
+function chunkOf(entry) {
+  let low = 0;
+  let high = manifest.chunks.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (manifest.chunks[middle][0] <= entry) low = middle; else high = middle - 1;
+  }
+  return manifest.chunks[low];
+}
+
+async function row(entry) {
+  const [first, name] = chunkOf(entry);
+  const chunk = await load(name);
+  const [number, title, heading, page, anchor, penalty, text, parent, targets, id] = chunk[entry - first];
+  return {entry, id, number, title, heading, url: manifest.pages[page] + "#" + (anchor || number), penalty, text, parent,
+          targets};
+}
+
+async function withRulesOfTerms(hits, limit) {
+  await Promise.all(hits.slice(0, limit).map((hit) => row(hit.entry)));        // fetched together, not in turn
+  const ordered = [];
+  const seen = new Set();
+  for (const hit of hits) {
+    if (ordered.length >= limit) break;
+    if (isGlossary(hit.entry)) {
+      for (const target of (await row(hit.entry)).targets.slice(0, rules.glossary_targets)) {
+        if (!seen.has(target)) {
+          ordered.push({entry: target, score: 0});
+          seen.add(target);
+        }
+      }
+    }
+    if (!seen.has(hit.entry)) {
+      ordered.push(hit);
+      seen.add(hit.entry);
+    }
+  }
+  return ordered.slice(0, limit);
+}
+
+function naturalKey(number) {
+  return (number.match(/\d+|[a-z]+/g) || []).map((part) => (/^\d/.test(part) ? [0, Number(part)] : [1, part]));
+}
+
+function compareNatural(a, b) {
+  const x = naturalKey(a);
+  const y = naturalKey(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i][0] !== y[i][0]) return x[i][0] - y[i][0];
+    if (x[i][1] < y[i][1]) return -1;
+    if (x[i][1] > y[i][1]) return 1;
+  }
+  return x.length - y.length;
+}
+
+async function answerNumber(question, answer, kind, limit) {
+  const numbers = await load(manifest.numbers);
+  const kinds = question.kind || kind ? [question.kind || kind] : (/^\d{3}/.test(question.number) ? ["cr"] : rules.number_kinds);
+  const hits = [];
+  for (const wanted of kinds) {
+    for (const [number, entry] of numbers[wanted] || []) if (number === question.number) hits.push(entry);
+  }
+  if (hits.length) {
+    const first = hits[0];
+    const family = new Set([first]);
+    for (let entry = first + 1; entry < manifest.entries && hits.length < limit; entry++) {
+      const {parent} = await row(entry);
+      if (!family.has(parent)) break;
+      family.add(entry);
+      if (parent === first && !hits.includes(entry)) hits.push(entry);
+    }
+  } else {
+    const labelled = [];
+    for (const wanted of kinds) {
+      for (const [number] of numbers[wanted] || []) labelled.push([number, kinds.length > 1 ? `${wanted} ${number}` : number, wanted]);
+    }
+    labelled.sort((a, b) => compareNatural(a[0], b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    const unique = labelled.filter((item, i) => i === 0 || item[1] !== labelled[i - 1][1]);
+    let position = unique.findIndex((item) => compareNatural(item[0], question.number) >= 0);
+    if (position < 0) position = unique.length;
+    const nearest = unique.slice(Math.max(0, position - 2), position + 2);
+    const name = (question.kind || kind || kinds[0]).toUpperCase();
+    answer.notice = `there is no ${name} ${question.number}` +
+      (nearest.length ? `; nearest: ${nearest.map((item) => item[1]).join(", ")}` : "");
+    for (const [number, , wanted] of nearest) {
+      for (const [n, entry] of numbers[wanted] || []) if (n === number) hits.push(entry);
+    }
+  }
+  answer.results = await Promise.all(hits.slice(0, limit).map((entry) => result({entry, score: 0}, [])));
+  return answer;
+}
+
+async function result(hit, marks) {
+  const entry = await row(hit.entry);
+  const document = documentOf(hit.entry);
+  return {id: entry.id, entry: hit.entry, document: document.id, kind: document.kind, short: document.short,
+          number: entry.number,
+          title: entry.title || entry.heading, penalty: entry.penalty, url: entry.url,
+          snippet: snippet(entry.text, marks), archived: document.archived, score: hit.score};
+}
+
+/* An excerpt around the first word found: [text, marked?] pieces (never HTML). */
+function snippet(text, marks, size = 180) {
+  text = text.replace(/\s+/g, " ").trim();
+  const stems = [...new Set(marks.flatMap((mark) => mark.toLowerCase().match(/[a-z0-9.]+/g) || [])
+    .filter((word) => word.length > 2 || /^\d+$/.test(word))
+    .map((word) => (word.length > 4 ? word.slice(0, Math.max(4, word.length - 3)) : word)))]
+    .sort((a, b) => b.length - a.length);
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = stems.length ? new RegExp(`\\b(?:${stems.map(escape).join("|")})\\w*(?:\\.\\w+)*`, "gi") : null;
+  let first = null;
+  if (pattern) {
+    pattern.lastIndex = 0;
+    first = pattern.exec(text);
+  }
+  let start = first ? Math.max(0, first.index - Math.floor(size / 3)) : 0;
+  if (start) {
+    const space = text.indexOf(" ", start);
+    start = space >= 0 && space < start + 20 ? space + 1 : start;
+  }
+  let excerpt = text.slice(start, start + size);
+  if (start + size < text.length && excerpt.slice(size / 2).includes(" ")) excerpt = excerpt.slice(0, excerpt.lastIndexOf(" "));
+  const pieces = [];
+  if (start) pieces.push(["…", false]);
+  let position = 0;
+  if (pattern) {
+    pattern.lastIndex = 0;
+    for (const found of excerpt.matchAll(pattern)) {
+      if (found.index > position) pieces.push([excerpt.slice(position, found.index), false]);
+      pieces.push([found[0], true]);
+      position = found.index + found[0].length;
+    }
+  }
+  if (position < excerpt.length) pieces.push([excerpt.slice(position), false]);
+  if (start + excerpt.length < text.length) pieces.push(["…", false]);
+  return pieces;
+}
+
+async function search(query, limit = 10, kind = null) {
+  await ready();
+  const answer = {query, suggestion: null, notice: null, error: null, results: []};
+  let question;
+  try {
+    question = await understand(query);
+  } catch (error) {
+    if (error instanceof QueryError) {
+      answer.error = error.message;
+      return answer;
+    }
+    throw error;
+  }
+  answer.query = question.query;
+  answer.suggestion = question.suggestion;
+  if (question.number) return answerNumber(question, answer, kind, limit);
+  let hits = await matches(question, kind || question.kind);
+  if (!hits.length && question.kind && !kind) hits = await matches(question, null);
+  const ordered = await withRulesOfTerms(hits, limit);
+  answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks)));
+  return answer;
+}
+
+let latest = 0;
+self.addEventListener("message", async (event) => {
+  const {id, query, limit, kind} = event.data || {};
+  latest = Math.max(latest, id || 0);
+  const started = performance.now();
+  try {
+    const answer = await search(query, limit || 10, kind || null);
+    if (id < latest) return;       // a newer question was asked meanwhile: its answer is the one shown
+    self.postMessage({id, answer, ms: performance.now() - started});
+  } catch (error) {
+    self.postMessage({id, answer: {query, results: [], error: null, failure: String(error && error.message || error)},
+                      ms: performance.now() - started});
+  }
+});

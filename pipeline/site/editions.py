@@ -1,0 +1,125 @@
+"""Older editions, compact: one reader page each, its text drawn from data shared by all editions.
+
+Every wording of every rule is written once, whichever editions held it (`data/editions/<kind>/
+w-<page>.<hash>.json`, one file per page of the document: 702, 2.1 ...); each edition is a list
+of its sections and the ids of their wordings (`data/editions/<kind>/<edition id>.json`). The
+reader page of an edition (`<edition id>/`) shows its contents and, for the part asked for in the
+address (`#702.19b`), its rules (site/assets/edition.js). The addresses an older edition's pages
+had when it was current (`<edition id>/702/#702.19b`) are small pages that forward there, so old
+links keep landing on the old wording. Pure functions: the files come back as data.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..addresses import PAGE_LEVEL, SHORT_NAMES, Addresses
+from ..diff.history import EditionSummary, Step
+from ..model import DocumentInfo, slug
+from .pages import Page
+from .render import esc
+
+FORWARD = "assets/forward.html"       # the one page every old address is a copy of (see plan: hard links)
+
+
+@dataclass
+class EditionPlan:
+    pages: dict[str, Page] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)       # data files: site path -> JSON
+    forwards: list[str] = field(default_factory=list)         # site paths of old addresses ("cr-2019/702/index.html")
+
+
+def group_of(step: Step, steps: dict[str, Step], kind: str) -> str:
+    """The page a section is on: its ancestor at the page level of its document (as `addresses` decides)."""
+    level = PAGE_LEVEL.get(kind, 1)
+    current = step
+    while current.level > level and current.parent in steps:
+        current = steps[current.parent]
+    return slug(current.number) if current.number else current.key.replace("/", "--")
+
+
+def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]], addresses: Addresses,
+                   current: Optional[DocumentInfo]) -> EditionPlan:
+    """The reader pages, data and forwarding addresses of a document's older editions (and excerpts)."""
+    plan = EditionPlan()
+    shards: dict[str, dict[str, list]] = {}
+    listings = []
+    for info, summary in editions:
+        steps = {step.key: step for step in summary.steps}
+        groups: dict[str, str] = {}
+        rows = []
+        for step in summary.steps:
+            group = group_of(step, steps, kind)
+            groups.setdefault(group, step.number)
+            wording = summary.wordings[step.wording]
+            shards.setdefault(group, {})[step.wording] = [wording.title, wording.text, list(wording.examples)]
+            rows.append([step.number, step.level, step.kind, step.key, step.wording, group])
+        for term, wording_id in summary.glossary:
+            wording = summary.wordings[wording_id]
+            shards.setdefault("glossary", {})[wording_id] = [wording.title, wording.text, []]
+        listings.append((info, summary, groups, rows))
+    names = {group: _name(f"data/editions/{kind}/w-{group}", data) for group, data in sorted(shards.items())}
+    for group, data in shards.items():
+        plan.files[names[group]] = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for info, summary, groups, rows in listings:
+        data_path = f"data/editions/{kind}/{info.id}.json"
+        wanted = set(groups) | ({"glossary"} if summary.glossary else set())
+        plan.files[data_path] = json.dumps({
+            "id": info.id, "title": info.title, "edition": info.edition, "kind": kind, "sections": rows,
+            "glossary": [list(entry) for entry in summary.glossary],
+            "shards": {group: names[group].rsplit("/", 1)[1] for group in sorted(wanted)},
+        }, ensure_ascii=False, separators=(",", ":"))
+        path = f"{info.id}/index.md"
+        plan.pages[path] = reader_page(info, path, data_path, groups, summary, addresses, current)
+        plan.forwards.extend(f"{info.id}/{group}/index.html" for group in groups)
+        if summary.glossary:
+            plan.forwards.append(f"{info.id}/glossary/index.html")
+    return plan
+
+
+def _name(stem: str, data) -> str:
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    return f"{stem}.{digest}.json"
+
+
+def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str, str], summary: EditionSummary,
+                addresses: Addresses, current: Optional[DocumentInfo]) -> Page:
+    short = SHORT_NAMES.get(info.kind, info.kind.upper())
+    steps = {step.key: step for step in summary.steps}
+    titles = {}
+    for step in summary.steps:
+        if step.number and step.number == groups.get(group_of(step, steps, info.kind)):
+            titles[step.number] = summary.wordings[step.wording].title
+    note = "an <strong>excerpt</strong>" if info.excerpt else "an <strong>older edition</strong>"
+    current_link = ""
+    if current is not None:
+        current_link = (f' The current edition (<span class="rk-date">{esc(current.edition or "")}</span>) is '
+                        f'<a href="{esc(addresses.relative(path, f"{current.id}/index.md"))}">here</a>.')
+    contents = "".join(
+        f'<li><a href="#{esc(number)}"><span class="rk-num-inline">{esc(number)}</span> {esc(titles.get(number, ""))}</a></li>'
+        for group, number in groups.items())
+    glossary = '<li><a href="#glossary">Glossary</a></li>' if summary.glossary else ""
+    body = (f'<h1 id="top">{esc(info.title)}</h1>'
+            f'<p class="rk-edition">Effective <span class="rk-date">{esc(info.edition or "?")}</span> · source '
+            f'<code>{esc(info.source)}</code></p>'
+            f'<div class="admonition warning rk-banner"><p class="admonition-title">{esc(short)} '
+            f'{esc(info.edition or "")}</p><p>This is {note} of the {esc(info.title)}, kept for reference.'
+            f'{current_link}{" " + esc(info.note) if info.note else ""}</p></div>'
+            f'<div class="rk-reader" data-edition="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">'
+            f'<details class="rk-fold" open><summary>Contents</summary><ul class="rk-contents">{contents}{glossary}'
+            f'</ul></details><div class="rk-reader-text" aria-live="polite"></div>'
+            f'<noscript><p>This edition is drawn from data by JavaScript; its words are in '
+            f'<a href="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">its data file</a>.</p></noscript></div>')
+    return Page(path, f"{info.title} ({info.edition or info.id})", body,
+                description=f"{info.title}, edition {info.edition or info.id}")
+
+
+def forward_page() -> str:
+    """An old address (`<edition>/702/#702.19b`) to its reader (`<edition>/#702.19b`); the page is the same for
+    every such address, so the site holds it once (hard links)."""
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Older edition</title>'
+            '<meta name="viewport" content="width=device-width,initial-scale=1">'
+            '<meta name="robots" content="noindex"><script src="../../assets/forward.js"></script></head>'
+            '<body><p><a href="../">This older edition</a></p></body></html>')

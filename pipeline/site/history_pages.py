@@ -1,0 +1,195 @@
+"""The site's "What changed" pages (one per pair of consecutive editions) and its history pages (one per
+page of the current edition: each rule's wordings through every edition, the editions that held each).
+
+Long rules show the changed sentences and fold the rest (the whole text is one tap away). Uses
+`diff` for the comparisons and `render` for safe HTML; `plan` places the pages. No mkdocs here.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+from ..addresses import SHORT_NAMES, Addresses, anchor_of
+from ..diff import EditionDiff, word_diff
+from ..diff.history import KindHistory
+from ..model import DocumentInfo, Section
+from .pages import Page
+from .render import esc
+
+CONTEXT = 110          # characters of unchanged text kept either side of a change in a long rule
+LONG = 2 * CONTEXT + 80
+SENTENCE_START = re.compile(r"(?<=[.!?:;])\s+(?=\S)")
+
+Href = Callable[[str], Optional[str]]
+
+
+def pair_path(old: DocumentInfo, new: DocumentInfo) -> str:
+    return f"changes/{old.id}--{new.id}.md"
+
+
+def pair_title(old: DocumentInfo, new: DocumentInfo) -> str:
+    kind = SHORT_NAMES.get(new.kind, new.kind.upper())
+    return f"{kind} {old.edition or old.id} → {new.edition or new.id}"
+
+
+def diff_html(old_text: str, new_text: str) -> str:
+    """Word-level highlights (deleted words in <del>, inserted ones in <ins>); in a long text only the
+    changed sentences are shown, the rest folded, with the whole text one tap away."""
+    pieces = word_diff(old_text, new_text)
+    full = _pieces_html(pieces)
+    if len(new_text) <= LONG and len(old_text) <= LONG:
+        return f'<p class="rk-diff">{full}</p>'
+    focused = []
+    for position, (tag, text) in enumerate(pieces):
+        if tag != "equal" or len(text) <= LONG:
+            focused.append((tag, text))
+            continue
+        head = _context_after(text) if position > 0 else ""
+        tail = _context_before(text) if position < len(pieces) - 1 else ""
+        focused.append(("equal", head))
+        focused.append(("fold", ""))
+        focused.append(("equal", tail))
+    return (f'<p class="rk-diff">{_pieces_html(focused)}</p>'
+            f'<details class="rk-whole"><summary>Whole text</summary><p class="rk-diff">{full}</p></details>')
+
+
+def _context_after(text: str) -> str:
+    """The start of an unchanged stretch after a change: to the end of its sentence, or CONTEXT characters."""
+    match = SENTENCE_START.search(text, 0, CONTEXT * 2)
+    end = match.start() if match else text.rfind(" ", 0, CONTEXT)
+    return text[:end if end > 0 else CONTEXT]
+
+
+def _context_before(text: str) -> str:
+    """The end of an unchanged stretch before a change: from the start of its sentence, or CONTEXT characters."""
+    window = text[-CONTEXT * 2:]
+    starts = [match.end() for match in SENTENCE_START.finditer(window)]
+    if starts:
+        return window[starts[-1]:]
+    space = text.find(" ", len(text) - CONTEXT)
+    return text[space + 1:] if space >= 0 else text[-CONTEXT:]
+
+
+def _pieces_html(pieces) -> str:
+    out = []
+    for tag, text in pieces:
+        if tag == "equal":
+            out.append(esc(text))
+        elif tag == "delete":
+            out.append(f"<del>{esc(text)}</del>")
+        elif tag == "insert":
+            out.append(f"<ins>{esc(text)}</ins>")
+        else:
+            out.append('<span class="rk-folded" title="unchanged text folded"> … </span>')
+    return "".join(out).replace("\n\n", "<br><br>")
+
+
+def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Href,
+              title_of: Callable[[str], str]) -> Page:
+    """The "What changed" page of one pair of editions; `href` links a section id (of either edition) from
+    this page, `title_of` gives a section id its title."""
+    path = pair_path(old, new)
+
+    def link(section_id: str) -> str:
+        label = section_id.split(":", 1)[1]
+        title = f" {esc(title_of(section_id))}" if title_of(section_id) else ""
+        url = href(section_id)
+        number = f'<span class="rk-num-inline">{esc(label)}</span>'
+        return f'<a href="{esc(url)}">{number}{title}</a>' if url else f"{number}{title}"
+
+    glossary_count = len(diff.glossary.added) + len(diff.glossary.removed) + len(diff.glossary.changed)
+    out = [f'<h1 id="changes">What changed: {esc(pair_title(old, new))}</h1>',
+           f'<p class="rk-edition">{esc(new.title)}: the edition effective <span class="rk-date">'
+           f'{esc(old.edition or "?")}</span> compared with the one effective <span class="rk-date">'
+           f'{esc(new.edition or "?")}</span>.</p>',
+           '<ul class="rk-summary">'
+           f'<li><a href="#changed">{len(diff.changed)} changed</a></li>'
+           f'<li><a href="#added">{len(diff.added)} added</a></li>'
+           f'<li><a href="#removed">{len(diff.removed)} removed</a></li>'
+           f'<li><a href="#moved">{len(diff.moved)} renumbered</a></li>'
+           f'<li><a href="#glossary">{glossary_count} glossary terms</a></li></ul>',
+           f'<h2 id="changed">Changed ({len(diff.changed)})</h2>']
+    for change in diff.changed:
+        note = ' <span class="rk-note">(only the rule numbers it cites)</span>' if change.numbers_only else ""
+        out.append(f'<div class="rk-change"><p>{link(change.new_id)}{note}</p>{diff_html(change.old_text, change.new_text)}</div>')
+    for anchor, label, ids, tag in (("added", "Added", diff.added, "ins"), ("removed", "Removed", diff.removed, "del")):
+        out.append(f'<h2 id="{anchor}">{label} ({len(ids)})</h2>')
+        if ids:
+            out.append('<ul class="rk-contents">' + "".join(f"<li>{link(i)}</li>" for i in ids) + "</ul>")
+    out.append(f'<h2 id="moved">Renumbered ({len(diff.moved)})</h2>')
+    if diff.moved:
+        out.append('<ul class="rk-moves">')
+        for move in diff.moved:
+            changed = diff_html(move.old_text, move.new_text) if move.text_changed else ""
+            out.append(f"<li>{link(move.from_id)} → {link(move.to_id)}{changed}</li>")
+        out.append("</ul>")
+    glossary = diff.glossary
+    out.append('<h2 id="glossary">Glossary</h2>')
+    if not (glossary.added or glossary.removed or glossary.changed):
+        out.append("<p>No glossary changes.</p>")
+    for term in glossary.added:
+        out.append(f'<p><ins>{esc(term)}</ins> added</p>')
+    for term in glossary.removed:
+        out.append(f'<p><del>{esc(term)}</del> removed</p>')
+    for change in glossary.changed:
+        out.append(f'<div class="rk-change"><p><strong>{esc(change.term)}</strong></p>'
+                   f'{diff_html(change.old_text, change.new_text)}</div>')
+    return Page(path, f"What changed: {pair_title(old, new)}", "".join(out),
+                description=f"What changed: {pair_title(old, new)}")
+
+
+def changes_index(pairs: list[tuple[DocumentInfo, DocumentInfo, EditionDiff]], addresses: Addresses) -> Page:
+    path = "changes/index.md"
+    out = ['<h1 id="what-changed">What changed</h1>',
+           '<p>Each pair of consecutive editions in this site, newest first: changed, added, removed and renumbered '
+           'rules, with the changed words highlighted.</p><ul class="rk-contents">']
+    for old, new, diff in pairs:
+        counts = f"{len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed, {len(diff.moved)} renumbered"
+        out.append(f'<li><a href="{esc(addresses.relative(path, pair_path(old, new)))}">{esc(pair_title(old, new))}</a> '
+                   f'<span class="rk-note">{esc(counts)}</span></li>')
+    out.append("</ul>")
+    return Page(path, "What changed", "".join(out), description="Changes between editions")
+
+
+def history_page(path: str, title: str, sections: list[Section], history: KindHistory, href: Href,
+                 edition_href: Callable[[int, str], Optional[str]]) -> Page:
+    """The history of the rules on one page: each rule's wordings, oldest first, with the editions that held
+    each (`edition_href(edition index, number)` links one to that edition's reader)."""
+    count = len(history.editions)
+    out = [f'<h1 id="history">History: {esc(title)}</h1>',
+           f'<p>Each rule on this page in the {count} editions in this site '
+           f'(<span class="rk-date">{esc(history.label(0))}</span> to '
+           f'<span class="rk-date">{esc(history.label(count - 1))}</span>): each different wording, oldest first, '
+           f'with the editions that had it and what changed from the one before.</p>']
+    for section in sections:
+        key = section.id.split(":", 1)[1]
+        wordings = history.wordings_of(key)
+        url = href(section.id)
+        label = f'<a href="{esc(url)}">{esc(section.number or section.title)}</a>' if url else esc(section.number)
+        title_text = f" {esc(section.title)}" if section.title and section.number else ""
+        out.append(f'<h2 id="{esc(anchor_of(section))}" class="rk-h">{label}{title_text}</h2>')
+        if len(wordings) <= 1:
+            since = history.label(wordings[0][1][0]) if wordings else history.label(count - 1)
+            out.append(f'<p class="rk-edition">The same wording since <span class="rk-date">{esc(since)}</span>.</p>')
+            continue
+        previous = None
+        for wording, editions, numbers in wordings:
+            out.append(f'<p class="rk-edition">{_editions_html(editions, numbers, history, edition_href)}</p>')
+            text = wording.joined
+            out.append(diff_html(previous, text) if previous is not None else f'<p class="rk-diff">{esc(text)}</p>')
+            previous = text
+    return Page(path, f"History: {title}", "".join(out), description=f"History of {title}")
+
+
+def _editions_html(editions: list[int], numbers: list[str], history: KindHistory,
+                   edition_href: Callable[[int, str], Optional[str]]) -> str:
+    """"2019-01-25 to 2023-04-14 (9 editions), numbered 702.19b": each date a link to that edition."""
+    def dated(index: int) -> str:
+        label = f'<span class="rk-date">{esc(history.label(index))}</span>'
+        url = edition_href(index, numbers[-1] if numbers else "")
+        return f'<a href="{esc(url)}">{label}</a>' if url else label
+    span = dated(editions[0]) if len(editions) == 1 else f"{dated(editions[0])} to {dated(editions[-1])}"
+    count = f" ({len(editions)} editions)" if len(editions) > 1 else ""
+    numbered = f", numbered {esc(' then '.join(numbers))}" if numbers and any(n for n in numbers) else ""
+    return f"{span}{count}{numbered}"
+

@@ -1,0 +1,121 @@
+"""The one module that talks to mkdocs: a plugin that feeds it the planned pages, and a build call.
+
+Only documented interfaces are used: the plugin events (on_config, on_env, on_nav, on_files,
+on_page_markdown, on_page_content, on_serve) and `mkdocs.commands.build.build`. Pages come in
+as a `SitePlan` (HTML bodies, navigation, extra files); nothing generated is written into
+docs/. Every title that reaches a template is escaped here (navigation, <title>, meta
+description), since Material's templates print titles as they are. Moving off
+mkdocs-material (end of life May 2027) means rewriting this module and the theme folder.
+"""
+from __future__ import annotations
+
+import html
+import logging
+from pathlib import Path
+from typing import Optional
+
+from jinja2 import ChoiceLoader, FileSystemLoader
+from markupsafe import Markup
+from mkdocs.commands.build import build as mkdocs_build
+from mkdocs.config import config_options, load_config
+from mkdocs.config.base import Config
+from mkdocs.exceptions import Abort, ConfigurationError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File
+
+from .plan import SitePlan, plan_from_sources
+
+THEME_DIR = Path(__file__).resolve().parent / "theme"
+
+
+class SiteBuildError(Exception):
+    """mkdocs could not build the site (its message says why)."""
+
+
+class RulekbConfig(Config):
+    sources = config_options.Type(str, default="sources")   # for `mkdocs serve` / `mkdocs build` run directly
+
+
+class RulekbPlugin(BasePlugin[RulekbConfig]):
+    """Registered as the mkdocs plugin "rulekb" (pyproject.toml entry point)."""
+
+    def __init__(self):
+        super().__init__()
+        self.plan: Optional[SitePlan] = None     # given by `render`; else read from the sources option
+
+    def on_config(self, config):
+        if self.plan is None:
+            sources = Path(self.config.sources)
+            if not sources.is_absolute():
+                sources = Path(config.config_file_path).parent / sources
+            self.plan = plan_from_sources(sources)
+        config.nav = self.plan.nav
+        config.extra_css.append("assets/rulekb.css")
+        config.extra_javascript.append(config_options.ExtraScriptValue("assets/rulekb.js"))
+        config.extra_javascript[-1].defer = True
+        config.extra["rulekb"] = dict(self.plan.template_flags)
+        return config
+
+    def on_env(self, env, config, files):
+        """The theme overrides (header, search box, scripts) come first, Material's templates after."""
+        env.loader = ChoiceLoader([FileSystemLoader(str(THEME_DIR)), env.loader])
+        return env
+
+    def on_nav(self, nav, config, files):
+        for item in _walk(nav.items):
+            if item.title is not None:
+                item.title = _escaped(item.title)
+        return nav
+
+    def on_files(self, files, config):
+        written = [file.src_uri for file in files.documentation_pages()]   # the project's own pages (docs/)
+        for page in self.plan.pages.values():
+            files.append(File.generated(config, page.path, content="---\nrulekb: generated\n---\n"))
+        for path, content in self.plan.files.items():
+            files.append(File.generated(config, path, content=content))
+        config.nav = list(config.nav) + [path for path in sorted(written) if path not in self.plan.pages]
+        return files
+
+    def on_page_markdown(self, markdown, page, config, files):
+        planned = self.plan.pages.get(page.file.src_uri)
+        if planned is not None:
+            page.meta["title"] = _escaped(planned.title)
+            page.title = page.meta["title"]
+            if planned.description:
+                page.meta["description"] = _escaped(planned.description)
+        return ""   # Markdown never sees source text: the body is put in by on_page_content
+
+    def on_page_content(self, html_body, page, config, files):
+        planned = self.plan.pages.get(page.file.src_uri)
+        if planned is None:
+            return html_body
+        return '<div class="rk-page">' + planned.body + "</div>"
+
+    def on_serve(self, server, config, builder):
+        server.watch(str(Path(config.config_file_path).parent / self.config.sources))
+        return server
+
+
+def _escaped(text: str) -> Markup:
+    """A title as safe HTML: templates print it raw, `| e` leaves it as it is."""
+    return text if isinstance(text, Markup) else Markup(html.escape(str(text), quote=True))
+
+
+def _walk(items):
+    for item in items:
+        yield item
+        yield from _walk(getattr(item, "children", None) or [])
+
+
+def render(plan: SitePlan, config_file: Path, site_dir: Path) -> None:
+    """Render `plan` with mkdocs into `site_dir` (which the caller owns)."""
+    try:
+        config = load_config(str(config_file), site_dir=str(site_dir), strict=True)
+        plugin = config.plugins.get("rulekb")
+        if plugin is None:
+            raise SiteBuildError(f"{config_file} does not list the rulekb plugin (plugins: [rulekb])")
+        plugin.plan = plan
+        logging.getLogger("mkdocs").setLevel(logging.WARNING)
+        mkdocs_build(config)
+    except (Abort, ConfigurationError) as error:
+        raise SiteBuildError(f"mkdocs could not build the site: {error}") from None

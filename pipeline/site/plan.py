@@ -1,0 +1,201 @@
+"""What the site is made of, decided before mkdocs runs: pages, navigation, and every other file.
+
+`plan_site(corpus)` reads top to bottom as the list of what the site holds: the current editions'
+pages, the quick references, the history of every rule and what changed between editions, the
+older editions (compact), the JSON exports, the static assets, the service worker named after the
+build. A pure function of the corpus (older editions are read from their files as needed); no
+mkdocs here (see `mkdocs_site`) and nothing is written to disk.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..addresses import Addresses, address_corpus
+from ..corpus import load_corpus, load_edition
+from ..diff.history import KindHistory, summarize, trace
+from ..export import document_json, dumps
+from ..model import ERROR, Corpus, DocumentInfo
+from . import editions as older
+from . import history_pages, reference
+from .pages import DocumentPages, Histories, Layout, Page, current_documents
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+# Assets that live elsewhere than assets/: the service worker at the root (its scope is the whole
+# site), the search worker beside the files it reads.
+ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js"}
+
+
+@dataclass
+class SitePlan:
+    pages: dict[str, Page] = field(default_factory=dict)   # mkdocs path -> page
+    nav: list = field(default_factory=list)
+    files: dict[str, bytes | str] = field(default_factory=dict)   # site path -> content
+    links: dict[str, str] = field(default_factory=dict)          # site path -> site path it is a copy of
+    template_flags: dict[str, object] = field(default_factory=dict)
+    addresses: Optional[Addresses] = None
+
+
+class SourcesError(Exception):
+    """The sources hold errors: no site can be planned from them."""
+
+
+def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Addresses] = None,
+              use_cache: bool = True) -> SitePlan:
+    addresses = addresses or address_corpus(corpus)
+    layout = Layout(addresses)
+    plan = SitePlan(addresses=addresses)
+
+    def load(info: DocumentInfo):
+        return load_edition(corpus, info.id, use_cache)
+
+    histories = {kind: trace([i for i in corpus.editions if i.kind == kind], load, use_cache)
+                 for kind in sorted({info.kind for info in corpus.editions})}
+    histories = {kind: history for kind, history in histories.items() if len(history.editions) > 1}
+    marks = _history_marks(corpus, histories, addresses)
+
+    documents = DocumentPages(corpus, layout, marks)
+    document_nav = [{document.info.title: documents.render(document)} for document in current_documents(corpus)]
+
+    readers: dict[str, str] = {}
+    for kind in sorted({info.kind for info in corpus.editions}):
+        editions = [(info, _summary(info, histories.get(kind), load, use_cache))
+                    for info in corpus.editions if info.kind == kind and not info.current]
+        if editions:
+            current = next((d.info for d in corpus.documents if d.info.kind == kind), None)
+            part = older.older_editions(kind, editions, addresses, current)
+            layout.pages.update(part.pages)
+            plan.files.update(part.files)
+            plan.links.update({path: older.FORWARD for path in part.forwards})
+            readers.update({info.id: f"{info.id}/index.md" for info, _ in editions})
+
+    pairs = []
+    for history in histories.values():
+        for index, diff in enumerate(history.diffs):
+            pairs.append((history.editions[index], history.editions[index + 1], diff, history))
+    pairs.sort(key=lambda pair: pair[1].edition or "", reverse=True)
+    for old_info, new_info, diff, history in pairs:
+        path = history_pages.pair_path(old_info, new_info)
+        layout.pages[path] = history_pages.pair_page(
+            old_info, new_info, diff, lambda section_id, path=path: _href(addresses, corpus, path, section_id),
+            lambda section_id, history=history: _title(history, section_id))
+    if pairs:
+        layout.pages["changes/index.md"] = history_pages.changes_index([pair[:3] for pair in pairs], addresses)
+    _history_pages(corpus, histories, marks, layout)
+
+    layout.pages["index.md"] = reference.home_page(corpus, addresses, readers)
+    nav: list = [{"Home": "index.md"}]
+    ipg = corpus.document("ipg")
+    if ipg and ipg.penalties:
+        layout.pages[reference.PENALTIES] = reference.penalties_page(ipg, addresses)
+        nav.append({"Penalty quick reference": reference.PENALTIES})
+    if reference.has_regular(corpus):
+        layout.pages[reference.REGULAR] = reference.regular_page(corpus.document("jar"), addresses)
+        nav.append({"Regular REL quick reference": reference.REGULAR})
+    nav.extend(document_nav)
+    if pairs:
+        nav.append({"What changed": "changes/index.md"})
+    layout.pages["search-tips.md"] = reference.search_tips_page(corpus)
+    nav.append({"Search tips": "search-tips.md"})
+
+    plan.pages = layout.pages
+    plan.nav = nav
+    plan.template_flags = {"has_penalties": reference.PENALTIES in layout.pages,
+                           "has_regular": reference.REGULAR in layout.pages, "build": build_id}
+    _add_files(plan, corpus, addresses, build_id)
+    return plan
+
+
+def _history_marks(corpus: Corpus, histories: dict[str, KindHistory], addresses: Addresses) -> Histories:
+    """When each current rule last changed, and where the history of each current page is."""
+    marks = Histories()
+    for document in corpus.documents:
+        history = histories.get(document.info.kind)
+        if history is None or history.editions[-1].id != document.id:
+            continue
+        for section in document.sections:
+            key = section.id.split(":", 1)[1]
+            edition = history.last_changed(key)
+            if edition:
+                marks.last_changed[section.id] = edition
+            page = addresses.locations[section.id][0]
+            marks.pages[page] = f"history/{page}"
+    return marks
+
+
+def _history_pages(corpus: Corpus, histories: dict[str, KindHistory], marks: Histories, layout: Layout) -> None:
+    addresses = layout.addresses
+    for document in corpus.documents:
+        history = histories.get(document.info.kind)
+        if history is None or history.editions[-1].id != document.id:
+            continue
+        by_page: dict[str, list] = {}
+        for section in document.sections:
+            by_page.setdefault(addresses.locations[section.id][0], []).append(section)
+        for page, sections in by_page.items():
+            path = marks.pages[page]
+            owner = layout.pages.get(page)
+
+            def edition_href(index: int, number: str, path=path, history=history) -> Optional[str]:
+                info = history.editions[index]
+                return _href(addresses, corpus, path, f"{info.id}:{number}") if number else None
+            layout.pages[path] = history_pages.history_page(
+                path, owner.title if owner else page, sections, history,
+                lambda section_id, path=path: addresses.href(path, section_id), edition_href)
+
+
+def _href(addresses: Addresses, corpus: Corpus, from_path: str, section_id: str) -> Optional[str]:
+    """A section of any edition: the current ones on their pages, older ones in their edition's reader."""
+    found = addresses.href(from_path, section_id)
+    if found or corpus.document(section_id.split(":", 1)[0]) is not None:
+        return found
+    document, _, key = section_id.partition(":")
+    return addresses.relative(from_path, f"{document}/index.md") + "#" + key.replace("/", "--")
+
+
+def _title(history: KindHistory, section_id: str) -> str:
+    document, _, key = section_id.partition(":")
+    index = next((i for i, info in enumerate(history.editions) if info.id == document), None)
+    step = history.step(index, key) if index is not None else None
+    return history.wordings[step.wording].title if step else ""
+
+
+def _summary(info: DocumentInfo, history: Optional[KindHistory], load, use_cache: bool):
+    """An older edition's summary: the history's when it is in the chain, else (an excerpt) its own."""
+    if history is not None:
+        for chained, summary in zip(history.editions, history.summaries):
+            if chained.id == info.id:
+                return summary
+    return summarize(info, load, use_cache)
+
+
+def _add_files(plan: SitePlan, corpus: Corpus, addresses: Addresses, build_id: str) -> None:
+    for asset in sorted(ASSETS.iterdir()):
+        if asset.is_file():
+            content = asset.read_text(encoding="utf-8")
+            if asset.name == "sw.js":
+                content = content.replace("__RULEKB_BUILD__", build_id)
+            plan.files[ASSET_PLACES.get(asset.name, f"assets/{asset.name}")] = content
+    plan.files[older.FORWARD] = older.forward_page()
+    plan.files["assets/numbers.json"] = json.dumps(addresses.numbers, ensure_ascii=False, sort_keys=True)
+    documents = []
+    for document in corpus.documents:
+        plan.files[f"data/{document.id}.json"] = dumps(document_json(document, corpus), compact=True)
+        documents.append({"id": document.id, "kind": document.info.kind, "title": document.info.title,
+                          "edition": document.info.edition, "url": f"data/{document.id}.json"})
+    plan.files["data/index.json"] = dumps({"documents": documents, "editions": [
+        {"id": info.id, "kind": info.kind, "title": info.title, "edition": info.edition, "current": info.current,
+         "excerpt": info.excerpt} for info in corpus.editions]})
+    # the check report: every problem `rulekb check` lists, for maintainers and tools
+    plan.files["data/problems.json"] = dumps({"problems": [p.as_json() for p in corpus.all_problems()]})
+
+
+def plan_from_sources(sources: Path) -> SitePlan:
+    """For `mkdocs serve` run by hand: the plan of a sources folder (errors stop it)."""
+    corpus = load_corpus(sources)
+    errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
+    if errors:
+        raise SourcesError("; ".join(str(problem) for problem in errors[:5]))
+    return plan_site(corpus)
