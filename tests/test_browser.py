@@ -82,7 +82,7 @@ def test_penalty_page_shows_every_infraction(page, site_url, frozen_corpus):
 
 def test_penalty_page_is_one_tap_from_a_rule_page(page, site_url):
     page.goto(site_url + "cr/704/")
-    page.get_by_label("Penalty quick reference").first.click()
+    page.get_by_role("link", name="Penalties").first.click()
     page.wait_for_url("**/penalties/")
 
 

@@ -59,7 +59,8 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str]) -> Pa
         name = f'<a href="{esc(Addresses.url(path))}">{esc(info.title)}</a>' if path else esc(info.title)
         rows.append(f'<tr><td>{name}</td><td><span class="rk-date">{esc(info.edition or "—")}</span></td>'
                     f'<td>{esc(", ".join(status))}</td></tr>')
-    out.append('<div class="rk-table"><table><thead><tr><th>Document</th><th>Effective</th><th>Status</th></tr></thead>'
+    out.append('<div class="rk-table"><table class="rk-editions"><thead><tr><th scope="col">Document</th>'
+               '<th scope="col">Effective</th><th scope="col">Status</th></tr></thead>'
                f'<tbody>{"".join(rows)}</tbody></table></div>')
     return Page("index.md", "Home", "".join(out), description="Magic: The Gathering tournament rules reference")
 
