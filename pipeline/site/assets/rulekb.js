@@ -58,7 +58,8 @@
     event.preventDefault();
     var url = location.href.split("#")[0] + hash;
     history.replaceState(history.state, "", hash);
-    say(number.textContent.trim(), {label: "Copy link", run: function () { copyText(url); }});
+    var name = number.textContent.trim();
+    say((/^\d/.test(name) ? "Rule " : "") + name, {label: "Copy link", run: function () { copyText(url); }});
   });
 
   function copyText(text) {
