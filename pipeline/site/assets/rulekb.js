@@ -1,5 +1,6 @@
 /* rulekb: the search dialog (its engine runs in search/worker.js), copy-link from a rule's number, the
-   keyboard menu button, and saving the reference for offline use (sw.js).
+   theme's menu, colour scheme and header title (Material's own script is not loaded), and saving the
+   reference for offline use (sw.js).
    Text from the rules is only ever set as text (textContent), never as HTML. */
 (function () {
   "use strict";
@@ -82,18 +83,16 @@
     else byHand();
   }
 
-  /* -- the menu button works from the keyboard ------------------------------------------------- */
+  /* -- the theme: what the site uses of Material's script, which it does not load ------------------ */
+  // The menu: a button that opens the drawer (a checkbox Material's CSS slides in); Escape closes it.
   var drawer = document.getElementById("__drawer");
-  var menu = document.querySelector('label[for="__drawer"][role="button"]');
+  var menu = document.querySelector(".rk-menu");
   if (drawer && menu) {
     var setDrawer = function (open) {
       drawer.checked = open;
-      drawer.dispatchEvent(new Event("change"));
       menu.setAttribute("aria-expanded", String(open));
     };
-    menu.addEventListener("keydown", function (event) {
-      if (event.key !== "Enter" && event.key !== " ") return;
-      event.preventDefault();
+    menu.addEventListener("click", function () {
       setDrawer(!drawer.checked);
       var first = drawer.checked && document.querySelector(".md-sidebar--primary a[href], .md-sidebar--primary [tabindex='0']");
       if (first) first.focus();
@@ -102,6 +101,60 @@
     document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && drawer.checked) { setDrawer(false); menu.focus(); }
     });
+  }
+  // The drawer's sections open by keyboard too (labels of checkboxes, focusable).
+  document.addEventListener("keydown", function (event) {
+    var label = event.target.closest && event.target.closest("label.md-nav__link[tabindex='0'][for]");
+    if (label && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); label.click(); }
+  });
+
+  // The colour scheme: the switch shows the other scheme's icon; the choice is kept the way Material keeps
+  // it (its inline script in each page applies it before the first paint).
+  var palette = document.querySelector('[data-md-component="palette"]');
+  if (palette) {
+    var options = Array.prototype.slice.call(palette.querySelectorAll("input.md-option"));
+    // Only what differs is set: a changed attribute on <body> restyles the whole page (0.5 s on a slow phone).
+    var choose = function (input) {
+      ["scheme", "primary", "accent"].forEach(function (key) {
+        var value = input.getAttribute("data-md-color-" + key);
+        if (document.body.getAttribute("data-md-color-" + key) !== value) document.body.setAttribute("data-md-color-" + key, value);
+      });
+      input.checked = true;
+      options.forEach(function (option) {
+        var label = option.nextElementSibling;
+        if (label && label.tagName === "LABEL" && label.hidden !== (option !== input)) label.hidden = option !== input;
+      });
+    };
+    var byMedia = function () {
+      return options.filter(function (option) {
+        var media = option.getAttribute("data-md-color-media");
+        return media && window.matchMedia(media).matches;
+      })[0] || options[0];
+    };
+    var stored = window.__md_get ? window.__md_get("__palette") : null;
+    if (options.length) choose(stored && options[stored.index] || byMedia());
+    palette.addEventListener("change", function (event) {
+      var input = event.target;
+      choose(input);
+      if (window.__md_set) {
+        window.__md_set("__palette", {index: options.indexOf(input), color: {
+          media: input.getAttribute("data-md-color-media"), scheme: input.getAttribute("data-md-color-scheme"),
+          primary: input.getAttribute("data-md-color-primary"), accent: input.getAttribute("data-md-color-accent")}});
+      }
+    });
+    if (!stored && window.matchMedia) {
+      window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () { choose(byMedia()); });
+    }
+  }
+
+  // The header names the page once its title has scrolled away.
+  var headerTitle = document.querySelector(".md-header__title");
+  var pageTitle = document.querySelector(".md-content h1");
+  if (headerTitle && pageTitle && window.IntersectionObserver) {
+    new IntersectionObserver(function (entries) {
+      var entry = entries[0];
+      headerTitle.classList.toggle("md-header__title--active", !entry.isIntersecting && entry.boundingClientRect.top < 0);
+    }, {rootMargin: "-56px 0px 0px 0px"}).observe(pageTitle);
   }
 
   /* -- search ------------------------------------------------------------------------------------ */
@@ -305,9 +358,12 @@
     });
   }
 
+  // Idle, and a moment after the load: the page's own work comes first on a slow phone.
   function whenIdle(run) {
-    if (window.requestIdleCallback) window.requestIdleCallback(run, {timeout: 4000});
-    else setTimeout(run, 1500);
+    setTimeout(function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(run, {timeout: 4000});
+      else run();
+    }, 1500);
   }
 
   function saveForOffline(worker) {
