@@ -177,9 +177,9 @@ BROKEN_WORDS = """(selector) => {
   }
   return broken;
 }"""
-CONTROLS_IN_VIEW = """() => [...document.querySelectorAll('.rk-search-open, .rk-header-link, .rk-menu')]
+CONTROLS_IN_VIEW = """(width) => [...document.querySelectorAll('.rk-search-open, .rk-header-link, .rk-menu')]
   .filter((e) => e.closest('.md-header')).map((e) => { const r = e.getBoundingClientRect();
-    return [e.className, r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight && r.width >= 44]; })"""
+    return [e.className, r.left >= 0 && r.right <= width && r.top >= 0 && r.bottom <= innerHeight && r.width >= 44]; })"""
 
 
 @pytest.mark.parametrize("zoom", ["200% zoom", "large text"])
@@ -188,10 +188,10 @@ def test_at_200_percent_controls_stay_visible_and_no_word_breaks(browser, site_u
     for path in ("", "penalties/", "ipg/2.1/", "ipg/4.8/", "cr/704/"):
         page.goto(site_url + path)
         assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize) * devicePixelRatio") >= 40
-        controls = page.evaluate(CONTROLS_IN_VIEW)
+        controls = page.evaluate(CONTROLS_IN_VIEW, page.viewport_size["width"])
         assert len(controls) == 3 and all(inside for _, inside in controls), (path, controls)
         assert page.locator(".md-header .rk-header-link__label").is_visible()
-        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), path
+        assert page.evaluate("w => document.documentElement.scrollWidth <= w", page.viewport_size["width"]), path
         broken = page.evaluate(BROKEN_WORDS, ".rk-page table, .rk-penalty, .rk-penalty-path, h1, .rk-date, .rk-quick")
         assert broken == [], (path, broken[:10])
         clipped = page.evaluate("""() => [...document.querySelectorAll('.rk-penalty, .rk-penalty-path, .rk-pen, .md-header__button')]
@@ -245,6 +245,6 @@ def test_the_regular_rel_quick_reference_prints_on_one_sheet_and_fits_a_phone(br
     page = new_page(browser, **ZOOMED)
     page.goto(regular_site + "regular/")
     assert page.locator("table.rk-regular tr").count() > 3
-    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    assert page.evaluate("w => document.documentElement.scrollWidth <= w", page.viewport_size["width"])
     assert page.evaluate(BROKEN_WORDS, "table.rk-regular") == []
     page.context.close()

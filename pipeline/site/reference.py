@@ -192,8 +192,8 @@ def search_tips_page(corpus: Corpus) -> Page:
         '<li>Typos are corrected (<code>trampel</code> finds trample, and says so); a word being typed counts for '
         'the words it starts.</li>'
         '<li>Naming a document narrows the search to it: <code>mtr slow play</code>.</li></ul>'
-        f'<h2 id="abbreviations">Abbreviations</h2><div class="rk-table"><table><thead><tr><th>Written</th>'
-        f'<th>Searched as</th></tr></thead><tbody>{rows}</tbody></table></div>'
+        f'<h2 id="abbreviations">Abbreviations</h2><div class="rk-table"><table class="rk-abbreviations"><thead><tr>'
+        f'<th scope="col">Written</th><th scope="col">Searched as</th></tr></thead><tbody>{rows}</tbody></table></div>'
         '<h2 id="offline">Offline</h2><p>Once the site has been opened, its documents and its search are saved on '
         'the phone and keep working when the venue\u2019s wifi does not.</p>')
     return Page("search-tips.md", "Search tips", body, description="How to search the rules")
