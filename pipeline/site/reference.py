@@ -59,7 +59,8 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str]) -> Pa
         name = f'<a href="{esc(Addresses.url(path))}">{esc(info.title)}</a>' if path else esc(info.title)
         rows.append(f'<tr><td>{name}</td><td><span class="rk-date">{esc(info.edition or "—")}</span></td>'
                     f'<td>{esc(", ".join(status))}</td></tr>')
-    out.append('<div class="rk-table"><table><thead><tr><th>Document</th><th>Effective</th><th>Status</th></tr></thead>'
+    out.append('<div class="rk-table"><table class="rk-editions"><thead><tr><th scope="col">Document</th>'
+               '<th scope="col">Effective</th><th scope="col">Status</th></tr></thead>'
                f'<tbody>{"".join(rows)}</tbody></table></div>')
     return Page("index.md", "Home", "".join(out), description="Magic: The Gathering tournament rules reference")
 
@@ -191,8 +192,8 @@ def search_tips_page(corpus: Corpus) -> Page:
         '<li>Typos are corrected (<code>trampel</code> finds trample, and says so); a word being typed counts for '
         'the words it starts.</li>'
         '<li>Naming a document narrows the search to it: <code>mtr slow play</code>.</li></ul>'
-        f'<h2 id="abbreviations">Abbreviations</h2><div class="rk-table"><table><thead><tr><th>Written</th>'
-        f'<th>Searched as</th></tr></thead><tbody>{rows}</tbody></table></div>'
+        f'<h2 id="abbreviations">Abbreviations</h2><div class="rk-table"><table class="rk-abbreviations"><thead><tr>'
+        f'<th scope="col">Written</th><th scope="col">Searched as</th></tr></thead><tbody>{rows}</tbody></table></div>'
         '<h2 id="offline">Offline</h2><p>Once the site has been opened, its documents and its search are saved on '
         'the phone and keep working when the venue\u2019s wifi does not.</p>')
     return Page("search-tips.md", "Search tips", body, description="How to search the rules")

@@ -1,0 +1,194 @@
+"""The reference on a judge's phone with no signal: after a first visit, every current document opens
+offline, styled; a page never saved says so in the site's own frame; a new build replaces what was saved.
+
+Offline is real here: the server is stopped, not emulated (a service worker's own requests ignore the
+browser's offline emulation). Each test serves its own copy of the site (hard links: the built site is
+never changed) at phone size, 390×844, with service workers allowed.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+
+import pytest
+
+from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser
+
+sync_api = require_browser()
+
+SAVED = "() => document.documentElement.getAttribute('data-rk-offline') === 'saved'"
+CACHE_NAMES = "() => caches.keys()"
+CACHED_PATHS = """async () => {
+  const names = await caches.keys();
+  const paths = [];
+  for (const name of names) for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+  return paths;
+}"""
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site_copy(built_site, tmp_path):
+    """The built site, linked file by file into a folder of this test's own."""
+    copy = tmp_path / "site"
+    shutil.copytree(built_site, copy, copy_function=os.link)
+    return copy
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, service_workers="allow",
+                                  has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.errors = console_errors(page)
+    yield page
+    context.close()
+
+
+def served(site):
+    """The site served by rulekb's server; (base url, stop). Stopping also cuts the connections the
+    browser keeps open, so that nothing more reaches the server: the phone has lost its signal."""
+    from pipeline.serve import Site, make_server
+    server = make_server(Site(site), port=0)
+    connections = set()
+
+    class Tracked(server.RequestHandlerClass):
+        def setup(self):
+            super().setup()
+            connections.add(self.connection)
+
+        def finish(self):
+            connections.discard(self.connection)
+            super().finish()
+    server.RequestHandlerClass = Tracked
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def stop():
+        server.shutdown()
+        server.server_close()
+        for connection in list(connections):
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+    return f"http://127.0.0.1:{server.server_address[1]}/", stop
+
+
+def build_of(site) -> str:
+    return re.search(r'const BUILD = "([^"]+)"', (site / "sw.js").read_text(encoding="utf-8")).group(1)
+
+
+def first_visit(page, url: str) -> str:
+    """Open the home page and wait for the service worker to save the reference; the toast's words."""
+    page.goto(url)
+    page.wait_for_function(SAVED, timeout=60000)
+    return page.locator(".rk-toast").inner_text()
+
+
+def is_styled(page) -> bool:
+    return page.evaluate("""() => {
+      const header = document.querySelector('.md-header');
+      const sheetsLoaded = [...document.styleSheets].some((sheet) => /main\\.[0-9a-f]+\\.min\\.css/.test(sheet.href || ''))
+        && [...document.styleSheets].some((sheet) => /rulekb\\.css/.test(sheet.href || ''));
+      return sheetsLoaded && !!header && getComputedStyle(header).position === 'sticky'
+        && getComputedStyle(header).backgroundColor !== 'rgba(0, 0, 0, 0)';
+    }""")
+
+
+def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone, site_copy, frozen_corpus):
+    url, stop = served(site_copy)
+    try:
+        toast = first_visit(phone, url)
+    finally:
+        stop()                                     # no signal from here on
+    assert re.fullmatch(r"Saved for offline: IPG, MTR, CR and the search — \d+\.\d+ MB", toast), toast
+    megabytes = float(re.search(r"(\d+\.\d+) MB", toast).group(1))
+    assert 0.5 < megabytes < 3.0                   # the whole current reference, compressed
+    assert phone.evaluate(CACHE_NAMES) == [f"rulekb-{build_of(site_copy)}"]
+
+    infractions = [section.number for section in frozen_corpus.document("ipg").sections if section.infraction]
+    assert len(infractions) > 20
+    for number in infractions:
+        phone.goto(f"{url}ipg/{number}/")
+        assert phone.locator("h1").first.inner_text().startswith(number), number
+        assert phone.locator(".rk-penalty-path .rk-penalty-value").is_visible(), number
+        assert is_styled(phone), number
+    phone.goto(url + "cr/702/#702.19b")
+    rule = phone.locator('[id="702.19b"]')
+    assert "trample" in rule.inner_text().lower()
+    assert phone.evaluate("() => { const r = document.getElementById('702.19b').getBoundingClientRect();"
+                          " return r.top >= 0 && r.top < innerHeight; }")
+    assert is_styled(phone)
+    phone.goto(url + "penalties/")
+    assert phone.locator("table.rk-penalties").first.is_visible() and is_styled(phone)
+
+    # the search answers from the saved files too
+    answer = phone.evaluate("() => window.rulekbSearch('trample')")
+    assert answer["answer"]["results"][0]["id"] == "cr:702.19"
+    assert phone.errors == [] or all("Failed to load resource" in error for error in phone.errors), phone.errors
+
+
+def test_a_page_never_saved_shows_the_offline_page_styled(phone, site_copy):
+    url, stop = served(site_copy)
+    try:
+        first_visit(phone, url)
+    finally:
+        stop()
+    saved = phone.evaluate(CACHED_PATHS)
+    assert "/history/cr/205/" not in saved         # histories are not part of the offline set
+    phone.goto(url + "history/cr/205/")
+    assert phone.locator("h1").first.inner_text() == "Not saved offline yet"
+    assert "/history/cr/205/" in phone.locator(".rk-offline p").first.inner_text()
+    assert is_styled(phone)
+    assert phone.locator(".rk-offline .rk-search-open").is_visible()
+    phone.locator(".rk-offline .rk-search-open").click()          # the search opens, offline
+    box = phone.locator(".rk-search__input")
+    box.wait_for(state="visible")
+    box.fill("missed trigger")
+    phone.wait_for_function("() => document.querySelector('.rk-search__results').getAttribute('data-query') === 'missed trigger'")
+    assert phone.locator("a.rk-result").first.get_attribute("data-id") == "ipg:2.1"
+    phone.locator(".rk-search__close").click()
+    phone.locator('.rk-offline a[href="penalties/"]').click()     # and the penalty table is one tap away
+    phone.wait_for_url("**/penalties/")
+    assert phone.locator("table.rk-penalties").first.is_visible() and is_styled(phone)
+
+
+def test_a_phone_saving_data_keeps_only_what_it_opens(browser, site_copy):
+    context = browser.new_context(viewport=PHONE, service_workers="allow", has_touch=True, is_mobile=True)
+    context.add_init_script("Object.defineProperty(navigator, 'connection', {value: {saveData: true}})")
+    page = context.new_page()
+    url, stop = served(site_copy)
+    try:
+        page.goto(url)
+        page.wait_for_function("() => document.documentElement.getAttribute('data-rk-offline') === 'save-data'",
+                               timeout=30000)
+        saved = page.evaluate(CACHED_PATHS)
+        assert "/penalties/" in saved                 # what every visitor gets when the worker installs
+        assert not any(path.startswith("/cr/7") for path in saved)
+    finally:
+        stop()
+        context.close()
+
+
+def test_a_new_build_replaces_the_saved_set(phone, site_copy):
+    url, stop = served(site_copy)
+    try:
+        first_visit(phone, url)
+        old = build_of(site_copy)
+        worker = site_copy / "sw.js"
+        text = worker.read_text(encoding="utf-8").replace(old, "next-build")
+        worker.unlink()                                # a new file: the built site's own stays as it was
+        worker.write_text(text, encoding="utf-8")
+        phone.evaluate("() => navigator.serviceWorker.getRegistration().then((registration) => registration.update())")
+        phone.wait_for_function("() => caches.keys().then((names) => names.join() === 'rulekb-next-build')",
+                                polling=200, timeout=30000)
+    finally:
+        stop()

@@ -1,0 +1,250 @@
+"""The site on a judge's phone, in a real browser (Debian's chromium through Playwright): dense rules,
+every control in reach at 200 % zoom and with large text, words never broken, 44 px navigation
+targets, a skip link, visible focus, copy-link from a rule's number, quick references on one sheet."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
+from conftest import CORPUS, ROOT
+
+sync_api = require_browser()
+
+# Heights of the two longest CR pages at 390×844 before the dense layout (issue 13): a third shorter now.
+BEFORE = {"cr/702/": 127_867, "cr/704/": 9_163}
+ZOOMED = {"viewport": {"width": 195, "height": 422}, "device_scale_factor": 2}     # 200 % zoom of a 390 px phone
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site):
+    url, stop = served(built_site)
+    yield url
+    stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser, large_text: bool = False, **options):
+    settings = {"viewport": PHONE, "device_scale_factor": 1, "has_touch": True, "is_mobile": True,
+                "service_workers": "block", **options}
+    context = browser.new_context(**settings)
+    page = context.new_page()
+    page.errors = console_errors(page)
+    if large_text:
+        # the phone's text size at 200 %: the browser's default font size doubled (rem, em and media queries follow)
+        context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+    return page
+
+
+@pytest.fixture
+def page(browser):
+    page = new_page(browser)
+    yield page
+    page.context.close()
+
+
+# -- dense rules ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", sorted(BEFORE))
+def test_long_cr_sections_are_a_third_shorter(page, site_url, path):
+    page.goto(site_url + path)
+    page.add_style_tag(content=".md-typeset .rk-page > .rk-rule { content-visibility: visible !important }")   # laid out whole
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    print(f"{path}: {height} px at 390x844 (before: {BEFORE[path]})")
+    assert height <= BEFORE[path] * 2 / 3
+    first = page.locator(".rk-rule").first      # the number inline, on the rule's first line
+    number, text = first.locator("a.rk-num").bounding_box(), first.locator("p").first.bounding_box()
+    assert abs(number["y"] + number["height"] / 2 - (text["y"] + 12)) < 12
+
+
+def test_tapping_a_rule_number_offers_to_copy_its_link(browser, site_url):
+    page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
+    page.goto(site_url + "cr/704/")
+    number = page.locator('a.rk-num[href="#704.5k"]')
+    number.scroll_into_view_if_needed()
+    before = page.evaluate("() => scrollY")
+    number.tap()
+    toast = page.locator(".rk-toast")
+    toast.get_by_role("button", name="Copy link").wait_for(state="visible")
+    assert "704.5k" in toast.inner_text()
+    assert page.url.endswith("/cr/704/#704.5k")
+    assert page.evaluate("() => scrollY") == before              # no jump: the rule stays where it was
+    toast.get_by_role("button", name="Copy link").tap()
+    page.wait_for_function("() => document.querySelector('.rk-toast').textContent.includes('Link copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == site_url + "cr/704/#704.5k"
+    assert page.errors == []
+    page.context.close()
+
+
+# -- keyboard --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["ipg/2.1/", "cr/704/"])
+def test_tab_reaches_the_content_within_three_presses_by_the_skip_link(page, site_url, path):
+    page.goto(site_url + path)
+    page.keyboard.press("Tab")
+    skip = page.locator("a.md-skip")
+    assert skip.evaluate("e => e === document.activeElement") and skip.inner_text() == "Skip to content"
+    assert skip.is_visible()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('.rk-page')"), \
+        page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+
+
+def test_every_header_control_shows_its_focus_and_the_menu_opens_from_the_keyboard(page, site_url):
+    page.goto(site_url + "ipg/2.1/")
+    seen = []
+    for _ in range(5):           # skip link, menu, penalties, colour scheme, search
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("""() => {
+          const element = document.activeElement;
+          const shown = element.matches('input.md-option') ? element.nextElementSibling : element;   // the radio's label
+          const style = getComputedStyle(shown);
+          return [element.className, style.outlineStyle, parseFloat(style.outlineWidth)];
+        }"""))
+    for (name, _, _), wanted in zip(seen, ["md-skip", "rk-menu", "rk-header-link", "md-option", "rk-search-open"]):
+        assert wanted in name.split(), seen
+    assert all(style != "none" and width >= 2 for _, style, width in seen), seen
+    page.locator(".rk-menu").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.getElementById('__drawer').checked")
+    assert page.evaluate("() => !!document.activeElement.closest('.md-sidebar--primary')")
+    page.keyboard.press("Escape")
+    assert not page.evaluate("() => document.getElementById('__drawer').checked")
+    assert page.locator(".md-sidebar--primary").evaluate("e => getComputedStyle(e).visibility") in ("hidden", "visible")
+
+
+def test_a_closed_menu_is_out_of_the_tab_order(page, site_url):
+    page.goto(site_url + "cr/704/")
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.md-sidebar--primary')).visibility === 'hidden'")
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert not page.evaluate("() => !!document.activeElement.closest('.md-sidebar--primary')")
+
+
+# -- tap targets -------------------------------------------------------------------------------------------
+
+TARGETS = """(selector) => [...document.querySelectorAll(selector)].filter((e) => e.getClientRects().length)
+  .map((e) => { const r = e.getBoundingClientRect(); return [e.textContent.trim().slice(0, 20), r.width, r.height]; })"""
+
+
+def test_navigation_controls_are_44_px_and_inline_links_24_px(page, site_url):
+    page.goto(site_url + "cr/704/")
+    header = page.evaluate(TARGETS, ".md-header__button:not(.md-logo)")
+    assert len(header) >= 4 and all(w >= 44 and h >= 44 for _, w, h in header), header
+    inline = page.evaluate(TARGETS, ".rk-rule a.rk-ref, .rk-rule a.rk-num")
+    assert len(inline) > 50 and all(h >= 24 for _, _, h in inline), [t for t in inline if t[2] < 24][:5]
+    assert all(w >= 24 for name, w, _ in inline if len(name) >= 3)    # one- and two-digit links are spaced by text
+    page.locator("details.rk-refby > summary").first.click()
+    page.locator("details.rk-terms > summary").click()
+    for selector in ("details.rk-refby[open] .rk-chips a", "details.rk-terms .rk-chips a",
+                     "details > summary", ".rk-page-history a"):
+        found = page.evaluate(TARGETS, selector)
+        assert found and all(w >= 44 and h >= 44 for _, w, h in found), (selector, found)
+    page.goto(site_url + "cr/702/")
+    page.locator("details.rk-toc > summary").click()
+    contents = page.evaluate(TARGETS, "details.rk-toc a")
+    assert len(contents) > 100 and all(h >= 44 for _, _, h in contents)
+    page.goto(site_url + "penalties/")
+    rows = page.evaluate(TARGETS, "table.rk-penalties td a")
+    assert rows and all(h >= 44 for _, _, h in rows)
+
+
+# -- zoom, large text ------------------------------------------------------------------------------------
+
+# Each word of a piece of text must lie on one line: a word cut by the line end shows as two boxes.
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\\s\\-\\u2010-\\u2015/]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+CONTROLS_IN_VIEW = """(width) => [...document.querySelectorAll('.rk-search-open, .rk-header-link, .rk-menu')]
+  .filter((e) => e.closest('.md-header')).map((e) => { const r = e.getBoundingClientRect();
+    return [e.className, r.left >= 0 && r.right <= width && r.top >= 0 && r.bottom <= innerHeight && r.width >= 44]; })"""
+
+
+@pytest.mark.parametrize("zoom", ["200% zoom", "large text"])
+def test_at_200_percent_controls_stay_visible_and_no_word_breaks(browser, site_url, zoom):
+    page = new_page(browser, **ZOOMED) if zoom == "200% zoom" else new_page(browser, large_text=True)
+    for path in ("", "penalties/", "ipg/2.1/", "ipg/4.8/", "cr/704/"):
+        page.goto(site_url + path)
+        assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize) * devicePixelRatio") >= 40
+        controls = page.evaluate(CONTROLS_IN_VIEW, page.viewport_size["width"])
+        assert len(controls) == 3 and all(inside for _, inside in controls), (path, controls)
+        assert page.locator(".md-header .rk-header-link__label").is_visible()
+        assert page.evaluate("w => document.documentElement.scrollWidth <= w", page.viewport_size["width"]), path
+        broken = page.evaluate(BROKEN_WORDS, ".rk-page table, .rk-penalty, .rk-penalty-path, h1, .rk-date, .rk-quick")
+        assert broken == [], (path, broken[:10])
+        clipped = page.evaluate("""() => [...document.querySelectorAll('.rk-penalty, .rk-penalty-path, .rk-pen, .md-header__button')]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent.trim())""")
+        assert clipped == [], (path, clipped)
+    page.goto(site_url + "penalties/")
+    badges = page.evaluate("""() => [...document.querySelectorAll('table.rk-penalties .rk-pen')].map((badge) => {
+      const table = badge.closest('table').getBoundingClientRect(), box = badge.getBoundingClientRect();
+      return box.right <= table.right + 0.5 && box.left >= table.left - 0.5; })""")
+    assert badges and all(badges)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_effective_dates_never_wrap(browser, site_url):
+    page = new_page(browser, **ZOOMED)
+    for path in ("", "cr/", "penalties/", "changes/cr-2025-11-14--cr/"):
+        page.goto(site_url + path)
+        lines = page.evaluate("() => [...document.querySelectorAll('.rk-date')].map((d) => d.getClientRects().length)")
+        assert lines and set(lines) == {1}, path
+    page.context.close()
+
+
+# -- the quick references on paper -------------------------------------------------------------------------
+
+def pdf_pages(browser, url: str) -> int:
+    page = browser.new_page()
+    page.goto(url)
+    pdf = page.pdf(format="A4")
+    page.close()
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+@pytest.fixture(scope="module")
+def regular_site(tmp_path_factory):
+    """A site with a JAR (the frozen sources have none): the Regular REL quick reference is built from it."""
+    from pipeline import api
+    sources = tmp_path_factory.mktemp("jar") / "sources"
+    sources.mkdir()
+    for name in ("jar-2019-01-21-magicjudges.html", "ipg-2024-09-23.txt"):
+        (sources / name).write_bytes((CORPUS / name).read_bytes())
+    result, _ = api.build(sources, sources.parent / "site", config=ROOT / "mkdocs.yml")
+    url, stop = served(result.out)
+    yield url
+    stop()
+
+
+def test_the_regular_rel_quick_reference_prints_on_one_sheet_and_fits_a_phone(browser, regular_site):
+    assert pdf_pages(browser, regular_site + "regular/") == 1
+    assert pdf_pages(browser, regular_site + "penalties/") == 1
+    page = new_page(browser, **ZOOMED)
+    page.goto(regular_site + "regular/")
+    assert page.locator("table.rk-regular tr").count() > 3
+    assert page.evaluate("w => document.documentElement.scrollWidth <= w", page.viewport_size["width"])
+    assert page.evaluate(BROKEN_WORDS, "table.rk-regular") == []
+    page.context.close()
