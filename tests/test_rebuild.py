@@ -8,6 +8,7 @@ import pytest
 
 import pipeline.corpus
 import pipeline.diff.history
+import pipeline.parallel
 from pipeline import api, cache
 from conftest import CORPUS, ROOT
 
@@ -56,6 +57,7 @@ def test_a_new_edition_is_compared_with_the_one_before_and_nothing_else(tmp_path
     sources = copy_sources(tmp_path, ("cr-2024-08-02.txt", "cr-2024-11-08.txt"))
     api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
     shutil.copy(CORPUS / "cr-2025-11-14.txt", sources)          # the newest edition arrives
+    monkeypatch.setattr(pipeline.parallel, "cores", lambda: 1)  # in this process, where the counting is
     compared = counting(monkeypatch, pipeline.diff.history, "compare")
     parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
     result, corpus = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
@@ -78,8 +80,8 @@ def test_a_rebuild_after_a_change_equals_a_build_from_scratch(tmp_path, own_cach
     def differences(comparison, where=""):
         found = [f"{where}{name}" for name in comparison.left_only + comparison.right_only]
         for name in comparison.diff_files:
-            left = (comparison.left + "/" + name)
-            right = (comparison.right + "/" + name)
+            left = f"{comparison.left}/{name}"
+            right = f"{comparison.right}/{name}"
             # the generation's name is in the service worker, the search manifest and the site's marker
             a = open(left, "rb").read().replace(first.generation.encode(), b"G")
             b = open(right, "rb").read().replace(second.generation.encode(), b"G")
