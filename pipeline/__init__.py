@@ -11,8 +11,18 @@ Everything the `rulekb` command does is a function of `pipeline.api`:
 from .corpus import load_corpus, load_document
 from .export import document_json
 from .link import link_corpus
-from .model import (Block, Corpus, Document, DocumentInfo, GlossaryEntry, Infraction, Penalty, Problem,
-                    Reference, Section)
+from .model import (
+                    Block,
+                    Corpus,
+                    Document,
+                    DocumentInfo,
+                    GlossaryEntry,
+                    Infraction,
+                    Penalty,
+                    Problem,
+                    Reference,
+                    Section,
+)
 from .parse import parse
 from .parse.refs import find_references
 from .read import SourceError, read_bytes, read_source

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, rename_document
@@ -87,7 +85,7 @@ def export(target: Path | str, sources: Path | str = "sources", alone: bool = Fa
 
 
 def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind: Optional[str] = None,
-           index: Optional[Path | str] = None) -> "Answer":
+           index: Optional[Path | str] = None) -> Answer:
     """Search the current editions (the index of `sources`, or the index folder given)."""
     from .search.engine import search as search_index
     from .search.index import KnowledgeBase
@@ -119,7 +117,8 @@ def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
         corpus = load_corpus(sources)
     older, newer = _edition(corpus, old), _edition(corpus, new)
     if older.info.kind != newer.info.kind:
-        raise UsageError(f"{old} is a {older.info.kind} and {new} a {newer.info.kind}; compare two editions of one document")
+        raise UsageError(f"{old} is a {older.info.kind} and {new} a {newer.info.kind}; "
+                         "compare two editions of one document")
     if older.id == newer.id:
         older = rename_document(older, replace(older.info, id=f"{older.id}-old"))
     found = diff.compare(older, newer)
@@ -130,7 +129,7 @@ def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
 
 
 def build(sources: Path | str = "sources", out: Path | str = "site", config: Optional[Path | str] = None,
-          use_cache: bool = True) -> tuple["BuildResult", Corpus]:
+          use_cache: bool = True) -> tuple[BuildResult, Corpus]:
     """The site and its search index, published together; SourcesHaveErrors leaves the old site as it is."""
     from .search.indexing import write_search_index
     from .site.build import build_site

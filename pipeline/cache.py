@@ -8,6 +8,7 @@ Entries are pickles; one that cannot be read or written only costs time.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -88,10 +89,8 @@ def load(cache_key: str) -> Optional[Any]:
             value = pickle.load(handle)
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, ValueError):
         return None
-    try:
+    with contextlib.suppress(OSError):
         os.utime(path.parent, (time.time(), time.time()))   # a generation in use is a recent one
-    except OSError:
-        pass
     return value
 
 

@@ -43,7 +43,8 @@ def section_json(section: Section, backlinks: dict) -> dict[str, Any]:
     }
     if section.infraction:
         infraction = asdict(section.infraction)
-        data["infraction"] = {key: list(value) if isinstance(value, tuple) else value for key, value in infraction.items()}
+        data["infraction"] = {key: list(value) if isinstance(value, tuple) else value
+                              for key, value in infraction.items()}
     return data
 
 

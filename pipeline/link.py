@@ -74,9 +74,9 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
             for ref in refs:
                 if ref.target:
                     citing = backlinks.setdefault(ref.target, [])
-                    if not citing or citing[-1] != section.id:
-                        if section.id not in citing and ref.target != section.id:
-                            citing.append(section.id)
+                    if (not citing or citing[-1] != section.id) and section.id not in citing \
+                            and ref.target != section.id:
+                        citing.append(section.id)
                 else:
                     unresolved.append(_unresolved_problem(ref, document))
         glossary = []
@@ -147,7 +147,8 @@ def _unresolved_problem(ref: Reference, document: Document) -> Problem:
     if ref.document and ref.document not in (document.info.kind, document.id):
         where = f"the {ref.document.upper()}, which is not among the sources"
         return Problem(WARNING, document.info.source, ref.line,
-                       f"reference “{ref.text}” names {ref.number} in {where} (or has no such section); kept as written")
+                       f"reference “{ref.text}” names {ref.number} in {where} (or has no such section); "
+                       "kept as written")
     return Problem(WARNING, document.info.source, ref.line,
                    f"reference “{ref.text}” names {ref.number}, which is not in this document; kept as written")
 

@@ -7,6 +7,7 @@ is simply made again by the caller. Nothing of the pipeline's own is imported he
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import multiprocessing
@@ -52,10 +53,9 @@ def _by_index(index: int) -> None:
 
 
 def _quietly(function: Callable, item) -> None:
-    try:
+    # the caller makes this item again, and reports what goes wrong then
+    with contextlib.suppress(Exception):
         function(item)
-    except Exception:   # the caller makes this item again, and reports what goes wrong then
-        pass
 
 
 def die_with_parent() -> None:

@@ -85,7 +85,7 @@ class Response:
     plain_head: bytes
     packed_head: bytes
 
-    def with_status(self, status: int) -> "Response":
+    def with_status(self, status: int) -> Response:
         return Response(status, self.body, self.packed, self.plain_head, self.packed_head)
 
 
@@ -331,7 +331,7 @@ class _Worker:
         self.reading = asyncio.ensure_future(self._answers())
 
     @classmethod
-    async def connect(cls, pid: int, ours: socket.socket) -> "_Worker":
+    async def connect(cls, pid: int, ours: socket.socket) -> _Worker:
         reader, writer = await asyncio.open_connection(sock=ours)
         return cls(pid, reader, writer)
 

@@ -32,14 +32,14 @@ class _Collector(HTMLParser):
                 self.resources.append(attrs[name])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parse_page(path: Path):
     collector = _Collector()
     collector.feed(path.read_text(encoding="utf-8"))
     return collector
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def anchors_of(site: Path, page: Path) -> frozenset:
     """The anchors a page has: its ids, and for an older edition's reader the ones its data will draw."""
     parsed = parse_page(page)

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.read import read_bytes, read_source
 from pipeline.read.dates import parse_date
 from pipeline.read.detect import detect
 from pipeline.read.manifest import apply_manifest, load_manifest
-from pipeline.read import read_bytes, read_source
+
 from conftest import CORPUS, FROZEN, SEEDS
 
 

@@ -15,13 +15,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.diff import (Change, EditionDiff, GlossaryChange, Move, announced_changes, check_announced, compare,
-                           diff_json, last_changed, mask_numbers, rule_history, word_diff)
 from pipeline.corpus import load_document
+from pipeline.diff import (
+    Change,
+    EditionDiff,
+    GlossaryChange,
+    Move,
+    announced_changes,
+    check_announced,
+    compare,
+    diff_json,
+    last_changed,
+    mask_numbers,
+    rule_history,
+    word_diff,
+)
 from pipeline.model import WARNING, Block, Document, DocumentInfo, GlossaryEntry, Section, replace
 
 from conftest import CORPUS
-
 
 # --------------------------------------------------------------------------- the raw files
 

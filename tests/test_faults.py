@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FROZEN, ROOT, SEEDS
 from pipeline.site.publish import MARKER, STAGING_PREFIX, index_folder, published, state_folder
+
+from conftest import FROZEN, ROOT, SEEDS
 
 SMALL = {"magic-online-floor-rules-2002.txt": "000_d5f726d99ad04a53.txt",
          "cr-2011-02-04-multiplayer-excerpt.txt": "002_75bbd6f8d1790816.txt",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -146,7 +145,7 @@ def test_the_api_answers_the_payloads_as_escaped_snippets(hostile_site):
 
 
 def test_nothing_runs_on_any_page_in_chromium(hostile_site):
-    from browser import FLAGS, CHROMIUM, PHONE, require_browser
+    from browser import CHROMIUM, FLAGS, PHONE, require_browser
     playwright_api = require_browser()
     site, _ = hostile_site
     pages = sorted("/" + path.relative_to(site).as_posix() for path in site.rglob("*.html"))
@@ -190,7 +189,7 @@ def _search_box(page, base: str) -> list[str]:
 
 
 def test_the_reader_of_the_older_edition_draws_the_payloads_as_text(hostile_site):
-    from browser import FLAGS, CHROMIUM, PHONE, require_browser
+    from browser import CHROMIUM, FLAGS, PHONE, require_browser
     playwright_api = require_browser()
     site, corpus = hostile_site
     older = next(info for info in corpus.editions if not info.current and info.kind == "floor")

@@ -12,6 +12,7 @@ import pytest
 from pipeline import load_corpus
 from pipeline.corpus import load_edition
 from pipeline.export import document_json
+
 from conftest import CORPUS, ROOT
 
 

@@ -5,6 +5,7 @@ import re
 
 from pipeline import load_document
 from pipeline.read import read_bytes
+
 from conftest import CORPUS
 
 
@@ -35,9 +36,9 @@ def test_a_markdown_cr_gives_the_same_rules_as_the_text_file(tmp_path):
 
 
 def test_markdown_markup_becomes_plain_lines_with_hints():
-    data = ("# Magic Tournament Rules\n\n## 1.1 Tournament Types\n\nSee [section 2.5](#mtr2-5) and **bold** "
-            "words, an \\*escaped\\* star.\n\n- Standard\n- *Modern*\n\n| Infraction | Penalty |\n|---|---|\n"
-            "| Slow Play | Warning |\n").encode()
+    data = (b"# Magic Tournament Rules\n\n## 1.1 Tournament Types\n\nSee [section 2.5](#mtr2-5) and **bold** "
+            b"words, an \\*escaped\\* star.\n\n- Standard\n- *Modern*\n\n| Infraction | Penalty |\n|---|---|\n"
+            b"| Slow Play | Warning |\n")
     source = read_bytes(data, "mtr.md")
     assert source.format == "markdown"
     texts = [(line.text, line.hint) for line in source.lines if line.text]

@@ -7,6 +7,7 @@ never changed) at phone size, 390×844, with service workers allowed.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -75,10 +76,8 @@ def served(site):
         server.shutdown()
         server.server_close()
         for connection in list(connections):
-            try:
+            with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
     return f"http://127.0.0.1:{server.server_address[1]}/", stop
 
 

@@ -3,19 +3,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
-from functools import lru_cache
+from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import CORPUS, SEEDS
-from pipeline.parse.furniture import is_page_number
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
 from pipeline.parse import PARSERS
 from pipeline.parse.cr import parse_cr, term_names
-from pipeline.parse.refs import find_references_in_texts
+from pipeline.parse.furniture import is_page_number
+from pipeline.parse.refs import find_references, find_references_in_texts
 from pipeline.read import read_bytes, read_source
-from pipeline.parse.refs import find_references
+
+from conftest import CORPUS, SEEDS
 
 CR_FILES = ["cr-2011-04-01.txt", "cr-2015-09-26.txt", "cr-2024-08-02.txt", "cr-2024-11-08.txt",
             "cr-2025-11-14.txt", "cr-2026-01-16.txt"]
@@ -26,7 +27,7 @@ def info_for(name: str) -> DocumentInfo:
     return DocumentInfo(id="cr", kind="cr", title="Comprehensive Rules", edition=None, source=name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed(name: str):
     path = SEEDS / name if name == SEED else CORPUS / name
     return parse_cr(read_source(path), info_for(name))

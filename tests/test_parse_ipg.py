@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.parse.furniture import is_page_number
 from pipeline.model import ERROR, INFO, SUBHEADING, TABLE_ROW, WARNING, Document, DocumentInfo, Problem
 from pipeline.parse import PARSERS
+from pipeline.parse.furniture import is_page_number
 from pipeline.parse.ipg import parse_ipg
 from pipeline.read import Line, SourceText, read_bytes, read_source
 

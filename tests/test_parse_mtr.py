@@ -9,14 +9,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import CORPUS, SEEDS
-from pipeline.parse.furniture import is_contents_line, is_page_number
-from pipeline.model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, DocumentInfo)
+from pipeline.model import BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, DocumentInfo
 from pipeline.parse import PARSERS
+from pipeline.parse.furniture import is_contents_line, is_page_number
 from pipeline.parse.mtr import parse_mtr
 from pipeline.read import Line, SourceText, read_bytes, read_source
+
+from conftest import CORPUS, SEEDS
 
 MTR_2026 = CORPUS / "mtr-2026-02-27.txt"
 MTR_2019 = CORPUS / "mtr-2019-01-21-magicjudges.html"

@@ -4,9 +4,11 @@ from __future__ import annotations
 import codecs
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.read import SourceError, read_bytes
+
 from conftest import CORPUS, SEEDS
 
 CR_2026 = (CORPUS / "cr-2026-01-16.txt").read_bytes()
@@ -42,7 +44,7 @@ def test_windows_1252_file_keeps_its_curly_quotes():
 
 
 def test_stray_code_page_byte_in_utf8_is_kept_and_reported():
-    data = "Jötun Grunt costs “nothing”.\n".encode("utf-8") * 3 + b"Lim-D\x96l's Vault\n"
+    data = "Jötun Grunt costs “nothing”.\n".encode() * 3 + b"Lim-D\x96l's Vault\n"
     source = read_bytes(data, "stray.txt")
     assert source.lines[-1].text == "Lim-D–l's Vault"
     assert [(p.file, p.line) for p in source.problems] == [("stray.txt", 4)]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import filecmp
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ import pipeline.corpus
 import pipeline.diff.history
 import pipeline.parallel
 from pipeline import api, cache
+
 from conftest import CORPUS, ROOT
 
 
@@ -83,8 +85,8 @@ def test_a_rebuild_after_a_change_equals_a_build_from_scratch(tmp_path, own_cach
             left = f"{comparison.left}/{name}"
             right = f"{comparison.right}/{name}"
             # the generation's name is in the service worker, the search manifest and the site's marker
-            a = open(left, "rb").read().replace(first.generation.encode(), b"G")
-            b = open(right, "rb").read().replace(second.generation.encode(), b"G")
+            a = Path(left).read_bytes().replace(first.generation.encode(), b"G")
+            b = Path(right).read_bytes().replace(second.generation.encode(), b"G")
             if a != b:
                 found.append(f"{where}{name}")
         for name, sub in comparison.subdirs.items():

@@ -13,15 +13,14 @@ import json
 import os
 import shutil
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import FROZEN, ROOT, SEEDS
 from pipeline.cli import main
 from pipeline.cli.commands import say
+
+from conftest import ROOT, SEEDS
 
 FLOOR = SEEDS / "000_d5f726d99ad04a53.txt"
 

@@ -12,10 +12,10 @@ from pipeline import api
 from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.search.indexing import write_search_index
-from pipeline.search.question import QueryError
-from pipeline.search.question import abbreviations, edit_distance, understand
 from pipeline.search.quality import measure, read_questions
-from conftest import FIXTURES, ROOT
+from pipeline.search.question import QueryError, abbreviations, edit_distance, understand
+
+from conftest import FIXTURES
 
 REQUIRED_ABBREVIATIONS = ["GRV", "HCE", "LEC", "MPE", "FtMGS", "D/DLP", "CPV", "LPV", "USC", "DQ", "GL", "ML",
                           "2HG", "EDH", "SBA", "ETB", "LTB", "REL"]

@@ -13,7 +13,8 @@ from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import answer_rank, measure, read_questions
 from pipeline.site.publish import index_folder, published
-from browser import FLAGS, CHROMIUM, PHONE, console_errors, open_search, require_browser, served, type_question
+
+from browser import CHROMIUM, FLAGS, PHONE, console_errors, open_search, require_browser, served, type_question
 from conftest import FIXTURES
 
 sync_api = require_browser()

@@ -13,8 +13,6 @@ import re
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from base64 import b64encode
@@ -225,7 +223,7 @@ def test_a_rebuild_is_followed_without_a_restart(tmp_path):
 
 
 def test_rulekb_serve_searches_in_processes_of_its_own_replaced_when_killed_and_ended_with_it(site):
-    from pipeline.bench.serving import server_cpu, start_server, stop_server, _children
+    from pipeline.bench.serving import _children, server_cpu, start_server, stop_server
     process, port = start_server(site, workers=1)
     address = ("127.0.0.1", port)
     try:

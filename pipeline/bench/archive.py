@@ -53,7 +53,8 @@ def _build(scratch: Path, editions: list[Path], others: list[Path], config: Path
     pages = sum(1 for page in out.rglob("index.html") if page.stat().st_nlink == 1)   # old addresses are links
     history = out / "history" / "cr" / "702" / "index.html"
     history_kb = gzip_size(history) / 1024 if history.is_file() else 0
-    print(f"{len(editions):>8} {pages:>6} {seconds:>8.1f} {memory:>8.0f} {disk_usage(out) / 1e6:>8.1f} {history_kb:>11.1f}")
+    print(f"{len(editions):>8} {pages:>6} {seconds:>8.1f} {memory:>8.0f} {disk_usage(out) / 1e6:>8.1f} "
+          f"{history_kb:>11.1f}")
     if not keep:
         for path in (folder, out, cache):
             shutil.rmtree(path, ignore_errors=True)

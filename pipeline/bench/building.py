@@ -24,7 +24,8 @@ def run(args) -> None:
         for page in ("cr/704", "cr/702", "ipg/2.1", "penalties"):
             if (out / page / "index.html").is_file():
                 page_only, with_assets = page_transfer(out, page)
-                print(f"page {page + '/:':<24} {page_only / 1024:6.1f} KB gzip, {with_assets / 1024:.1f} KB with CSS and JS")
+                print(f"page {page + '/:':<24} {page_only / 1024:6.1f} KB gzip, "
+                      f"{with_assets / 1024:.1f} KB with CSS and JS")
         offline = sum(gzip_size(path) for path in out.rglob("*") if path.is_file()
                       and path.suffix in (".html", ".json", ".js", ".css")
                       and not any(part.startswith((".", "history", "changes")) for part in path.relative_to(out).parts))

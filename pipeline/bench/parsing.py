@@ -20,14 +20,15 @@ def run(args) -> None:
             continue
         info = known.info
         source = read_source(path)
-        read_ms = best_of(args.runs, lambda: read_source(path)) * 1000
-        parse_ms = best_of(args.runs, lambda: parse(source, info)) * 1000
+        read_ms = best_of(args.runs, lambda path=path: read_source(path)) * 1000
+        parse_ms = best_of(args.runs, lambda source=source, info=info: parse(source, info)) * 1000
         document = parse(source, info)
-        link_ms = best_of(args.runs, lambda: link_corpus([document])) * 1000
+        link_ms = best_of(args.runs, lambda document=document: link_corpus([document])) * 1000
         tracemalloc.start()
         link_corpus([parse(read_source(path), info)])
         peak = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
         print(f"{path.name:<44} {path.stat().st_size / 1024:>6.0f} {read_ms:>8.1f} {parse_ms:>9.1f} "
               f"{parse_ms + link_ms:>9.1f} {peak:>8.1f}")
-    print("  (best of %d; parse excludes reading; +link adds resolving references; peak = traced Python memory)" % args.runs)
+    print(f"  (best of {args.runs}; parse excludes reading; +link adds resolving references;"
+          " peak = traced Python memory)")

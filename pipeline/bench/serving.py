@@ -20,6 +20,7 @@ folder) to skip the build.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import random
@@ -101,10 +102,8 @@ def start_server(site: Path, workers: Optional[int] = None) -> tuple[subprocess.
 
 def stop_server(server: subprocess.Popen) -> None:
     """Stop the server and the worker processes of its session."""
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(server.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
     try:
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
@@ -196,7 +195,7 @@ async def _client(port: int, kind: str, paths: Iterator[str], tallies: dict[str,
             if connection is None:
                 connection = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), TIMEOUT)
             status = await asyncio.wait_for(_exchange(connection, path), TIMEOUT)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
             if counted:
                 tally.error(type(error).__name__)
             connection = _close(connection)
@@ -269,4 +268,5 @@ def report(label: str, tallies: dict[str, Tally], seconds: float, server_used: f
         values = tally.latencies
         reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(tally.reasons.items()))
         print(f"  {kind:<5}  {len(values) / seconds:7,.0f} req/s   p50 {percentile(values, 0.5) * 1000:7.1f} ms   "
-              f"p99 {percentile(values, 0.99) * 1000:7.1f} ms   errors {tally.errors}" + (f" ({reasons})" if reasons else ""))
+              f"p99 {percentile(values, 0.99) * 1000:7.1f} ms   errors {tally.errors}"
+              + (f" ({reasons})" if reasons else ""))

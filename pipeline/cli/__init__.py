@@ -33,14 +33,17 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="print one document as JSON")
     export.add_argument("file", help="a source file, or a document id (cr, mtr, ipg, ...) in --sources")
     sources_option(export, "folder for document ids (default: sources)")
-    export.add_argument("--alone", action="store_true", help="read only this file (references to other documents stay unresolved)")
+    export.add_argument("--alone", action="store_true",
+                        help="read only this file (references to other documents stay unresolved)")
     export.add_argument("--no-cache", action="store_true", help="parse again")
     export.set_defaults(run=commands.export)
 
     build = sub.add_parser("build", help="ingest sources/ and build the static site and its search index")
     sources_option(build)
-    build.add_argument("--out", default=os.environ.get("RULEKB_SITE", "site"), help="where the site goes (default: site)")
-    build.add_argument("--config", default=None, help="the site's mkdocs.yml (default: the one beside the sources folder)")
+    build.add_argument("--out", default=os.environ.get("RULEKB_SITE", "site"),
+                       help="where the site goes (default: site)")
+    build.add_argument("--config", default=None,
+                       help="the site's mkdocs.yml (default: the one beside the sources folder)")
     build.add_argument("--no-cache", action="store_true", help="parse everything again")
     build.set_defaults(run=commands.build)
 
@@ -61,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="serve the built site and its JSON search API on 127.0.0.1")
     serve.add_argument("--site", default=os.environ.get("RULEKB_SITE", "site"), help="the built site (default: site)")
-    serve.add_argument("--sources", default=None, help="the sources, for /api/sections (default: those the site was built from)")
+    serve.add_argument("--sources", default=None,
+                       help="the sources, for /api/sections (default: those the site was built from)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=None, help="processes answering requests (default: one per core)")
@@ -80,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", action="append", help="run one part (repeatable): parse, search, build, browser, "
                                                       "serve, archive, pdf")
     bench.add_argument("--archive", default=None, help="a folder (or .tar.xz) of CR editions, for the archive figures")
-    bench.add_argument("--questions", default="tests/fixtures/search.tsv", help="the question set of the browser figures")
+    bench.add_argument("--questions", default="tests/fixtures/search.tsv",
+                       help="the question set of the browser figures")
     bench.set_defaults(run=commands.bench)
     return parser
 

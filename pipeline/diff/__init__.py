@@ -5,10 +5,21 @@ was added, removed, changed and renumbered; `word_diff` highlights words; `check
 holds a change appendix against the comparison; `history` follows each rule through editions.
 """
 from .announced import announced_changes, check_announced
-from .compare import (Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, compare, compare_glossary, diff_json,
-                      mask_numbers, section_text)
+from .compare import (
+                      Change,
+                      EditionDiff,
+                      GlossaryChange,
+                      GlossaryDiff,
+                      Move,
+                      compare,
+                      compare_glossary,
+                      diff_json,
+                      mask_numbers,
+                      section_text,
+)
 from .history import last_changed, rule_history
 from .words import word_diff
 
-__all__ = ["Change", "GlossaryChange", "GlossaryDiff", "Move", "EditionDiff", "compare", "compare_glossary", "diff_json", "mask_numbers", "section_text",
+__all__ = ["Change", "GlossaryChange", "GlossaryDiff", "Move", "EditionDiff", "compare", "compare_glossary",
+           "diff_json", "mask_numbers", "section_text",
            "announced_changes", "check_announced", "last_changed", "rule_history", "word_diff"]

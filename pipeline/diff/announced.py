@@ -8,7 +8,6 @@ from ..model import WARNING, Document, Problem, Section, section_id
 from ..read.dates import only_date
 from .compare import EditionDiff, _ancestor_keys, _key
 
-
 _CHANGE_APPENDIX = re.compile(r"changes?\s+(?:from|since|to)\s+(?:the\s+)?previous\s+versions?", re.I)
 _ENTRY_LABEL = re.compile(
     r"(?:^|(?<=[.;!?)])\s+)(?:sections?\s+)?(\d{1,2}(?:\.\d{1,2})*[a-z]?|appendix\s+[A-Z])\s*[:\-–—]\s", re.I)

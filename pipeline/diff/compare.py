@@ -45,8 +45,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .sequences import similarity
 from ..model import Document, GlossaryEntry, Section
+from .sequences import similarity
 
 # Pairs below these similarities (of the number-masked words) are not the same rule.
 SAME_NUMBER_SIMILARITY = 0.5
@@ -304,7 +304,8 @@ def _pair(old: Document, new: Document) -> _Pairing:
         # 1. same number, same text (unless the parents went different ways)
         for item in news:
             other = old_items.get(item.key)
-            if other is not None and other.section.level == level and other.text == item.text and not contradicts(other, item):
+            if (other is not None and other.section.level == level and other.text == item.text
+                    and not contradicts(other, item)):
                 accept(other.key, item.key)
 
         # 2. the same number-masked text, once on each side; then the same heading, once on each side
@@ -333,7 +334,8 @@ def _pair(old: Document, new: Document) -> _Pairing:
             at = bisect.bisect_left(new_positions, anchors[item.key])
             pool = {candidate.key: candidate for candidate in news[max(0, at - WINDOW):at + WINDOW]}
             # ... and those under the same (renumbered) parent
-            pool.update((candidate.key, candidate) for candidate in news_by_parent.get(mapped_parent, [])[:MAX_CANDIDATES])
+            siblings = news_by_parent.get(mapped_parent, [])[:MAX_CANDIDATES]
+            pool.update((candidate.key, candidate) for candidate in siblings)
             for key in (item.key, expected):
                 candidate = new_items.get(key)
                 if candidate is not None and key not in pairs and candidate.section.level == level:

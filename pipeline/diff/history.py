@@ -33,7 +33,7 @@ class Wording:
     id: str = ""
 
     @staticmethod
-    def of(title: str, text: str, examples: tuple[str, ...] = ()) -> "Wording":
+    def of(title: str, text: str, examples: tuple[str, ...] = ()) -> Wording:
         parts = [title.strip()] if title.strip() else []
         if text.strip():
             parts.append(text.strip())
@@ -61,7 +61,7 @@ class EditionSummary:
     wordings: dict
 
     @staticmethod
-    def of(document: Document) -> "EditionSummary":
+    def of(document: Document) -> EditionSummary:
         wordings: dict[str, Wording] = {}
         steps = []
         for section in document.sections:

@@ -21,7 +21,8 @@ SENTENCE_MARKS = ".!?:"
 # "Contents", "Table of Contents", "CONTENTS:"; the MTR also lists "Appendices".
 CONTENTS_LABEL = re.compile(r"(?:table\s+of\s+)?contents:?|appendices", re.I)
 # "All trademarks are property of...", "™ & © 2024 Wizards", "Converted by: ...".
-CREDIT_LINE = re.compile(r"^(?:All trademarks\b|Converted by\b|™\s*&\s*©|TM\s*&\s*\(?c\)?|©|\(c\)\s*\d|Copyright\b)", re.I)
+CREDIT_LINE = re.compile(r"^(?:All trademarks\b|Converted by\b|™\s*&\s*©|TM\s*&\s*\(?c\)?|©|\(c\)\s*\d"
+                         r"|Copyright\b)", re.I)
 MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
 SENTENCE_INSIDE = re.compile(r"(?:[a-z]{3}|\))[.!?]\s+[A-Z]")   # not "Team vs. Team"
 NOT_TITLE_STARTS = ",.;:)]-–—•*"
@@ -81,7 +82,8 @@ def mark_truncated(info: DocumentInfo, problems: list[Problem], missing: Iterabl
     missing = list(missing)
     if not missing:
         return info
-    names = ", ".join(what for _, what in missing[:limit]) + (f" and {len(missing) - limit} more" if len(missing) > limit else "")
+    more = f" and {len(missing) - limit} more" if len(missing) > limit else ""
+    names = ", ".join(what for _, what in missing[:limit]) + more
     problems.append(Problem(WARNING, info.source, missing[0][0],
                             f"the contents list names {len(missing)} heading(s) the text never reaches ({names}): "
                             f"the file looks truncated, so the document is marked incomplete"))

@@ -38,14 +38,35 @@ import re
 from dataclasses import MISSING, fields, replace
 from typing import Callable, Optional
 
-from .furniture import is_contents_line, is_page_number, strip_dot_leader
-from ..model import (ERROR, INFO, PARAGRAPH, SUBHEADING, WARNING, Block, Document, DocumentInfo,
-                     GlossaryEntry, Problem, Reference, Section)
+from ..model import (
+    ERROR,
+    INFO,
+    PARAGRAPH,
+    SUBHEADING,
+    WARNING,
+    Block,
+    Document,
+    DocumentInfo,
+    GlossaryEntry,
+    Problem,
+    Reference,
+    Section,
+)
 from ..read import SourceText
-from .refs import SUBRULE_LETTERS, find_references_in_texts
 from . import common
-from .common import (CLOSING_MARKS, SectionIds, ends_paragraph, glue, is_contents_label, join_lines, looks_like_title,
-                     markdown_heading, wrap_width)
+from .common import (
+    CLOSING_MARKS,
+    SectionIds,
+    ends_paragraph,
+    glue,
+    is_contents_label,
+    join_lines,
+    looks_like_title,
+    markdown_heading,
+    wrap_width,
+)
+from .furniture import is_contents_line, is_page_number, strip_dot_leader
+from .refs import SUBRULE_LETTERS, find_references_in_texts
 
 # --- the shapes of lines ---------------------------------------------------------------------------
 
@@ -243,9 +264,8 @@ class _CrParser:
                 page_break = False
                 self.open, self.after_blank = before_blank, before_blank is None
                 held = before_blank_term
-                if self.terms and self.terms[-1] is held:
-                    if not held.lines or not ends_sentence(held.lines[-1]):
-                        self.term = self.terms.pop()  # a term or a sentence the page break cut
+                if self.terms and self.terms[-1] is held and (not held.lines or not ends_sentence(held.lines[-1])):
+                    self.term = self.terms.pop()  # a term or a sentence the page break cut
             try:
                 self.handle(text, stripped, line.number)
             except Exception as error:  # never raise on odd content: say where, keep the text
@@ -309,7 +329,7 @@ class _CrParser:
             return
         elif first in "GgCc":
             label = stripped.casefold()
-            if label == GLOSSARY_LABEL or label == CREDITS_LABEL:
+            if label in (GLOSSARY_LABEL, CREDITS_LABEL):
                 self.label_line(label, stripped, number)
                 return
         self.rule_text(text, stripped, number)

@@ -26,16 +26,30 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from .furniture import is_contents_line, is_page_number, strip_dot_leader
 from ..model import (
-    BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING,
-    Block, Document, DocumentInfo, Infraction, Penalty, Problem, Reference, Section, section_id,
+    BULLET,
+    ERROR,
+    INFO,
+    NUMBERED,
+    PARAGRAPH,
+    SUBHEADING,
+    TABLE_ROW,
+    WARNING,
+    Block,
+    Document,
+    DocumentInfo,
+    Infraction,
+    Penalty,
+    Problem,
+    Reference,
+    Section,
+    section_id,
 )
 from ..read import Line, SourceText
-from .refs import find_references, may_hold_references
 from . import common
-from .common import (CREDIT_LINE, check_structure, is_contents_label, line_failed, markdown_heading,
-                     rejoin_split_lines)
+from .common import CREDIT_LINE, check_structure, is_contents_label, line_failed, markdown_heading, rejoin_split_lines
+from .furniture import is_contents_line, is_page_number, strip_dot_leader
+from .refs import find_references, may_hold_references
 
 # --- Penalties ------------------------------------------------------------------------------
 
@@ -83,7 +97,8 @@ PART_NAMES = {
     "penalty": "penalty",
 }
 PART_LINE = re.compile(
-    r"^(?P<part>Definitions?|Examples?|Philosophy|Additional Remed(?:y|ies)|Remedy|Upgrades?|Downgrades?|Penalty)\s*:?$",
+    r"^(?P<part>Definitions?|Examples?|Philosophy|Additional Remed(?:y|ies)|Remedy"
+    r"|Upgrades?|Downgrades?|Penalty)\s*:?$",
     re.I)
 PART_LABEL = re.compile(
     r"^(?P<part>Definition|Examples?|Philosophy|Additional Remedy|Upgrade|Downgrade|Penalty)\s*:\s*(?P<rest>\S.*)$",
@@ -475,9 +490,8 @@ class _IpgParser:
         if split:
             return f"{split[0]} — {split[1]}"
         listed = self.contents.get(number)
-        if listed:
-            if name_key(listed) == name_key(title):
-                return listed
+        if listed and name_key(listed) == name_key(title):
+            return listed
         return smart_title(title) if is_all_caps(title) else title
 
     def chapter_title(self, number: str) -> str:
@@ -800,8 +814,9 @@ class _IpgParser:
         if not self.sections:
             self.problem(ERROR, 1, "no numbered sections found: this does not look like an Infraction Procedure Guide")
         elif not infractions:
-            self.problem(ERROR, self.sections[0].line, "no infraction sections (like \"2.1 Game Play Error — "
-                                                       "Missed Trigger\") found: is this an Infraction Procedure Guide?")
+            self.problem(ERROR, self.sections[0].line,
+                         "no infraction sections (like \"2.1 Game Play Error — Missed Trigger\") found: "
+                         "is this an Infraction Procedure Guide?")
         missing = [number for number in self.contents if number not in self.seen]
         if missing:
             info = replace(info, complete=False)

@@ -34,13 +34,39 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from .furniture import is_contents_line, is_page_number, strip_dot_leader
-from ..model import (BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, Block, Document,
-                     DocumentInfo, Problem, Section, section_id, subsection_id)
+from ..model import (
+    BULLET,
+    ERROR,
+    INFO,
+    NUMBERED,
+    PARAGRAPH,
+    SUBHEADING,
+    TABLE_ROW,
+    WARNING,
+    Block,
+    Document,
+    DocumentInfo,
+    Problem,
+    Section,
+    section_id,
+    subsection_id,
+)
 from ..read import Line, SourceText
+from .common import (
+    CREDIT_LINE,
+    SectionIds,
+    check_structure,
+    ends_sentence,
+    first_word,
+    is_contents_label,
+    line_failed,
+    looks_like_title,
+    markdown_heading,
+    rejoin_split_lines,
+    wrap_width,
+)
+from .furniture import is_contents_line, is_page_number, strip_dot_leader
 from .refs import find_references, may_hold_references
-from .common import (CREDIT_LINE, SectionIds, check_structure, ends_sentence, is_contents_label, line_failed,
-                     first_word, looks_like_title, markdown_heading, rejoin_split_lines, wrap_width)
 
 # --- the shapes of lines -------------------------------------------------------------------------
 

@@ -23,14 +23,14 @@ def read_source(path: Path | str, display_name: Optional[str] = None) -> SourceT
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise SourceError(Problem(ERROR, name, None, f"cannot read the file: {error.strerror}"))
+        raise SourceError(Problem(ERROR, name, None, f"cannot read the file: {error.strerror}")) from None
     return read_bytes(data, name)
 
 
 def read_bytes(data: bytes, name: str) -> SourceText:
     digest = hashlib.sha256(data).hexdigest()
     if data.lstrip()[:5] == b"%PDF-":
-        from .pdf import read_pdf   # only the PDF reader imports the PDF library
+        from .pdf import read_pdf  # only the PDF reader imports the PDF library
         lines, problems = read_pdf(data, name)
         return _finished(SourceText(name, tuple(lines), "pdf", "pdf", digest, tuple(problems)))
     refuse_non_documents(data, name)
@@ -38,7 +38,7 @@ def read_bytes(data: bytes, name: str) -> SourceText:
     text, control_problems = remove_controls(decoded.text, name)
     problems = decoded.problems + control_problems
     if looks_like_html(text):
-        from .html import html_to_lines   # only the HTML reader imports BeautifulSoup
+        from .html import html_to_lines  # only the HTML reader imports BeautifulSoup
         lines, anchors, links, removed = html_to_lines(text, name)
         problems.extend(removed)
         return _finished(SourceText(name, tuple(lines), decoded.encoding, "html", digest, tuple(problems),

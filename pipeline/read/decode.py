@@ -84,7 +84,7 @@ def decode(data: bytes, name: str = "") -> Decoded:
         except UnicodeDecodeError as error:
             line = data[:error.start].count(b"\n" if bom_encoding != "utf-16" else b"\n\x00") + 1
             raise SourceError(Problem(ERROR, name, line, f"the file starts with a {bom_encoding} mark "
-                                                          f"but is not valid {bom_encoding}"))
+                                                          f"but is not valid {bom_encoding}")) from None
     no_bom = _looks_utf16(data[:4096])
     if no_bom:
         return Decoded(data.decode(no_bom, errors="replace"), no_bom)
@@ -211,7 +211,8 @@ def looks_like_html(text: str) -> bool:
 
 def _tag_density(text: str) -> float:
     sample = text[:200000]
-    return len(re.findall(r"</?(?:p|div|h[1-6]|br|li|td|tr|a|span|table|ul|em|strong)\b", sample, re.I)) / max(1, len(sample))
+    tags = re.findall(r"</?(?:p|div|h[1-6]|br|li|td|tr|a|span|table|ul|em|strong)\b", sample, re.I)
+    return len(tags) / max(1, len(sample))
 
 
 def split_lines(text: str) -> list[Line]:

@@ -54,7 +54,8 @@ TITLE_NAMES = [
     (re.compile(r"Comprehensive Rules", re.I), "cr"),
     (re.compile(r"Tournament Rules", re.I), "mtr"),
 ]
-INFRACTION_HEADING = re.compile(r"^\s*(?:IPG\s+)?\d\.\d{1,2}\.?\s+(?:Game Play Error|Tournament Error|Unsporting Conduct)", re.I)
+INFRACTION_HEADING = re.compile(r"^\s*(?:IPG\s+)?\d\.\d{1,2}\.?\s+"
+                                r"(?:Game Play Error|Tournament Error|Unsporting Conduct)", re.I)
 
 
 def detect_kind(source: SourceText) -> Optional[str]:

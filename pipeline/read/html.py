@@ -201,7 +201,8 @@ def html_to_lines(text: str, name: str = ""):
 
 # What a reader of the raw document sees as text: no comment, no code, no head, no form control, no
 # image; then no tag. Only closed elements are taken out: one never closed loses nothing here.
-NOT_TEXT = re.compile(r"<!--.*?-->|<(script|style|template|head|title|select|svg|math|noscript|canvas)\b[^>]*>.*?</\1\s*>"
+NOT_TEXT = re.compile(r"<!--.*?-->"
+                      r"|<(script|style|template|head|title|select|svg|math|noscript|canvas)\b[^>]*>.*?</\1\s*>"
                       r"|<!\[CDATA\[.*?\]\]>", re.S | re.I)
 TAG = re.compile(r"</?[A-Za-z][^>]*>|<![^>]*>|<\?[^>]*>")
 

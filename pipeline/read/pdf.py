@@ -28,6 +28,7 @@ not thread-safe: call `pdf_to_lines` from one thread at a time.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import math
 import re
@@ -234,10 +235,8 @@ def pdf_to_lines(data: bytes, name: str) -> tuple[list[PdfLine], list[str]]:
     except Exception as exc:
         return [], problems + [f"{name}: unreadable PDF ({type(exc).__name__}: {exc})"]
     finally:
-        try:
+        with contextlib.suppress(Exception):
             doc.close()
-        except Exception:
-            pass
 
 
 def _open_reason(exc: Exception) -> str:
@@ -556,7 +555,7 @@ def _place_boxes(lines: list[_RawLine]) -> None:
             # beside the line whose baseline is within most of a line below the box's first one (a box
             # may be drawn a little higher than the heading it belongs to: IPG 2014, 3.5)
             limit = top.baseline - BOX_BESIDE * max(top.size, 1.0)
-            at = max((k + 1 for k, l in enumerate(placed) if l.baseline >= limit), default=0)
+            at = max((k + 1 for k, ln in enumerate(placed) if ln.baseline >= limit), default=0)
             if at < len(placed):
                 placed[at:at] = block
                 top.boxed = True
@@ -648,29 +647,29 @@ def _drop_furniture(pages) -> None:
     need = max(FURNITURE_MIN_PAGES, math.ceil(FURNITURE_SHARE * len(text_pages)))
     keyed: dict[str, list] = defaultdict(list)
     for lines in text_pages:
-        by_height = sorted(lines, key=lambda l: -l.baseline)
-        for line in {id(l): l for l in by_height[:2] + by_height[-2:]}.values():
+        by_height = sorted(lines, key=lambda ln: -ln.baseline)
+        for line in {id(ln): ln for ln in by_height[:2] + by_height[-2:]}.values():
             keyed[re.sub(r"\d+", "#", line.text.lower())].append(line)
     furniture: set[int] = set()
     for candidates in keyed.values():
-        if len({l.page for l in candidates}) < need:
+        if len({ln.page for ln in candidates}) < need:
             continue
-        spots = Counter(round(l.baseline / 3) for l in candidates)
+        spots = Counter(round(ln.baseline / 3) for ln in candidates)
         for spot, _ in spots.most_common():
-            here = [l for l in candidates if abs(round(l.baseline / 3) - spot) <= 1]
-            if len({l.page for l in here}) >= need:
-                furniture.update(id(l) for l in here)
+            here = [ln for ln in candidates if abs(round(ln.baseline / 3) - spot) <= 1]
+            if len({ln.page for ln in here}) >= need:
+                furniture.update(id(ln) for ln in here)
     for lines in text_pages:
-        lines[:] = [l for l in lines if id(l) not in furniture]
+        lines[:] = [ln for ln in lines if id(ln) not in furniture]
         for _ in range(2):          # the number may sit beside a header that just went
             if not lines:
                 break
-            by_height = sorted(lines, key=lambda l: -l.baseline)
-            edge = [l for l in {id(by_height[0]): by_height[0], id(by_height[-1]): by_height[-1]}.values()
-                    if PAGE_NUMBER.match(l.text)]
+            by_height = sorted(lines, key=lambda ln: -ln.baseline)
+            edge = [ln for ln in {id(by_height[0]): by_height[0], id(by_height[-1]): by_height[-1]}.values()
+                    if PAGE_NUMBER.match(ln.text)]
             if not edge:
                 break
-            lines[:] = [l for l in lines if all(l is not e for e in edge)]
+            lines[:] = [ln for ln in lines if all(ln is not e for e in edge)]
 
 
 def _is_bullet(line: _RawLine) -> bool:
@@ -706,18 +705,18 @@ def _is_leader(text: str) -> bool:
 
 def _hints(flat: list[_RawLine], body: float) -> dict[int, str]:
     hints: dict[int, str] = {}
-    bullet = [_is_bullet(l) for l in flat]
-    leader = [_is_leader(l.text) for l in flat]
-    big = {id(l): round(l.size * 2) / 2 for i, l in enumerate(flat)
-           if l.size >= body * HEADING_SIZE_RATIO and len(l.text) <= 150
+    bullet = [_is_bullet(ln) for ln in flat]
+    leader = [_is_leader(ln.text) for ln in flat]
+    big = {id(ln): round(ln.size * 2) / 2 for i, ln in enumerate(flat)
+           if ln.size >= body * HEADING_SIZE_RATIO and len(ln.text) <= 150
            and not leader[i] and not bullet[i]}
     sizes = sorted(set(big.values()), reverse=True)
     level_of = {s: min(4, i + 1) for i, s in enumerate(sizes)}
     bold_level = min(4, len(sizes) + 1)
 
     def boldish(i):
-        l = flat[i]
-        return l.bold >= BOLD_SHARE * l.counted and l.size >= body * 0.95 and not bullet[i]
+        ln = flat[i]
+        return ln.bold >= BOLD_SHARE * ln.counted and ln.size >= body * 0.95 and not bullet[i]
 
     i = 0
     while i < len(flat):
@@ -736,9 +735,9 @@ def _hints(flat: list[_RawLine], body: float) -> dict[int, str]:
                    and not flat[j + 1].gap_before and boldish(j + 1) and not leader[j + 1]):
                 j += 1
             ends = j + 1 >= len(flat) or flat[j + 1].gap_before or not boldish(j + 1)
-            if starts and ends and all(len(l.text) <= BOLD_HEADING_MAX_CHARS for l in flat[i:j + 1]):
-                for l in flat[i:j + 1]:
-                    hints[id(l)] = f"h{bold_level}"
+            if starts and ends and all(len(ln.text) <= BOLD_HEADING_MAX_CHARS for ln in flat[i:j + 1]):
+                for ln in flat[i:j + 1]:
+                    hints[id(ln)] = f"h{bold_level}"
                 i = j + 1
                 continue
         i += 1

@@ -108,14 +108,14 @@ def _term_shards(postings: dict[str, list], add) -> dict[str, str]:
         group_size = len(json.dumps(by_key[key], separators=(",", ":")))
         if pending and size + group_size > TERM_SHARD_BYTES:
             name = add(f"t-{_safe(keys[0])}", pending)
-            shards.update({k: name for k in keys})
+            shards.update(dict.fromkeys(keys, name))
             pending, keys, size = {}, [], 0
         pending.update(by_key[key])
         keys.append(key)
         size += group_size
     if pending:
         name = add(f"t-{_safe(keys[0])}", pending)
-        shards.update({k: name for k in keys})
+        shards.update(dict.fromkeys(keys, name))
     return shards
 
 

@@ -108,7 +108,8 @@ def _answer_number(kb: KnowledgeBase, answer: Answer, question: Question, kind: 
     else:
         name = (question.kind or kind or kinds[0]).upper()
         nearest = _nearest(kb, question.number, kinds)
-        answer.notice = f"there is no {name} {question.number}" + (f"; nearest: {', '.join(nearest)}" if nearest else "")
+        answer.notice = f"there is no {name} {question.number}" + (
+            f"; nearest: {', '.join(nearest)}" if nearest else "")
         for label in nearest:
             wanted_kind, _, number = label.rpartition(" ")
             hits.extend(kb.by_number(number, kind=wanted_kind or kinds[0]))
@@ -139,10 +140,11 @@ def _result(hit: Hit, marks: list[str]) -> Result:
 def snippet(text: str, marks: list[str], size: int = 180) -> str:
     """An HTML-escaped excerpt around the first query word found, with the words in <mark>."""
     text = re.sub(r"\s+", " ", text).strip()
-    stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word
-                    for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower()) if len(word) > 2 or word.isdigit()},
-                   key=len, reverse=True)
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I) if stems else None
+    words = [word for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower())
+             if len(word) > 2 or word.isdigit()]
+    stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}, key=len, reverse=True)
+    pattern = (re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
+               if stems else None)
     first = pattern.search(text) if pattern else None
     start = max(0, first.start() - size // 3) if first else 0
     if start:

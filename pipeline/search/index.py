@@ -160,7 +160,7 @@ class KnowledgeBase:
         return known[1] if known else None
 
     def words_starting(self, letter: str) -> list[tuple[str, int]]:
-        self.vocabulary
+        _ = self.vocabulary     # builds the by-letter table on first use
         return self._by_letter.get(letter, [])
 
     # -- exact look-ups -------------------------------------------------------------------

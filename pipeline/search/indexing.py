@@ -39,7 +39,8 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
     if browser_folder is not None:
         kb = KnowledgeBase(folder)
         try:
-            described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title, "short": SHORT_NAMES.get(d.info.kind, d.info.kind.upper())}
+            described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title,
+                          "short": SHORT_NAMES.get(d.info.kind, d.info.kind.upper())}
                          for d in documents]
             for path, text in browser_files(kb, described, build).items():
                 target = Path(browser_folder) / path

@@ -24,8 +24,9 @@ MAX_QUERY = 500
 # their dots and letters ("704.5k", "2hg"), words keep inner apostrophes.
 TOKEN = r"\d+(?:\.\d+[a-z]?)*[a-z]*|\w+(?:[’']\w+)*"
 TOKENS = re.compile(TOKEN)
-STOP_WORDS = frozenset("a an and are as at be by for from if in into is it of on or that the their then there "
-                       "these they this to was will with".split())
+STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "if", "in", "into", "is",
+                        "it", "of", "on", "or", "that", "the", "their", "then", "there", "these", "they", "this",
+                        "to", "was", "will", "with"])
 # Index fields and the weight of a match in each (a title match outweighs five of body text). The
 # first four hold terms (Porter stems: "commander" and "command" are one term); "exact" holds a
 # title's words as written, so that the title that has the very word asked comes first.
