@@ -652,6 +652,7 @@ class Server:
         self._started = threading.Event()
         self._finished = threading.Event()
         self._writers: set = set()
+        self._tasks: set = set()
 
     def fileno(self) -> int:
         return self.socket.fileno()
@@ -676,6 +677,11 @@ class Server:
             server.close()
             for writer in list(self._writers):
                 writer.close()
+            # let each connection see its end and finish: a task still running when the loop stops is
+            # cancelled, and Python 3.11's streams log that as an error
+            tasks = [task for task in self._tasks if not task.done()]
+            if tasks:
+                await asyncio.wait(tasks, timeout=2)
 
     def shutdown(self) -> None:
         """Stop serving (from another thread) and wait until it has."""
@@ -689,6 +695,8 @@ class Server:
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One connection: its requests one after another, until it closes, errs or idles."""
         self._writers.add(writer)
+        task = asyncio.current_task()
+        self._tasks.add(task)
         try:
             while True:
                 try:
@@ -710,6 +718,7 @@ class Server:
             pass
         finally:
             self._writers.discard(writer)
+            self._tasks.discard(task)
             writer.close()
 
     async def _answer(self, request: Request) -> Answer:

@@ -30,7 +30,8 @@ def require_browser():
 
 
 def served(site: Path):
-    """The site served by rulekb's own server in a thread; (base url, stop)."""
+    """The site served by rulekb's own server in a thread; (base url, stop). Stopping also closes the
+    connections a browser keeps open, so that nothing more reaches the server: the phone lost its signal."""
     from pipeline.serve import Site, make_server
     server = make_server(Site(site), port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -7,16 +7,13 @@ never changed) at phone size, 390×844, with service workers allowed.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-import socket
-import threading
 
 import pytest
 
-from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser
+from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
 
 sync_api = require_browser()
 
@@ -54,33 +51,6 @@ def phone(browser):
     context.close()
 
 
-def served(site):
-    """The site served by rulekb's server; (base url, stop). Stopping also cuts the connections the
-    browser keeps open, so that nothing more reaches the server: the phone has lost its signal."""
-    from pipeline.serve import Site, make_server
-    server = make_server(Site(site), port=0)
-    connections = set()
-
-    class Tracked(server.RequestHandlerClass):
-        def setup(self):
-            super().setup()
-            connections.add(self.connection)
-
-        def finish(self):
-            connections.discard(self.connection)
-            super().finish()
-    server.RequestHandlerClass = Tracked
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-    def stop():
-        server.shutdown()
-        server.server_close()
-        for connection in list(connections):
-            with contextlib.suppress(OSError):
-                connection.shutdown(socket.SHUT_RDWR)
-    return f"http://127.0.0.1:{server.server_address[1]}/", stop
-
-
 def build_of(site) -> str:
     return re.search(r'const BUILD = "([^"]+)"', (site / "sw.js").read_text(encoding="utf-8")).group(1)
 
@@ -108,7 +78,7 @@ def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone
         toast = first_visit(phone, url)
     finally:
         stop()                                     # no signal from here on
-    assert re.fullmatch(r"Saved for offline: IPG, MTR, CR and the search — \d+\.\d+ MB", toast), toast
+    assert re.fullmatch(r"Saved for offline: IPG, MTR, JAR, CR and the search — \d+\.\d+ MB", toast), toast
     megabytes = float(re.search(r"(\d+\.\d+) MB", toast).group(1))
     assert 0.5 < megabytes < 3.0                   # the whole current reference, compressed
     assert phone.evaluate(CACHE_NAMES) == [f"rulekb-{build_of(site_copy)}"]

@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the sources, for /api/sections (default: those the site was built from)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=None, help="processes answering requests (default: one per core)")
+    serve.add_argument("--workers", type=int, default=None,
+                       help="front processes sharing the socket (default: one; each has one search process per core)")
     serve.set_defaults(run=commands.serve)
 
     diff = sub.add_parser("diff", help="what changed between two editions of a document")
