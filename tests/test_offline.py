@@ -13,6 +13,8 @@ import shutil
 
 import pytest
 
+from pipeline.bench.common import offline_set
+
 from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
 
 sync_api = require_browser()
@@ -81,6 +83,8 @@ def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone
     assert re.fullmatch(r"Saved for offline: IPG, MTR, JAR, CR and the search — \d+\.\d+ MB", toast), toast
     megabytes = float(re.search(r"(\d+\.\d+) MB", toast).group(1))
     assert 0.5 < megabytes < 3.0                   # the whole current reference, compressed
+    expected, _ = offline_set(site_copy)           # the benchmark's figure is what a phone saves
+    assert abs(megabytes - expected / 1e6) < 0.1, (megabytes, expected)
     assert phone.evaluate(CACHE_NAMES) == [f"rulekb-{build_of(site_copy)}"]
 
     infractions = [section.number for section in frozen_corpus.document("ipg").sections if section.infraction]

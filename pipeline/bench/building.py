@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .common import disk_usage, gzip_size, page_transfer, run_build
+from .common import disk_usage, gzip_size, offline_set, page_transfer, run_build
 
 
 def run(args) -> None:
@@ -30,6 +30,9 @@ def run(args) -> None:
                       and path.suffix in (".html", ".json", ".js", ".css")
                       and not any(part.startswith((".", "history", "changes")) for part in path.relative_to(out).parts))
         print(f"site without histories:       {offline / 1e6:6.2f} MB gzip")
+        saved, documents = offline_set(out)
+        print(f"saved for offline on a phone: {saved / 1e6:6.2f} MB gzip ({', '.join(documents)}, quick references, "
+              "search; aim: under 3 MB)")
         again, _ = run_build(copy, out, cache, config if config.is_file() else None)
         print(f"rebuild, nothing changed:     {again:6.1f} s")
         first = sorted(p for p in copy.iterdir() if p.name.startswith("mtr"))[:1] or sorted(copy.iterdir())[:1]

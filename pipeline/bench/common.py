@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import gzip
+import json
 import os
 import re
 import resource
@@ -75,16 +76,44 @@ def page_transfer(site: Path, page: str) -> tuple[int, int]:
     html_file = site / page / "index.html"
     html = html_file.read_bytes()
     page_only = len(gzip.compress(html, 6))
-    total = page_only
-    for reference in re.findall(rb'<(?:link[^>]+href|script[^>]+src)="([^"]+)"', html):
+    return page_only, page_only + sum(gzip_size(asset) for asset in page_assets(site, page))
+
+
+def page_assets(site: Path, page: str) -> list[Path]:
+    """The site's own CSS and JS files a page loads."""
+    html_file = site / page / "index.html"
+    assets = []
+    for reference in re.findall(rb'<(?:link[^>]+href|script[^>]+src)="([^"]+)"', html_file.read_bytes()):
         reference = reference.decode()
         if reference.startswith(("http", "//", "data:")):
             continue
         asset = (html_file.parent / reference.split("?")[0]).resolve()
         if asset.is_file() and asset.suffix in (".css", ".js"):
-            total += gzip_size(asset)
-    return page_only, total
+            assets.append(asset)
+    return assets
 
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# What the service worker saves besides the current documents' pages (pipeline/site/assets/sw.js: CORE, QUICK).
+OFFLINE_PAGES = ("", "penalties/", "regular/", "search-tips/")
+
+
+def offline_set(site: Path) -> tuple[int, list[str]]:
+    """gzip bytes of what a phone saves for offline use, listed as the service worker lists it: the home
+    page and quick references with the assets they load, every page of each current document, and the
+    search's files (from search/manifest.json); and the documents saved."""
+    manifest = json.loads((site / "search" / "manifest.json").read_text(encoding="utf-8"))
+    current = [document["id"] for document in manifest["documents"] if not document.get("archived")]
+    pages = {page for page in manifest["pages"] if page.split("/")[0] in current}
+    pages |= {f"{id}/" for id in current} | set(OFFLINE_PAGES)
+    files = {site / page / "index.html" for page in pages}
+    for page in OFFLINE_PAGES:
+        if (site / page / "index.html").is_file():
+            files |= set(page_assets(site, page))
+    search = ["manifest.json", "worker.js", manifest["numbers"], *manifest["words"].values(),
+              *manifest["terms"].values(), *(name for _, name in manifest["chunks"])]
+    files |= {site / "search" / name for name in search}
+    return sum(gzip_size(path) for path in files if path.is_file()), current
