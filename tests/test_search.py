@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline import api
 from pipeline.search.engine import search
@@ -153,6 +155,23 @@ def test_edit_distance_counts_a_swap_as_one_edit():
     assert edit_distance("trampel", "trample") == 1
     assert edit_distance("comander", "commander") == 1
     assert edit_distance("abc", "xyz", limit=1) == 2      # cut short above the limit
+
+
+def reference_distance(a: str, b: str) -> int:
+    """Optimal string alignment, written out (the search worker's JavaScript does the same)."""
+    rows = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+    return rows[-1][-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("abcde", max_size=8), st.text("abcde", max_size=8), st.integers(0, 3))
+def test_edit_distance_is_the_worker_s_distance_cut_at_the_limit(a, b, limit):
+    assert edit_distance(a, b, limit) == min(reference_distance(a, b), limit + 1)
 
 
 def test_a_question_is_read_once_for_every_surface(kb):

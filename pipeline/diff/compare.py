@@ -45,8 +45,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from ..distance import similarity
 from ..model import Document, GlossaryEntry, Section
-from .sequences import similarity
 
 # Pairs below these similarities (of the number-masked words) are not the same rule.
 SAME_NUMBER_SIMILARITY = 0.5

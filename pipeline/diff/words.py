@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .sequences import opcodes
+from ..distance import opcodes
 
 # Words, runs of spaces, and single other characters: joined back they give the text.
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|\s+|[^\w\s]")

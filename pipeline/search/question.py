@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Protocol
 
+from ..distance import edit_distance
+
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
 MAX_QUERY = 500
 
@@ -222,23 +224,6 @@ def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
             if best is None or key < best[0]:
                 best = (key, candidate)
     return best[1] if best else None
-
-
-def edit_distance(a: str, b: str, limit: int = 99) -> int:
-    """Optimal string alignment distance (insert, delete, substitute, swap neighbours); > limit is cut short."""
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
 
 
 # The same patterns in JavaScript's dialect (flags "u"): Python's \w and \d are Unicode, JavaScript's are not.

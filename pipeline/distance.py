@@ -1,0 +1,23 @@
+"""How far apart two sequences are: the one module that imports rapidfuzz (its algorithms are written
+in C: a history of a hundred editions asks for tens of thousands of comparisons of word lists, and a
+search server corrects a typo against every word of the documents that starts with its letter)."""
+from __future__ import annotations
+
+from rapidfuzz.distance import OSA, Indel
+
+
+def similarity(a: list, b: list, cutoff: float = 0.0) -> float:
+    """2 x (length of the longest common subsequence) / (len(a) + len(b)): 1.0 for equal sequences;
+    0.0 as soon as it is known to be below `cutoff`."""
+    return Indel.normalized_similarity(a, b, score_cutoff=cutoff)
+
+
+def opcodes(a: list, b: list) -> list[tuple[str, int, int, int, int]]:
+    """("equal" | "delete" | "insert", a from, a to, b from, b to) steps that turn `a` into `b`."""
+    return [(op.tag, op.src_start, op.src_end, op.dest_start, op.dest_end) for op in Indel.opcodes(a, b)]
+
+
+def edit_distance(a: str, b: str, limit: int = 99) -> int:
+    """Optimal string alignment distance (insert, delete, substitute, swap neighbours); limit + 1 when
+    it is above `limit` (known early, so cheaper)."""
+    return OSA.distance(a, b, score_cutoff=limit)
