@@ -9,12 +9,11 @@ rebuild reads again only what changed. Problems are collected, never printed her
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import cache
 from .link import link_corpus, references_from_links
@@ -81,26 +80,24 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
     # Completeness is known only after parsing (a truncated file must not become "current"): each file is
     # parsed, its info noted, and only the best candidate of each kind so far is kept in memory.
     infos: list[DocumentInfo] = []
-    kept: dict[str, Document] = {}
     first = assign_ids([_first_info(candidate) for candidate in candidates], chosen)
     if use_cache:   # what is not parsed yet is parsed on every core first; the loop below then reads the cache
-        each_in_processes(lambda pair: _parse_file(*pair), [(candidate.path, info) for candidate, info
-                                                              in zip(candidates, first) if not _parse_cached(info)])
-    for document in _parsed(candidates, first, problems, use_cache):
-        infos.append(document.info)
-        best = kept.get(document.info.kind)
-        if best is None or _rank(document.info) > _rank(best.info):
-            kept[document.info.kind] = document
+        each_in_processes(lambda pair: _parse_outline(*pair), [(candidate.path, info) for candidate, info
+                                                                in zip(candidates, first) if not _parse_cached(info)])
+    paths = {}
+    for candidate, info in zip(candidates, first):
+        parsed = _parse_outline(candidate.path, info, use_cache)
+        if parsed is not None and _usable(parsed, problems):
+            infos.append(parsed.info)
+            paths[parsed.info.source] = candidate.path
     final = assign_ids(infos, chosen)
-    by_source = {info.source: info for info in final}
-    current = [rename_document(document, by_source[document.info.source]) for document in kept.values()
-               if by_source[document.info.source].current]
-    current.sort(key=lambda document: [info.source for info in final].index(document.info.source))
+    current = [_parse_file(paths[info.source], info, use_cache) for info in final if info.current]
     corpus = replace(link_corpus(current, problems), editions=tuple(final), folder=str(directory))
-    older_problems = []
-    for info in final:
-        if not info.current:
-            older_problems.extend(_problems_of_older(info, corpus, use_cache))
+    older = [info for info in final if not info.current]
+    if use_cache:   # as for parses: what is not known yet is worked out on every core first
+        each_in_processes(lambda info: _problems_of_older(info, corpus, True),
+                          [info for info in older if not cache.has(_older_problems_key(info, corpus))])
+    older_problems = [problem for info in older for problem in _problems_of_older(info, corpus, use_cache)]
     return replace(corpus, problems=corpus.problems + tuple(older_problems))
 
 
@@ -141,32 +138,59 @@ def _rank(info: DocumentInfo) -> tuple:
     return (info.complete and not info.excerpt, info.edition or "", info.source)
 
 
-def _parsed(candidates: list[_Candidate], infos: list[DocumentInfo], problems: list[Problem],
-            use_cache: bool) -> Iterator[Document]:
-    """Each usable document in turn (the caller keeps what it needs: the others can be freed)."""
-    for candidate, info in zip(candidates, infos):
-        document = _parse_file(candidate.path, info, use_cache)
-        if document is not None and _usable(document, problems):
-            yield document
-        gc.collect(0)
+@dataclass(frozen=True)
+class _Outline:
+    """What choosing the current editions needs of a parse: its info (complete or not), whether it has
+    sections, and its problems when it has none. Kept beside the parse: a rebuild of a hundred editions
+    reads these, not a hundred documents."""
+    info: DocumentInfo
+    has_content: bool                       # sections or glossary terms
+    problems: tuple[Problem, ...]           # kept only when it has none (they say why)
+
+    @staticmethod
+    def of(document: Document) -> _Outline:
+        has_content = bool(document.sections or document.glossary)
+        return _Outline(document.info, has_content, () if has_content else document.problems)
+
+
+def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[_Outline]:
+    key = _outline_key(info)
+    found = cache.load(key) if use_cache else None
+    if found is None:
+        document = _parse_file(path, info, use_cache)
+        if document is None:
+            return None
+        found = _Outline.of(document)
+        if use_cache:
+            cache.store(key, found)
+    return replace(found, info=replace(found.info, id=info.id, current=info.current))
 
 
 def _problems_of_older(info: DocumentInfo, corpus: Corpus, use_cache: bool) -> list[Problem]:
-    """An older edition's problems, its references read against the current documents (cached)."""
-    key = cache.key("older-problems", info.sha256, repr(info), *(d.info.sha256 for d in corpus.documents))
+    """An older edition's problems, its references read against itself and the current documents of the
+    other kinds (not the current edition of its own kind: then a new edition of the CR leaves the cached
+    problems of the hundred CR editions before it as they are)."""
+    key = _older_problems_key(info, corpus)
     if use_cache:
         found = cache.load(key)
         if found is not None:
             return found
-    document = load_edition(corpus, info.id, use_cache)
-    found = list(document.problems) if document is not None else []
+    parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache) if corpus.folder else None
+    others = [document for document in corpus.documents if document.info.kind != info.kind]
+    found = list(link_corpus([parsed] + others).documents[0].problems) if parsed is not None else []
     if use_cache:
         cache.store(key, found)
     return found
 
 
-def _usable(document: Document, problems: list[Problem]) -> bool:
-    if document.sections or document.glossary:
+def _older_problems_key(info: DocumentInfo, corpus: Corpus) -> str:
+    return cache.key("older-problems", info.sha256, repr(info),
+                     *(d.info.sha256 for d in corpus.documents if d.info.kind != info.kind))
+
+
+def _usable(document: Document | _Outline, problems: list[Problem]) -> bool:
+    outline = document if isinstance(document, _Outline) else _Outline.of(document)
+    if outline.has_content:
         return True
     problems.extend(document.problems)
     if not any(problem.severity == ERROR for problem in document.problems):
@@ -263,12 +287,20 @@ def rename_document(document: Document, info: DocumentInfo) -> Document:
     def refs(references):
         if not any(ref.target and ref.target.startswith(prefix) for ref in references):
             return references
-        return tuple(replace(ref, target=moved(ref.target)) for ref in references)
+        return tuple(_changed(ref, target=moved(ref.target)) for ref in references)
 
-    sections = tuple(replace(section, id=moved(section.id), parent=moved(section.parent), refs=refs(section.refs))
+    sections = tuple(_changed(section, id=moved(section.id), parent=moved(section.parent), refs=refs(section.refs))
                      for section in document.sections)
     penalties = tuple(replace(penalty, section=moved(penalty.section)) for penalty in document.penalties)
     return replace(document, info=info, sections=sections, penalties=penalties)
+
+
+def _changed(item, **changes):
+    """dataclasses.replace for the frozen model's plain fields, without running __init__ again: a hundred
+    editions renamed are 300,000 sections, and replace() costs three times as much."""
+    new = object.__new__(type(item))
+    object.__setattr__(new, "__dict__", {**item.__dict__, **changes})
+    return new
 
 
 def _stem(name: str) -> str:
@@ -283,7 +315,12 @@ def _parse_key(info: DocumentInfo) -> tuple[DocumentInfo, str]:
 
 
 def _parse_cached(info: DocumentInfo) -> bool:
-    return cache.has(_parse_key(info)[1])
+    """Whether a file's parse and its outline are in the cache."""
+    return cache.has(_outline_key(info))
+
+
+def _outline_key(info: DocumentInfo) -> str:
+    return cache.key("outline", _parse_key(info)[1])
 
 
 def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[Document]:

@@ -10,6 +10,7 @@ import pytest
 import pipeline.corpus
 import pipeline.diff.history
 import pipeline.parallel
+import pipeline.site.history_pages
 from pipeline import api, cache
 
 from conftest import CORPUS, ROOT
@@ -62,9 +63,15 @@ def test_a_new_edition_is_compared_with_the_one_before_and_nothing_else(tmp_path
     monkeypatch.setattr(pipeline.parallel, "cores", lambda: 1)  # in this process, where the counting is
     compared = counting(monkeypatch, pipeline.diff.history, "compare")
     parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
+    linked = counting(monkeypatch, pipeline.corpus, "link_corpus")
+    highlighted = counting(monkeypatch, pipeline.site.history_pages, "pair_highlights")
     result, corpus = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
     assert [source.name for source, _ in parsed] == ["cr-2025-11-14.txt"]     # the others' parses are reused
     assert len(compared) == 1                                                # one new pair
+    assert len(highlighted) == 1                                             # and its "What changed" page
+    # the current documents, then the problems of the edition that was current: those of older ones are kept
+    assert [[d.info.source for d in documents] for documents, *_ in linked][1:] == [
+        ["cr-2024-11-08.txt"] + [d.info.source for d in corpus.documents if d.info.kind != "cr"]]
     assert corpus.document("cr").info.edition == "2025-11-14"
     assert (result.out / "changes" / "cr-2024-11-08--cr" / "index.html").is_file()
     assert (result.out / "changes" / "cr-2024-07-30--cr-2024-11-08" / "index.html").is_file()

@@ -87,11 +87,21 @@ def _pieces_html(pieces) -> str:
     return "".join(out).replace("\n\n", "<br><br>")
 
 
+def pair_highlights(diff: EditionDiff) -> list[str]:
+    """The highlighted changes of a "What changed" page, in its order (changed rules, renumbered ones,
+    glossary terms): the costly part of the page, and the same whatever the page links to, so a build
+    keeps them with the comparison of the pair."""
+    return ([diff_html(change.old_text, change.new_text) for change in diff.changed]
+            + [diff_html(move.old_text, move.new_text) if move.text_changed else "" for move in diff.moved]
+            + [diff_html(change.old_text, change.new_text) for change in diff.glossary.changed])
+
+
 def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Href,
-              title_of: Callable[[str], str]) -> Page:
+              title_of: Callable[[str], str], highlights: Optional[list[str]] = None) -> Page:
     """The "What changed" page of one pair of editions; `href` links a section id (of either edition) from
-    this page, `title_of` gives a section id its title."""
+    this page, `title_of` gives a section id its title; `highlights` are the pair's (made if not given)."""
     path = pair_path(old, new)
+    highlighted = iter(highlights if highlights is not None else pair_highlights(diff))
 
     def link(section_id: str) -> str:
         label = section_id.split(":", 1)[1]
@@ -114,7 +124,7 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
            f'<h2 id="changed">Changed ({len(diff.changed)})</h2>']
     for change in diff.changed:
         note = ' <span class="rk-note">(only the rule numbers it cites)</span>' if change.numbers_only else ""
-        out.append(f'<div class="rk-change"><p>{link(change.new_id)}{note}</p>{diff_html(change.old_text, change.new_text)}</div>')
+        out.append(f'<div class="rk-change"><p>{link(change.new_id)}{note}</p>{next(highlighted)}</div>')
     for anchor, label, ids, tag in (("added", "Added", diff.added, "ins"), ("removed", "Removed", diff.removed, "del")):
         out.append(f'<h2 id="{anchor}">{label} ({len(ids)})</h2>')
         if ids:
@@ -123,7 +133,7 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
     if diff.moved:
         out.append('<ul class="rk-moves">')
         for move in diff.moved:
-            changed = diff_html(move.old_text, move.new_text) if move.text_changed else ""
+            changed = next(highlighted)
             out.append(f"<li>{link(move.from_id)} → {link(move.to_id)}{changed}</li>")
         out.append("</ul>")
     glossary = diff.glossary
@@ -136,7 +146,7 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
         out.append(f'<p><del>{esc(term)}</del> removed</p>')
     for change in glossary.changed:
         out.append(f'<div class="rk-change"><p><strong>{esc(change.term)}</strong></p>'
-                   f'{diff_html(change.old_text, change.new_text)}</div>')
+                   f'{next(highlighted)}</div>')
     return Page(path, f"What changed: {pair_title(old, new)}", "".join(out),
                 description=f"What changed: {pair_title(old, new)}")
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from .. import cache
 from ..addresses import Addresses, address_corpus
 from ..corpus import load_corpus, load_edition
 from ..diff.history import KindHistory, summarize, trace
@@ -80,7 +81,8 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
         path = history_pages.pair_path(old_info, new_info)
         layout.pages[path] = history_pages.pair_page(
             old_info, new_info, diff, lambda section_id, path=path: _href(addresses, corpus, path, section_id),
-            lambda section_id, history=history: _title(history, section_id))
+            lambda section_id, history=history: _title(history, section_id),
+            _highlights(old_info, new_info, diff, use_cache))
     if pairs:
         layout.pages["changes/index.md"] = history_pages.changes_index([pair[:3] for pair in pairs], addresses)
     _history_pages(corpus, histories, marks, layout)
@@ -106,6 +108,17 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
                            "has_regular": reference.REGULAR in layout.pages, "build": build_id}
     _add_files(plan, corpus, addresses, build_id)
     return plan
+
+
+def _highlights(old: DocumentInfo, new: DocumentInfo, diff, use_cache: bool) -> list[str]:
+    """A pair's highlighted changes, kept under the two editions' bytes (a new edition makes one pair's)."""
+    key = cache.key("pair-highlights", old.sha256, new.sha256)
+    found = cache.load(key) if use_cache else None
+    if found is None:
+        found = history_pages.pair_highlights(diff)
+        if use_cache:
+            cache.store(key, found)
+    return found
 
 
 def _history_marks(corpus: Corpus, histories: dict[str, KindHistory], addresses: Addresses) -> Histories:
