@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .addresses import address_corpus, glossary_id
-from .corpus import load_corpus, load_document, rename_document
+from .corpus import load_corpus, load_document, load_edition, rename_document
 from .export import document_json, ref_json, section_json
 from .model import ERROR, Corpus, Document, GlossaryEntry, Problem, Section, replace
 from .search.question import as_number
@@ -206,8 +206,9 @@ def section_view(corpus: Corpus, document: Document, section: Section | Glossary
 
 
 def _edition(corpus: Optional[Corpus], ref: str) -> Document:
-    """A document by id from the corpus, or a file read on its own (named after its edition)."""
-    document = corpus.document(ref) if corpus else None
+    """A document by id from the corpus (current or older edition), or a file read on its own (named
+    after its edition)."""
+    document = load_edition(corpus, ref) if corpus else None
     if document is not None:
         return document
     path = Path(ref)

@@ -216,3 +216,14 @@ def test_the_cli_needs_no_checkout(sources_dir, tmp_path):
     result = run_cli("search", "704.5k", "--sources", str(sources_dir), "--limit", "1", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "704.5k" in result.stdout and not list(tmp_path.iterdir())
+
+
+def test_the_cli_compares_an_older_edition_named_by_its_id(sources_dir):
+    """`rulekb diff cr-2025-11-14 cr`, as the README shows it: an older edition by id, the current by kind."""
+    result = run_cli("diff", "cr-2025-11-14", "cr", "--json", "--sources", str(sources_dir), cwd=sources_dir.parent)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["old_id"], data["new_id"]) == ("cr-2025-11-14", "cr")
+    assert "cr:701.68" in data["added"] and data["removed"] == ["cr-2025-11-14:702.124k"]
+    unknown = run_cli("diff", "cr-1999-01-01", "cr", "--sources", str(sources_dir), cwd=sources_dir.parent)
+    assert unknown.returncode != 0 and "neither a file nor a document id" in unknown.stderr

@@ -260,109 +260,135 @@ def _pair(old: Document, new: Document) -> _Pairing:
         old_list = _scope_filter(old_list, old, new)
     if old.info.excerpt:
         new_list = _scope_filter(new_list, new, old)
-    old_items = {item.key: item for item in old_list}
-    new_items = {item.key: item for item in new_list}
-    pairs: dict[str, str] = {}        # new key -> old key
-    paired_old: dict[str, str] = {}   # old key -> new key
-
-    def accept(old_key: str, new_key: str) -> None:
-        pairs[new_key] = old_key
-        paired_old[old_key] = new_key
-
-    def contradicts(before: _Item, after: _Item) -> bool:
-        """The parents were paired elsewhere: 702.20c stays with 702.20 -> 702.21, however alike 702.20c reads."""
-        if before.parent == after.parent and pairs.get(after.parent, before.parent) == before.parent:
-            return False
-        if before.parent in paired_old and paired_old[before.parent] != after.parent and after.parent in old_items:
-            return True
-        return after.parent in pairs and pairs[after.parent] != before.parent and before.parent in new_items
-
-    def unique(items: list, taken, value) -> dict:
-        counts: dict = {}
-        for item in items:
-            if item.key not in taken and value(item):
-                counts[value(item)] = counts.get(value(item), 0) + 1
-        return {value(item): item.key for item in items
-                if item.key not in taken and value(item) and counts[value(item)] == 1}
-
-    def masked(item: _Item) -> str:
-        return item.masked
-
-    def title(item: _Item):
-        text = " ".join(item.section.title.split()).casefold()
-        return (item.section.level, text) if text else None
-
+    pairer = _Pairer(old_list, new_list)
     # Level by level (chapters, then sections, then rules, then subrules), so that where
     # a parent went is known before its children are paired.
-    levels = sorted({item.section.level for item in old_list} | {item.section.level for item in new_list})
-    for level in levels:
-        olds = [item for item in old_list if item.section.level == level]
-        news = [item for item in new_list if item.section.level == level]
+    for level in sorted({item.section.level for item in old_list} | {item.section.level for item in new_list}):
+        pairer.pair_level(level)
+    return _Pairing(old, new, pairer.pairs, pairer.old_items, pairer.new_items,
+                    [item.key for item in old_list], [item.key for item in new_list])
+
+
+class _Pairer:
+    """The pairs found so far, and the three steps of the module's docstring that add to them."""
+
+    def __init__(self, old_list: list[_Item], new_list: list[_Item]):
+        self.old_list, self.new_list = old_list, new_list
+        self.old_items = {item.key: item for item in old_list}
+        self.new_items = {item.key: item for item in new_list}
+        self.pairs: dict[str, str] = {}        # new key -> old key
+        self.paired_old: dict[str, str] = {}   # old key -> new key
+
+    def accept(self, old_key: str, new_key: str) -> None:
+        self.pairs[new_key] = old_key
+        self.paired_old[old_key] = new_key
+
+    def pair_level(self, level: int) -> None:
+        olds = [item for item in self.old_list if item.section.level == level]
+        news = [item for item in self.new_list if item.section.level == level]
         if not olds or not news:
-            continue
+            return
+        self._same_number_and_text(news, level)
+        self._same_unique_text_or_title(olds, news)
+        olds = [item for item in olds if item.key not in self.paired_old]
+        news = [item for item in news if item.key not in self.pairs]
+        if olds and news:
+            self._similar(olds, news, level)
 
-        # 1. same number, same text (unless the parents went different ways)
+    def _same_number_and_text(self, news: list[_Item], level: int) -> None:
+        """Step 1: same number, same text (unless the parents went different ways)."""
         for item in news:
-            other = old_items.get(item.key)
+            other = self.old_items.get(item.key)
             if (other is not None and other.section.level == level and other.text == item.text
-                    and not contradicts(other, item)):
-                accept(other.key, item.key)
+                    and not self._contradicts(other, item)):
+                self.accept(other.key, item.key)
 
-        # 2. the same number-masked text, once on each side; then the same heading, once on each side
-        for value in (masked, title):
-            old_unique = unique(olds, paired_old, value)
-            for found, new_key in unique(news, pairs, value).items():
+    def _same_unique_text_or_title(self, olds: list[_Item], news: list[_Item]) -> None:
+        """Step 2: the same number-masked text, once on each side; then the same heading, once on each side."""
+        for value in (_masked, _title):
+            old_unique = _unique(olds, self.paired_old, value)
+            for found, new_key in _unique(news, self.pairs, value).items():
                 old_key = old_unique.get(found)
                 if old_key is not None:
-                    accept(old_key, new_key)
+                    self.accept(old_key, new_key)
 
-        # 3. similar texts at the same number, at the number the parent's renumbering implies, or nearby
-        olds = [item for item in olds if item.key not in paired_old]
-        news = [item for item in news if item.key not in pairs]
-        if not olds or not news:
-            continue
+    def _similar(self, olds: list[_Item], news: list[_Item], level: int) -> None:
+        """Step 3: similar texts at the same number, at the number the parent's renumbering implies,
+        or nearby; the best pairs first."""
         news_by_parent: dict[Optional[str], list[_Item]] = {}
         for item in news:
             news_by_parent.setdefault(item.parent, []).append(item)
         new_positions = [item.index for item in news]
-        anchors = _anchors(old_list, paired_old, new_items)
+        anchors = _anchors(self.old_list, self.paired_old, self.new_items)
         candidates = []
         for item in olds:
-            expected = _expected_key(item, paired_old)
-            mapped_parent = paired_old.get(item.parent, item.parent) if item.parent else None
+            expected = _expected_key(item, self.paired_old)
+            mapped_parent = self.paired_old.get(item.parent, item.parent) if item.parent else None
             # near: the unpaired sections of this level around where the previous paired section went ...
             at = bisect.bisect_left(new_positions, anchors[item.key])
             pool = {candidate.key: candidate for candidate in news[max(0, at - WINDOW):at + WINDOW]}
-            # ... and those under the same (renumbered) parent
+            # ... and those under the same (renumbered) parent, and at its own or the expected number
             siblings = news_by_parent.get(mapped_parent, [])[:MAX_CANDIDATES]
             pool.update((candidate.key, candidate) for candidate in siblings)
             for key in (item.key, expected):
-                candidate = new_items.get(key)
-                if candidate is not None and key not in pairs and candidate.section.level == level:
+                candidate = self.new_items.get(key)
+                if candidate is not None and key not in self.pairs and candidate.section.level == level:
                     pool[key] = candidate
             for candidate in pool.values():
-                same = candidate.key == item.key
-                at_expected = candidate.key == expected     # where its parent went (its own number if that stayed)
-                threshold = SAME_NUMBER_SIMILARITY if (same or at_expected) else NEARBY_SIMILARITY
-                if same and title(item) and title(item) == title(candidate):
-                    ratio = 1.0    # the same number and the same heading: the same section, however rewritten
-                else:
-                    ratio = _similarity(item, candidate, threshold)
-                    if ratio < threshold and same and _similar_titles(item, candidate):
-                        ratio = threshold   # "Deck/Decklist Problem" -> "Deck Problem", body rewritten
-                    if ratio < threshold:
-                        continue
-                if at_expected:
-                    ratio += SAME_NUMBER_BONUS if same else RENUMBERED_BONUS
-                score = ratio + SAME_PARENT_BONUS * (candidate.parent == mapped_parent)
-                candidates.append((-score, item.index, candidate.index, item.key, candidate.key))
+                score = _pair_score(item, candidate, expected, mapped_parent)
+                if score is not None:
+                    candidates.append((-score, item.index, candidate.index, item.key, candidate.key))
         candidates.sort()
         for _, _, _, old_key, new_key in candidates:
-            if old_key not in paired_old and new_key not in pairs:
-                accept(old_key, new_key)
+            if old_key not in self.paired_old and new_key not in self.pairs:
+                self.accept(old_key, new_key)
 
-    return _Pairing(old, new, pairs, old_items, new_items,
-                    [item.key for item in old_list], [item.key for item in new_list])
+    def _contradicts(self, before: _Item, after: _Item) -> bool:
+        """The parents were paired elsewhere: 702.20c stays with 702.20 -> 702.21, however alike 702.20c reads."""
+        pairs, paired_old = self.pairs, self.paired_old
+        if before.parent == after.parent and pairs.get(after.parent, before.parent) == before.parent:
+            return False
+        if before.parent in paired_old and paired_old[before.parent] != after.parent and after.parent in self.old_items:
+            return True
+        return after.parent in pairs and pairs[after.parent] != before.parent and before.parent in self.new_items
+
+
+def _pair_score(item: _Item, candidate: _Item, expected: str, mapped_parent: Optional[str]) -> Optional[float]:
+    """How well an unpaired old section pairs with a new one (None: not at all); ties go to the
+    expected number and the same parent."""
+    same = candidate.key == item.key
+    at_expected = candidate.key == expected     # where its parent went (its own number if that stayed)
+    threshold = SAME_NUMBER_SIMILARITY if (same or at_expected) else NEARBY_SIMILARITY
+    if same and _title(item) and _title(item) == _title(candidate):
+        ratio = 1.0    # the same number and the same heading: the same section, however rewritten
+    else:
+        ratio = _similarity(item, candidate, threshold)
+        if ratio < threshold and same and _similar_titles(item, candidate):
+            ratio = threshold   # "Deck/Decklist Problem" -> "Deck Problem", body rewritten
+        if ratio < threshold:
+            return None
+    if at_expected:
+        ratio += SAME_NUMBER_BONUS if same else RENUMBERED_BONUS
+    return ratio + SAME_PARENT_BONUS * (candidate.parent == mapped_parent)
+
+
+def _unique(items: list[_Item], taken, value) -> dict:
+    """value -> key of the unpaired items whose value no other unpaired item shares."""
+    counts: dict = {}
+    for item in items:
+        if item.key not in taken and value(item):
+            counts[value(item)] = counts.get(value(item), 0) + 1
+    return {value(item): item.key for item in items
+            if item.key not in taken and value(item) and counts[value(item)] == 1}
+
+
+def _masked(item: _Item) -> str:
+    return item.masked
+
+
+def _title(item: _Item):
+    text = " ".join(item.section.title.split()).casefold()
+    return (item.section.level, text) if text else None
 
 
 def _similar_titles(a: _Item, b: _Item) -> bool:
