@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import cache
-from .link import link_corpus, references_from_links
+from .link import found_in_any_current_document, link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
 from .parallel import each_in_processes
 from .parse import parse
@@ -167,25 +167,41 @@ def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True) -> Op
 
 
 def _problems_of_older(info: DocumentInfo, corpus: Corpus, use_cache: bool) -> list[Problem]:
-    """An older edition's problems, its references read against itself and the current documents of the
-    other kinds (not the current edition of its own kind: then a new edition of the CR leaves the cached
-    problems of the hundred CR editions before it as they are)."""
-    key = _older_problems_key(info, corpus)
-    if use_cache:
-        found = cache.load(key)
-        if found is not None:
-            return found
-    parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache) if corpus.folder else None
+    """An older edition's problems, its references read as the site reads them: against itself and the
+    current documents. The current edition of its own kind is brought in only for what may be found there
+    (references by title): then a new CR edition leaves the cached problems of the hundred CR editions
+    before it as they are, and an IPG that cites "Tardiness (3.1)" still finds it in the current IPG."""
     others = [document for document in corpus.documents if document.info.kind != info.kind]
-    found = list(link_corpus([parsed] + others).documents[0].problems) if parsed is not None else []
-    if use_cache:
-        cache.store(key, found)
+    own = [document for document in corpus.documents if document.info.kind == info.kind]
+    key = _older_problems_key(info, corpus)
+    found = cache.load(key) if use_cache else None
+    if found is None:
+        parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache) if corpus.folder else None
+        linked = link_corpus([parsed] + others).documents[0] if parsed is not None else None
+        found = (list(linked.problems) if linked else [], linked is not None and _looks_in_own_kind(linked))
+        if use_cache:
+            cache.store(key, found)
+    problems, looks_in_own_kind = found
+    if not (looks_in_own_kind and own):
+        return problems
+    own_key = cache.key(key, *(d.info.sha256 for d in own))
+    found = cache.load(own_key) if use_cache else None
+    if found is None:
+        parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache)
+        found = list(link_corpus([parsed] + others + own).documents[0].problems)
+        if use_cache:
+            cache.store(own_key, found)
     return found
 
 
 def _older_problems_key(info: DocumentInfo, corpus: Corpus) -> str:
     return cache.key("older-problems", info.sha256, repr(info),
                      *(d.info.sha256 for d in corpus.documents if d.info.kind != info.kind))
+
+
+def _looks_in_own_kind(document: Document) -> bool:
+    return any(found_in_any_current_document(ref, document)
+               for item in (*document.sections, *document.glossary) for ref in item.refs)
 
 
 def _usable(document: Document | _Outline, problems: list[Problem]) -> bool:

@@ -92,16 +92,32 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
                   backlinks={target: tuple(citing) for target, citing in backlinks.items()})
 
 
+def found_in_any_current_document(ref: Reference, document: Document) -> bool:
+    """Whether an unresolved reference may be found in the current documents of every kind, its own
+    included: one by title ("Unsporting Conduct — Cheating", "Tardiness (3.1)"), not by number alone."""
+    if ref.target or _names_another_kind(ref, document):
+        return False
+    return "(" in ref.text or not _by_number(ref)
+
+
+def _names_another_kind(ref: Reference, document: Document) -> bool:
+    return bool(ref.document) and ref.document not in (document.info.kind, document.id)
+
+
+def _by_number(ref: Reference) -> bool:
+    return ref.number[:1].isdigit() or ref.number.lower().startswith("appendix")
+
+
 def _resolve(ref: Reference, document: Document, section: Optional[Section], targets: _Targets) -> Reference:
     if ref.target:
         return ref
-    if ref.document and ref.document not in (document.info.kind, document.id):
+    if _names_another_kind(ref, document):
         for candidate in targets.of_kind(ref.document, document):
             found = targets.find(candidate, ref.number)
             if found:
                 return replace(ref, target=found.id)
         return ref
-    if not (ref.number[:1].isdigit() or ref.number.lower().startswith("appendix")):
+    if not _by_number(ref):
         return _resolve_title(ref, document, targets)
     found = targets.find(document, ref.number)
     if found and _title_agrees(ref, found):
@@ -144,7 +160,7 @@ def _title_agrees(ref: Reference, section: Section, required: bool = False) -> b
 
 
 def _unresolved_problem(ref: Reference, document: Document) -> Problem:
-    if ref.document and ref.document not in (document.info.kind, document.id):
+    if _names_another_kind(ref, document):
         where = f"the {ref.document.upper()}, which is not among the sources"
         return Problem(WARNING, document.info.source, ref.line,
                        f"reference “{ref.text}” names {ref.number} in {where} (or has no such section); "

@@ -51,6 +51,19 @@ def test_references_outside_an_excerpt_stay_as_written_and_are_reported(frozen_c
     assert any("109" in p.message and p.file == excerpt.info.source for p in frozen_corpus.all_problems())
 
 
+def test_an_older_edition_s_problems_are_those_of_its_pages(frozen_corpus):
+    """`rulekb check` reports what the site does with an older edition: a title reference the current
+    edition of its kind answers ("Tardiness (3.1)" in the 2016 IPG excerpt) is not reported."""
+    for info in frozen_corpus.editions:
+        if info.current:
+            continue
+        reported = sorted(str(p) for p in frozen_corpus.problems if p.file == info.source)
+        assert reported == sorted(str(p) for p in load_edition(frozen_corpus, info.id).problems), info.id
+    excerpt = load_edition(frozen_corpus, "ipg-2016-09-30-excerpt")
+    cited = [ref for section in excerpt.sections for ref in section.refs if ref.text.startswith("Tardiness")]
+    assert cited and all(ref.target == "ipg:3.1" for ref in cited)
+
+
 def test_an_older_edition_is_read_again_when_it_is_asked_for(frozen_corpus):
     older = load_edition(frozen_corpus, "cr-2025-11-14")
     assert older.info.edition == "2025-11-14" and older.section("702.124m") is not None
