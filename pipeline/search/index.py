@@ -135,6 +135,7 @@ class KnowledgeBase:
         self.searcher = self.ix.searcher()
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
+        self._numbers: dict[str, list[str]] = {}
 
     def close(self) -> None:
         self.searcher.close()
@@ -177,8 +178,11 @@ class KnowledgeBase:
         return self._hits(self.searcher.search(Term("parent", section_id), limit=limit))
 
     def numbers(self, kind: str) -> list[str]:
-        """Every number of a kind, for "nearest number" answers."""
-        return [fields["number"] for fields in self.searcher.documents(kind=kind) if fields.get("number")]
+        """Every number of a kind, for "nearest number" answers (read once: it takes every stored entry)."""
+        if kind not in self._numbers:
+            self._numbers[kind] = [fields["number"] for fields in self.searcher.documents(kind=kind)
+                                   if fields.get("number")]
+        return self._numbers[kind]
 
     # -- matching terms ---------------------------------------------------------------------
 
