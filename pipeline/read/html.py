@@ -134,7 +134,7 @@ class _Walker:
         for cell in cells:
             for link in cell.find_all("a", href=True):
                 self.links.append((len(self.blocks), SPACES.sub(" ", link.get_text(" ")).strip(), str(link["href"])))
-        texts = [SPACES.sub(" ", cell.get_text(" ")).strip() for cell in cells]
+        texts = [SPACES.sub(" ", _cell_text(cell)).strip() for cell in cells]
         texts = [text for text in texts if text]
         if texts:
             self.blocks.append(("\t".join(texts), "tr"))
@@ -199,19 +199,40 @@ def html_to_lines(text: str, name: str = ""):
     return tuple(lines), tuple(anchors), tuple(links), problems
 
 
+def _cell_text(cell: Tag) -> str:
+    """A table cell's text read as a line is: inline elements join the words around them, line-ending
+    ones (a <br>, a <p> in the cell) separate them."""
+    parts = []
+    for node in cell.descendants:
+        if isinstance(node, Tag):
+            if node.name in BREAKING_TAGS:
+                parts.append(" ")
+        elif type(node) is NavigableString:    # not a comment, nor a script's or a style's text
+            parts.append(str(node))
+    return "".join(parts)
+
+
 # What a reader of the raw document sees as text: no comment, no code, no head, no form control, no
 # image; then no tag. Only closed elements are taken out: one never closed loses nothing here.
 NOT_TEXT = re.compile(r"<!--.*?-->"
                       r"|<(script|style|template|head|title|select|svg|math|noscript|canvas)\b[^>]*>.*?</\1\s*>"
                       r"|<!\[CDATA\[.*?\]\]>", re.S | re.I)
-TAG = re.compile(r"</?[A-Za-z][^>]*>|<![^>]*>|<\?[^>]*>")
+TAG = re.compile(r"</?([A-Za-z][\w:-]*)[^>]*>|<![^>]*>|<\?[^>]*>")
+# Tags that end a line where they are; any other is inline, and its text joins the words around it as a
+# browser shows it ("four <a>Dispel</a>s" reads "four Dispels").
+BREAKING_TAGS = BLOCK_TAGS | HEADING_TAGS | SILENT_TAGS | EMBEDDING_TAGS | {"li", "tr", "td", "th", "br"}
+
+
+def _tag_as_text(match: re.Match) -> str:
+    name = match.group(1)
+    return "" if name and name.lower() not in BREAKING_TAGS else " "
 
 
 def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str) -> list[Problem]:
     """An ERROR if words of the document's text (read from the raw markup, not from the parser's tree, which
     may have dropped them) are missing from its lines."""
     kept = Counter(WORD.findall(" ".join(block for block, _ in blocks)))
-    wanted = Counter(WORD.findall(html.unescape(TAG.sub(" ", NOT_TEXT.sub(" ", raw)))))
+    wanted = Counter(WORD.findall(html.unescape(TAG.sub(_tag_as_text, NOT_TEXT.sub(" ", raw)))))
     lost = wanted - kept
     if not lost:
         return []
