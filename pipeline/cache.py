@@ -17,7 +17,7 @@ import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 GENERATIONS_KEPT = 3
 _folder: Optional[Path] = None
@@ -92,6 +92,16 @@ def load(cache_key: str) -> Optional[Any]:
     with contextlib.suppress(OSError):
         os.utime(path.parent, (time.time(), time.time()))   # a generation in use is a recent one
     return value
+
+
+def remembered(cache_key: str, make: Callable[[], Any], use_cache: bool = True) -> Any:
+    """The value stored under the key; else `make()`'s, stored unless it is None."""
+    found = load(cache_key) if use_cache else None
+    if found is None:
+        found = make()
+        if use_cache and found is not None:
+            store(cache_key, found)
+    return found
 
 
 def store(cache_key: str, value: Any) -> None:

@@ -154,15 +154,13 @@ class _Outline:
 
 
 def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[_Outline]:
-    key = _outline_key(info)
-    found = cache.load(key) if use_cache else None
-    if found is None:
+    def outline() -> Optional[_Outline]:
         document = _parse_file(path, info, use_cache)
-        if document is None:
-            return None
-        found = _Outline.of(document)
-        if use_cache:
-            cache.store(key, found)
+        return _Outline.of(document) if document is not None else None
+
+    found = cache.remembered(_outline_key(info), outline, use_cache)
+    if found is None:
+        return None
     return replace(found, info=replace(found.info, id=info.id, current=info.current))
 
 
@@ -173,25 +171,21 @@ def _problems_of_older(info: DocumentInfo, corpus: Corpus, use_cache: bool) -> l
     before it as they are, and an IPG that cites "Tardiness (3.1)" still finds it in the current IPG."""
     others = [document for document in corpus.documents if document.info.kind != info.kind]
     own = [document for document in corpus.documents if document.info.kind == info.kind]
-    key = _older_problems_key(info, corpus)
-    found = cache.load(key) if use_cache else None
-    if found is None:
+
+    def linked_with(current: list[Document]) -> Optional[Document]:
         parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache) if corpus.folder else None
-        linked = link_corpus([parsed] + others).documents[0] if parsed is not None else None
-        found = (list(linked.problems) if linked else [], linked is not None and _looks_in_own_kind(linked))
-        if use_cache:
-            cache.store(key, found)
-    problems, looks_in_own_kind = found
+        return link_corpus([parsed] + current).documents[0] if parsed is not None else None
+
+    def against_others() -> tuple[list[Problem], bool]:
+        linked = linked_with(others)
+        return (list(linked.problems), _looks_in_own_kind(linked)) if linked else ([], False)
+
+    key = _older_problems_key(info, corpus)
+    problems, looks_in_own_kind = cache.remembered(key, against_others, use_cache)
     if not (looks_in_own_kind and own):
         return problems
-    own_key = cache.key(key, *(d.info.sha256 for d in own))
-    found = cache.load(own_key) if use_cache else None
-    if found is None:
-        parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache)
-        found = list(link_corpus([parsed] + others + own).documents[0].problems)
-        if use_cache:
-            cache.store(own_key, found)
-    return found
+    return cache.remembered(cache.key(key, *(document.info.sha256 for document in own)),
+                            lambda: list(linked_with(others + own).problems), use_cache)
 
 
 def _older_problems_key(info: DocumentInfo, corpus: Corpus) -> str:

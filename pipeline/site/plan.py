@@ -112,13 +112,8 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
 
 def _highlights(old: DocumentInfo, new: DocumentInfo, diff, use_cache: bool) -> list[str]:
     """A pair's highlighted changes, kept under the two editions' bytes (a new edition makes one pair's)."""
-    key = cache.key("pair-highlights", old.sha256, new.sha256)
-    found = cache.load(key) if use_cache else None
-    if found is None:
-        found = history_pages.pair_highlights(diff)
-        if use_cache:
-            cache.store(key, found)
-    return found
+    return cache.remembered(cache.key("pair-highlights", old.sha256, new.sha256),
+                            lambda: history_pages.pair_highlights(diff), use_cache)
 
 
 def _history_marks(corpus: Corpus, histories: dict[str, KindHistory], addresses: Addresses) -> Histories:
