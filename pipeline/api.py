@@ -71,7 +71,8 @@ def export(target: Path | str, sources: Path | str = "sources", alone: bool = Fa
             corpus = None
         else:
             corpus = load_corpus(path.parent, use_cache=use_cache)
-            document = next((d for d in corpus.documents if d.info.source == path.name), None)
+            info = next((info for info in corpus.editions if info.source == path.name), None)
+            document = load_edition(corpus, info.id, use_cache) if info else None   # an older edition too
             problems = [p for p in corpus.all_problems() if p.file == path.name]
         if document is None:
             raise SourcesHaveErrors([p for p in problems if p.severity == ERROR] or list(problems))

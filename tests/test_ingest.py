@@ -174,3 +174,11 @@ def test_infraction_titles_in_the_text_link_to_their_sections(frozen_corpus):
     assert "ipg:2.5" in targets     # "... treated as a Game Play Error — Game Rule Violation"
     appendix = {ref.target for ref in ipg.section("Appendix A").refs}
     assert "ipg:4.1" in appendix    # the flattened row "Unsporting Conduct — Minor Warning"
+
+
+def test_export_of_an_older_edition_s_file_gives_that_edition(sources_dir):
+    """`rulekb export sources/cr-2025-11-14.txt`: a file that is not the current edition is exported too."""
+    from pipeline import api
+    data = api.export(sources_dir / "cr-2025-11-14.txt")
+    assert data["document"]["id"] == "cr-2025-11-14" and data["document"]["edition"] == "2025-11-14"
+    assert any(section["id"] == "cr-2025-11-14:702.124m" for section in data["sections"])
