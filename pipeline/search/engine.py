@@ -3,20 +3,28 @@
 The order of answers, the same in the browser (site/assets/search-worker.js):
 - a number: that section (the current edition's), then its subrules; an unknown number says so
   and offers the nearest ones;
-- words: the sections holding every word (or, when fewer than three do, those holding some),
-  by BM25F score, archived documents after the others, a glossary definition counting half and
-  bringing the rules it cites just before it; ties in document order.
+- words: the sections holding some of the words, by score, archived documents after the others,
+  a glossary definition counting half and bringing the rules it cites just before it; ties in
+  document order.
+  An entry's score is the sum of whoosh's BM25F scores of the question's words in it (each field
+  times its weight, a judges' word's meaning times MEANING_WEIGHT), times its coverage squared:
+  the share of the question's words it holds (cubed), each word weighing by its rarity (log(1 + N/n) for
+  a word held by n of N entries), so that a rule holding "draw", "card" and "turn" outranks a
+  definition holding only "draw" many times. A question naming a level ("at FNM") doubles the
+  scores of the document answering at it.
 """
 from __future__ import annotations
 
 import bisect
 import html
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .index import Hit, KnowledgeBase
-from .question import GLOSSARY_TARGETS, GLOSSARY_WEIGHT, MIN_EVERY_WORD, NUMBER_KINDS, Question, understand
+from .index import SCORE_SCALE, Hit, KnowledgeBase
+from .question import (COVERAGE_POWER, EXPANSION_BOOST, FIELD_BOOSTS, GLOSSARY_TARGETS, GLOSSARY_WEIGHT, LEVEL_BOOST, MAX_RANKED,
+                       NUMBER_KINDS, STEMMED_FIELDS, Question, understand)
 
 
 @dataclass
@@ -64,20 +72,91 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
 
 
 def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[Hit]:
-    groups = [[(alternative.stem, alternative.word) for alternative in group] for group in question.groups]
-    hits = rank(kb.match(groups, question.boosts, kind, every_group=True))
-    if len(hits) < MIN_EVERY_WORD:
-        seen = {hit.id for hit in hits}
-        hits += rank([hit for hit in kb.match(groups, question.boosts, kind, every_group=False)
-                      if hit.id not in seen])
-    return hits
+    facts = kb.facts()
+    ranked = sorted(score_entries(kb, question, kind), key=lambda item: _rank_key(item, facts))
+    return [kb.hit(position, score) for position, score in ranked[:MAX_RANKED]]
 
 
-def rank(hits: list[Hit]) -> list[Hit]:
+def _rank_key(item: tuple[int, float], facts) -> tuple:
     """Archived documents after the others; then by score (a definition's counting half); then document order."""
-    def weighted(hit: Hit) -> float:
-        return hit.score * (GLOSSARY_WEIGHT if hit.section_kind == "glossary" else 1.0)
-    return sorted(hits, key=lambda hit: (hit.archived, -round(weighted(hit), 6), hit.order))
+    position, score = item
+    _, archived, glossary = facts[position]
+    return (archived, -_rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
+
+
+def _rounded(value: float) -> float:
+    """To a millionth, as the browser rounds."""
+    return math.floor(value * 1e6 + 0.5) / 1e6
+
+
+def score_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+    """(entry position, score) of every entry holding some word of the question (in `kind`, if given)."""
+    groups = [group for group in question.groups if group]
+    scores: dict[int, float] = {}
+    matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
+    for number, group in enumerate(groups):
+        bit = 1 << number
+        for alternative in group:
+            if " " in alternative.stem:
+                _add_phrase(kb, alternative, scores, matched, bit)
+                continue
+            for field, postings in kb.postings(alternative.stem):
+                if field in STEMMED_FIELDS:
+                    _add(postings, FIELD_BOOSTS[field], alternative.weight, scores, matched, bit)
+            for field, postings in kb.postings(alternative.word):
+                if field == "exact":
+                    _add(postings, FIELD_BOOSTS[field], alternative.weight, scores, matched, bit)
+    if not matched:
+        return []
+    facts = kb.facts()
+    weights = [_rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
+    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
+    for stem in question.boosts:
+        for field, postings in kb.postings(stem):
+            if field in ("title", "aliases"):
+                for position, value in postings:
+                    if position in found:
+                        found[position] = found[position] + (value / SCORE_SCALE) * FIELD_BOOSTS[field] * EXPANSION_BOOST
+    everything = sum(weights)
+    result = []
+    for position, score in found.items():
+        bits = matched[position]
+        held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
+        coverage = held / everything if everything else 1.0
+        for _ in range(COVERAGE_POWER):
+            score = score * coverage
+        if question.level and facts[position][0] == question.level:
+            score = score * LEVEL_BOOST
+        result.append((position, score))
+    return result
+
+
+def _add(postings, boost: float, weight: float, scores: dict, matched: dict, bit: int) -> None:
+    for position, value in postings:
+        scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
+        matched[position] = matched.get(position, 0) | bit
+
+
+def _add_phrase(kb: KnowledgeBase, alternative, scores: dict, matched: dict, bit: int) -> None:
+    """A phrase of the documents' words ("additional turns"): the entries holding every word of it, each
+    word's score added."""
+    parts: list[dict[int, float]] = []
+    for stem in alternative.stem.split(" "):
+        part: dict[int, float] = {}
+        for field, postings in kb.postings(stem):
+            if field in STEMMED_FIELDS:
+                for position, value in postings:
+                    part[position] = part.get(position, 0) + (value / SCORE_SCALE) * FIELD_BOOSTS[field] * alternative.weight
+        parts.append(part)
+    for position in sorted(set(parts[0]).intersection(*parts[1:])):
+        for part in parts:
+            scores[position] = scores.get(position, 0) + part[position]
+        matched[position] = matched.get(position, 0) | bit
+
+
+def _rarity(total: int, holding: int) -> float:
+    """log(1 + N/n), to a millionth (the browser's logarithm may differ in its last bit)."""
+    return math.floor(math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 if holding else 0.0
 
 
 def _with_rules_of_terms(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:

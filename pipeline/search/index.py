@@ -15,16 +15,26 @@ from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemmingAnalyzer, StopFilter
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
-from whoosh.query import And, AndMaybe, Or, Term
+from whoosh.query import Term
 
-from .question import EXPANSION_BOOST, FIELD_BOOSTS, STEMMED_FIELDS, STOP_WORDS, TOKEN, TOKENS
+from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold
 
-ANALYZER = StemmingAnalyzer(expression=TOKEN, stoplist=STOP_WORDS)
-WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
-SCHEMA_VERSION = "4"
-MAX_MATCHES = 500      # every match a question can rank in its first page (see engine)
+
+class FoldQuotes(Filter):
+    """"player’s" and "player's" are one word (question.fold)."""
+
+    def __call__(self, tokens):
+        for token in tokens:
+            token.text = fold(token.text)
+            yield token
+
+
+ANALYZER = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS) | StemFilter()
+WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
+SCHEMA_VERSION = "5"
+SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -43,6 +53,7 @@ SCHEMA = Schema(
     archived=BOOLEAN(stored=True),
     order=NUMERIC(stored=True),
     penalty=STORED,
+    action=STORED,                        # what a judge does: an infraction's remedy, a JAR situation's fix
     parent=ID(stored=True),
     targets=STORED,
 )
@@ -67,6 +78,7 @@ class Entry:
     parent: str = ""
     aliases: str = ""
     targets: str = ""          # for a glossary term: the sections it points at
+    action: str = ""           # the first thing to do: an infraction's remedy, a JAR situation's fix
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,7 @@ class Hit:
     parent: str = ""
     targets: tuple[str, ...] = ()
     archived: bool = False
+    action: str = ""
 
 
 def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str = "") -> int:
@@ -102,9 +115,9 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
             section_kind=entry.section_kind, title=entry.title, exact=entry.title, aliases=entry.aliases,
             headings=entry.headings,
             text=entry.text, url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
-            penalty=entry.penalty, parent=entry.parent, targets=entry.targets)
+            penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets)
         for value in (entry.title, entry.aliases, entry.headings, entry.text):
-            words.update(token for token in TOKENS.findall(value.lower()) if token not in STOP_WORDS)
+            words.update(token for token in TOKENS.findall(fold(value).lower()) if token not in STOP_WORDS)
     writer.commit()
     vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
     (directory / "vocabulary.json").write_text(json.dumps(vocabulary, ensure_ascii=False))
@@ -136,6 +149,8 @@ class KnowledgeBase:
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}
+        self._postings: dict[str, list] = {}
+        self._facts: Optional[list[tuple[str, bool, bool]]] = None
 
     def close(self) -> None:
         self.searcher.close()
@@ -184,24 +199,36 @@ class KnowledgeBase:
                                    if fields.get("number")]
         return self._numbers[kind]
 
-    # -- matching terms ---------------------------------------------------------------------
+    # -- terms and their entries ----------------------------------------------------------------
 
-    def match(self, groups: list[list[tuple[str, str]]], boosts: list[str], kind: Optional[str],
-              every_group: bool) -> list[Hit]:
-        """Entries matching every group (or, with every_group False, any), each group one of its (term, word)
-        alternatives: the term in any stemmed field or the word in a title as written; scored by BM25F,
-        each field's score times its weight, plus the boost terms in titles."""
-        clauses = [Or([Term(field, term, boost=FIELD_BOOSTS[field]) for term, word in group for field in STEMMED_FIELDS]
-                      + [Term("exact", word, boost=FIELD_BOOSTS["exact"]) for term, word in group])
-                   for group in groups if group]
-        if not clauses:
-            return []
-        query = (And(clauses) if len(clauses) > 1 else clauses[0]) if every_group else Or(clauses)
-        if boosts:
-            query = AndMaybe(query, Or([Term(field, stem, boost=FIELD_BOOSTS[field] * EXPANSION_BOOST)
-                                        for stem in boosts for field in ("title", "aliases")]))
-        found = self.searcher.search(query, limit=MAX_MATCHES, filter=Term("kind", kind) if kind else None)
-        return self._hits(found)
+    def postings(self, term: str) -> list[tuple[str, list[tuple[int, int]]]]:
+        """[(field, [(entry position, score in SCORE_SCALE units)])] for a term, fields in FIELD_BOOSTS order:
+        whoosh's score of each entry for that one term, before field weights, rounded as the browser has it."""
+        if term not in self._postings:
+            found = []
+            reader = self.searcher.reader()
+            for field in FIELD_BOOSTS:
+                if (field, term) in reader:
+                    matcher = self.searcher.postings(field, term)
+                    entries = []
+                    while matcher.is_active():
+                        entries.append((matcher.id(), round(matcher.score() * SCORE_SCALE)))
+                        matcher.next()
+                    found.append((field, entries))
+            if len(self._postings) > 4096:
+                self._postings.clear()
+            self._postings[term] = found
+        return self._postings[term]
+
+    def facts(self) -> list[tuple[str, bool, bool]]:
+        """(kind, archived, glossary?) of every entry, by position: what ranking needs of each."""
+        if self._facts is None:
+            self._facts = [(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary")
+                           for fields in self.stored()]
+        return self._facts
+
+    def hit(self, position: int, score: float) -> Hit:
+        return self._hit(self.searcher.stored_fields(position), score)
 
     def impacts(self) -> Iterator[tuple[str, str, list[tuple[int, float]]]]:
         """(field, term, [(entry position, score)]) for every term of every field: each entry's whoosh score
@@ -221,15 +248,16 @@ class KnowledgeBase:
         return [self.searcher.stored_fields(docnum) for docnum in range(self.searcher.doc_count_all())]
 
     def _hits(self, results) -> list[Hit]:
-        hits = []
-        for hit in results:
-            fields = hit.fields()
-            hits.append(Hit(
-                id=fields["id"], document=fields["document"], kind=fields["kind"],
-                number=fields.get("label", fields.get("number", "")), title=fields.get("title", ""),
-                url=fields.get("url", ""), order=fields.get("order", 0), score=hit.score or 0.0,
-                text=fields.get("text", ""), headings=fields.get("headings", ""), penalty=fields.get("penalty", ""),
-                section_kind=fields.get("section_kind", ""), parent=fields.get("parent", ""),
-                targets=tuple((fields.get("targets") or "").split()), archived=fields.get("archived", False)))
-        return hits
+        return [self._hit(hit.fields(), hit.score or 0.0) for hit in results]
+
+    @staticmethod
+    def _hit(fields: dict, score: float) -> Hit:
+        return Hit(
+            id=fields["id"], document=fields["document"], kind=fields["kind"],
+            number=fields.get("label", fields.get("number", "")), title=fields.get("title", ""),
+            url=fields.get("url", ""), order=fields.get("order", 0), score=score,
+            text=fields.get("text", ""), headings=fields.get("headings", ""), penalty=fields.get("penalty", ""),
+            section_kind=fields.get("section_kind", ""), parent=fields.get("parent", ""),
+            targets=tuple((fields.get("targets") or "").split()), archived=fields.get("archived", False),
+            action=fields.get("action", ""))
 

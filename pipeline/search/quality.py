@@ -39,10 +39,14 @@ def read_questions(path: Path) -> list[tuple[str, list[str]]]:
 
 
 def answer_rank(ids: list[str], answers: list[str]) -> Optional[int]:
-    """1-based rank of the first result that answers (a subrule of an answer counts too)."""
+    """1-based rank of the first result that answers: a subrule of an answer counts too, and so does a
+    section whose id the answer gives only the first words of ("jar:common-issues/a-player-forgets" for
+    the section headed "A player forgets a triggered ability (one that …)")."""
     for rank, result in enumerate(ids, 1):
         for answer in answers:
-            if result == answer or (result.startswith(answer) and re.fullmatch(r"[a-z]", result[len(answer):])):
+            rest = result[len(answer):] if result.startswith(answer) else None
+            if rest is not None and (rest == "" or re.fullmatch(r"[a-z]", rest)
+                                     or ("/" in answer and rest.startswith("-"))):
                 return rank
     return None
 

@@ -20,6 +20,7 @@ from typing import Optional, Protocol
 from ..distance import edit_distance
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
+JUDGES_WORDS_FILE = Path(__file__).resolve().parent / "judges_words.toml"
 MAX_QUERY = 500
 
 # How the index cuts text into terms (whoosh's tokenizer takes the same expression): numbers keep
@@ -29,6 +30,18 @@ TOKENS = re.compile(TOKEN)
 STOP_WORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "if", "in", "into", "is",
                         "it", "of", "on", "or", "that", "the", "their", "then", "there", "these", "they", "this",
                         "to", "was", "will", "with"])
+# Words of a question that say how it is asked, not what about ("how do I ...", "what happens if my ..."):
+# left out of a question that has other words. The documents' stop words above are left out always.
+QUESTION_WORDS = frozenset([
+    "i", "me", "my", "mine", "we", "us", "our", "you", "your", "he", "him", "his", "she", "her", "hers", "its",
+    "them", "do", "does", "did", "didn't", "don't", "doesn't", "done", "can", "could", "would", "should", "what",
+    "how", "why", "when", "where", "which", "who", "whom", "whose", "happen", "happens", "happened", "get", "gets",
+    "got", "has", "have", "had", "just", "so", "really", "about", "also", "someone", "something", "anything",
+    "many", "much", "some", "want", "wants", "wanted", "keeps", "keep", "still", "ok", "okay", "please", "hi",
+    "per", "i'm", "i've", "we're", "it's", "he's", "she's", "they're", "there's", "what's", "whats", "am", "being", "been",
+])
+# Typographic quotes and apostrophes are the letters a keyboard types: "City’s" is "City's" everywhere.
+FOLDED_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`": "'", "“": '"', "”": '"', "„": '"'})
 # Index fields and the weight of a match in each (a title match outweighs five of body text). The
 # first four hold terms (Porter stems: "commander" and "command" are one term); "exact" holds a
 # title's words as written, so that the title that has the very word asked comes first.
@@ -36,10 +49,14 @@ FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exa
 STEMMED_FIELDS = ("title", "aliases", "headings", "text")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
 GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
-MIN_EVERY_WORD = 3          # fewer sections holding every word: take those holding some
 COMPLETIONS = 3             # a word being typed stands for its most frequent completions
 MIN_PREFIX = 3
 GLOSSARY_TARGETS = 2        # rules a definition brings before it
+MEANING_WEIGHT = 1.0        # a judges' word's meaning in the documents' words, beside the word itself
+COVERAGE_POWER = 3          # an entry holding a share s of the question's (rarity-weighted) words scores s³ of its sum
+LEVEL_BOOST = 2.0           # the document answering at the level a question names ("at FNM": the JAR)
+MAX_GROUPS = 24             # words of a question searched (a longer question is read up to there)
+MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 NUMBER_KINDS = ["ipg", "mtr", "cr", "jar", "floor"]   # a bare "2.1" is looked for in this order
 
 # Document names a question may start with (or hold), and the kind they name.
@@ -57,12 +74,12 @@ NUMBER_QUERY = re.compile(
     r"(?P<number>\d{1,3}(?:\.\d{1,3}[a-z]?)?[a-z]?|appendix\s+[a-z])\.?\s*$", re.I)
 GLUED = re.compile(r"^\s*(cr|ipg|mtr)(\d)", re.I)      # "cr704.5k"
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-OPERATORS_ONLY = re.compile(r"^(?:(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\s*)+$")
 QUERY_WORD = re.compile(r"[^\W_][\w/'’-]*")
 
 
 class QueryError(ValueError):
-    """A query that cannot be searched (empty, too long): a 400 for the API, a message for the CLI."""
+    """A query that cannot be searched (empty, too long, control characters): a 400 for the API, a
+    message for the CLI. Quotes, operators and punctuation are never errors: they are read as words."""
 
 
 class Vocabulary(Protocol):
@@ -75,8 +92,9 @@ class Vocabulary(Protocol):
 
 @dataclass(frozen=True)
 class Alternative:
-    stem: str
+    stem: str                 # a judges' phrase's meaning has several, space-separated: all must be found
     word: str                 # the word as the documents write it
+    weight: float = 1.0       # a judges' word's meaning weighs MEANING_WEIGHT
 
 
 @dataclass
@@ -89,6 +107,44 @@ class Question:
     corrected: list[str] = field(default_factory=list)   # the words as searched, for "did you mean"
     suggestion: Optional[str] = None       # the corrected query, when a word was corrected
     marks: list[str] = field(default_factory=list)     # words to highlight in snippets
+    level: Optional[str] = None            # the kind answering at the level the question names ("at FNM": jar)
+
+
+@dataclass(frozen=True)
+class JudgesWord:
+    """People's words for a thought the documents write otherwise, and where they write it."""
+    said: tuple[str, ...]
+    means: tuple[str, ...]
+    cites: str
+    passage: str
+    prefers: str = ""         # for a level: the kind that answers at it
+
+
+@lru_cache(maxsize=1)
+def judges_words() -> tuple[list[JudgesWord], list[JudgesWord]]:
+    """(words, levels) of judges_words.toml."""
+    data = tomllib.loads(JUDGES_WORDS_FILE.read_text(encoding="utf-8"))
+    def entries(name: str) -> list[JudgesWord]:
+        return [JudgesWord(tuple(fold(said).lower() for said in item["said"]), tuple(item.get("means", ())),
+                           item["cites"], item["passage"], item.get("prefers", "")) for item in data.get(name, [])]
+    return entries("words"), entries("levels")
+
+
+@lru_cache(maxsize=1)
+def meanings() -> dict[str, tuple[str, ...]]:
+    """What people say ("late", "too long") -> the documents' words for it."""
+    found: dict[str, list[str]] = {}
+    for entry in judges_words()[0]:
+        for said in entry.said:
+            known = found.setdefault(said, [])
+            known.extend(word for word in entry.means if word not in known)
+    return {said: tuple(means) for said, means in found.items()}
+
+
+@lru_cache(maxsize=1)
+def levels() -> dict[str, str]:
+    """What people call a Rules Enforcement Level ("fnm", "gp") -> the kind answering at it."""
+    return {said: entry.prefers for entry in judges_words()[1] for said in entry.said}
 
 
 @lru_cache(maxsize=1)
@@ -104,14 +160,15 @@ def clean(query: str) -> str:
         raise QueryError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are searched")
     if CONTROL.search(query):
         raise QueryError("the query contains control characters")
-    query = re.sub(r"\s+", " ", query).strip()
+    query = re.sub(r"\s+", " ", fold(query).replace('"', " ")).strip()
     if not query:
         raise QueryError("the query is empty")
-    if query.count('"') % 2 or query.count("“") != query.count("”"):
-        raise QueryError("the query has an unbalanced quotation mark")
-    if OPERATORS_ONLY.match(query):
-        raise QueryError(f"the query is only the operator {query!r}; add the words to search for")
     return query
+
+
+def fold(text: str) -> str:
+    """Curly quotes and apostrophes as a keyboard types them."""
+    return text.translate(FOLDED_QUOTES)
 
 
 def as_number(query: str) -> Optional[tuple[Optional[str], str]]:
@@ -137,6 +194,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
         return question
     words = QUERY_WORD.findall(query)
     words, question.kind = _document_named(words)
+    words, question.level = _phrase_named(words, levels())
     expansions: list[str] = []
     plain: list[str] = []
     for word in words:
@@ -146,12 +204,27 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
         else:
             plain.append(word)
     corrected_words = []
-    for position, word in enumerate(plain):
-        for token in terms(word):
-            group, shown = _read_word(token, vocabulary, typing=position == len(plain) - 1)
-            corrected_words.append(shown)
-            if group:
-                question.groups.append(group)
+    meant: list[str] = []
+    pieces = _said_pieces(plain)
+    for position, (piece, means) in enumerate(pieces):
+        group: list[Alternative] = []
+        if means:       # a judges' word: itself where the documents use it, never "corrected" into another
+            group.extend(Alternative(vocabulary.stem(token), token) for token in terms(piece)
+                         if " " not in piece and vocabulary.stem(token))
+        else:
+            for token in terms(piece):
+                read, shown = _read_word(token, vocabulary, typing=position == len(pieces) - 1)
+                corrected_words.append(shown)
+                group.extend(read)
+        for phrase in means:      # a phrase ("slow play") is found where all its words are
+            words_of = terms(phrase)
+            stems = [vocabulary.stem(word) for word in words_of]
+            stem = " ".join(stem or "" for stem in stems)
+            if words_of and all(stems) and stem not in {alternative.stem for alternative in group}:
+                group.append(Alternative(stem, " ".join(words_of), MEANING_WEIGHT))
+                meant.extend(words_of)
+        if group and group not in question.groups:      # "extra turns after time runs out": one thought
+            question.groups.append(group)
     for word in terms(expansions[0]) if expansions else []:      # the first meaning must match like words do
         stem = vocabulary.stem(word)
         if stem:
@@ -161,22 +234,46 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
             stem = vocabulary.stem(word)
             if stem and stem not in question.boosts:
                 question.boosts.append(stem)
-    plain_terms = [token for word in plain for token in terms(word)]
+    question.groups = question.groups[:MAX_GROUPS]
+    plain_terms = [token for piece, means in pieces if not means for token in terms(piece)]
     if corrected_words != plain_terms:
         question.suggestion = " ".join(corrected_words)
     question.corrected = corrected_words
-    question.marks = corrected_words + [word for phrase in expansions for word in terms(phrase)]
+    question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def _said_pieces(words: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The question's words as (word or phrase, the documents' words for it): the longest phrase of the
+    judges' words first; words that only say how a question is asked are left out when others remain."""
+    lowered = [word.lower() for word in words]
+    pieces: list[tuple[str, tuple[str, ...]]] = []
+    start = 0
+    while start < len(lowered):
+        for size in (4, 3, 2, 1):
+            phrase = " ".join(lowered[start:start + size])
+            if start + size <= len(lowered) and (size == 1 or phrase in meanings()):
+                pieces.append((phrase, meanings().get(phrase, ())))
+                start += size
+                break
+    asked = [piece for piece in pieces if piece[1] or piece[0] not in QUESTION_WORDS]
+    return asked if any(terms(piece) or means for piece, means in asked) else pieces
 
 
 def _document_named(words: list[str]) -> tuple[list[str], Optional[str]]:
     """A question naming a document ("mtr slow play"): the document is a filter, not a word to find."""
+    return _phrase_named(words, DOCUMENT_WORDS)
+
+
+def _phrase_named(words: list[str], names: dict[str, str]) -> tuple[list[str], Optional[str]]:
+    """The first (longest) of `names` the question holds beside other words: the question without it, and
+    what it names."""
     lowered = [word.lower() for word in words]
     for size in (4, 3, 2, 1):
         for start in range(0, len(words) - size + 1):
             name = " ".join(lowered[start:start + size])
-            if name in DOCUMENT_WORDS and len(words) > size:
-                return words[:start] + words[start + size:], DOCUMENT_WORDS[name]
+            if name in names and len(words) > size:
+                return words[:start] + words[start + size:], names[name]
     return words, None
 
 
@@ -240,8 +337,11 @@ def browser_rules() -> dict:
     return {
         "patterns": JS_PATTERNS, "stop_words": sorted(STOP_WORDS), "field_boosts": FIELD_BOOSTS,
         "stemmed_fields": list(STEMMED_FIELDS),
-        "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT, "min_every_word": MIN_EVERY_WORD,
+        "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT,
         "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY,
         "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS, "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
+        "question_words": sorted(QUESTION_WORDS), "meanings": {key: list(value) for key, value in sorted(meanings().items())},
+        "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
+        "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
     }

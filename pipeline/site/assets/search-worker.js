@@ -47,20 +47,21 @@ async function ready() {
 
 class QueryError extends Error {}
 
+const FOLDED_QUOTES = {"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`": "'", "“": '"', "”": '"', "„": '"'};
+
+function fold(text) {
+  return text.replace(/[’‘ʼ´`“”„]/g, (ch) => FOLDED_QUOTES[ch]);
+}
+
+/* Quotes, operators and punctuation are read as words, never an error. */
 function clean(query) {
   query = query || "";
   if (query.length > rules.max_query) {
     throw new QueryError(`the query is ${query.length} characters long; at most ${rules.max_query} are searched`);
   }
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(query)) throw new QueryError("the query contains control characters");
-  query = query.replace(/\s+/g, " ").trim();
+  query = fold(query).replace(/"/g, " ").replace(/\s+/g, " ").trim();
   if (!query) throw new QueryError("the query is empty");
-  if ((query.split('"').length - 1) % 2 || (query.split("“").length !== query.split("”").length)) {
-    throw new QueryError("the query has an unbalanced quotation mark");
-  }
-  if (/^(?:(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\s*)+$/.test(query)) {
-    throw new QueryError(`the query is only the operator '${query}'; add the words to search for`);
-  }
   return query;
 }
 
@@ -86,16 +87,45 @@ function isAbbreviation(word, count) {
 }
 
 function documentNamed(words) {
+  return phraseNamed(words, rules.document_words);
+}
+
+function phraseNamed(words, names) {
   const lowered = words.map((word) => word.toLowerCase());
   for (const size of [4, 3, 2, 1]) {
     for (let start = 0; start + size <= words.length; start++) {
       const name = lowered.slice(start, start + size).join(" ");
-      if (Object.prototype.hasOwnProperty.call(rules.document_words, name) && words.length > size) {
-        return [words.slice(0, start).concat(words.slice(start + size)), rules.document_words[name]];
+      if (Object.prototype.hasOwnProperty.call(names, name) && words.length > size) {
+        return [words.slice(0, start).concat(words.slice(start + size)), names[name]];
       }
     }
   }
   return [words, null];
+}
+
+/* The question's words as [word or phrase, the documents' words for it] (question._said_pieces). */
+function saidPieces(words) {
+  const lowered = words.map((word) => word.toLowerCase());
+  const meaningsOf = (phrase) => (Object.prototype.hasOwnProperty.call(rules.meanings, phrase) ? rules.meanings[phrase] : null);
+  const pieces = [];
+  let start = 0;
+  while (start < lowered.length) {
+    for (const size of [4, 3, 2, 1]) {
+      const phrase = lowered.slice(start, start + size).join(" ");
+      if (start + size <= lowered.length && (size === 1 || meaningsOf(phrase))) {
+        pieces.push([phrase, meaningsOf(phrase) || []]);
+        start += size;
+        break;
+      }
+    }
+  }
+  const questionWords = new Set(rules.question_words);
+  const asked = pieces.filter(([piece, means]) => means.length || !questionWords.has(piece));
+  return asked.some(([piece, means]) => terms(piece).length || means.length) ? asked : pieces;
+}
+
+function sameGroup(a, b) {
+  return a.length === b.length && a.every((x, i) => x.stem === b[i].stem && x.word === b[i].word && x.weight === b[i].weight);
 }
 
 /* The documents' words of one first letter: Map word -> [count, term]. */
@@ -159,7 +189,7 @@ function closestWord(word, candidates) {
 async function readWord(word, typing) {
   const candidates = await wordsStarting(word[0]);
   const known = candidates.get(word);
-  if (known) return [[{stem: known[1], word}], word];
+  if (known) return [[{stem: known[1], word, weight: 1}], word];
   if (/^\p{Nd}/u.test(word)) return [[], word];
   if (typing && word.length >= rules.min_prefix) {
     const completions = [];
@@ -170,19 +200,19 @@ async function readWord(word, typing) {
     if (completions.length) {
       const group = [];
       for (const [, candidate, stem] of completions.slice(0, rules.completions)) {
-        if (!group.some((alternative) => alternative.stem === stem)) group.push({stem, word: candidate});
+        if (!group.some((alternative) => alternative.stem === stem)) group.push({stem, word: candidate, weight: 1});
       }
       return [group, word];
     }
   }
   const correction = closestWord(word, candidates);
-  if (correction) return [[{stem: candidates.get(correction)[1], word: correction}], correction];
+  if (correction) return [[{stem: candidates.get(correction)[1], word: correction, weight: 1}], correction];
   return [[], word];
 }
 
 async function understand(query) {
   query = clean(query);
-  const question = {query, number: null, kind: null, groups: [], boosts: [], suggestion: null, marks: []};
+  const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: []};
   const number = asNumber(query);
   if (number) {
     question.kind = number.kind;
@@ -191,6 +221,7 @@ async function understand(query) {
   }
   let words = query.match(patterns.queryWord) || [];
   [words, question.kind] = documentNamed(words);
+  [words, question.level] = phraseNamed(words, rules.levels);
   const expansions = [];
   const plain = [];
   for (const word of words) {
@@ -201,18 +232,43 @@ async function understand(query) {
     else plain.push(word);
   }
   const corrected = [];
-  const letters = new Set(plain.concat(expansions).flatMap((word) => terms(word)).map((token) => token[0]));
+  const meant = [];
+  const pieces = saidPieces(plain);
+  const letters = new Set(pieces.flatMap(([piece, means]) => [piece, ...means]).concat(expansions)
+    .flatMap((word) => terms(word)).map((token) => token[0]));
   await Promise.all([...letters].map((letter) => wordsStarting(letter)));      // fetched together, not in turn
-  for (let position = 0; position < plain.length; position++) {
-    for (const token of terms(plain[position])) {
-      const [group, shown] = await readWord(token, position === plain.length - 1);
-      corrected.push(shown);
-      if (group.length) question.groups.push(group);
+  for (let position = 0; position < pieces.length; position++) {
+    const [piece, means] = pieces[position];
+    const group = [];
+    if (means.length) {       // a judges' word: itself where the documents use it, never "corrected" into another
+      if (!piece.includes(" ")) {
+        for (const token of terms(piece)) {
+          const stem = await stemOf(token);
+          if (stem) group.push({stem, word: token, weight: 1});
+        }
+      }
+    } else {
+      for (const token of terms(piece)) {
+        const [read, shown] = await readWord(token, position === pieces.length - 1);
+        corrected.push(shown);
+        group.push(...read);
+      }
     }
+    for (const phrase of means) {      // a phrase ("slow play") is found where all its words are
+      const wordsOf = terms(phrase);
+      const stems = [];
+      for (const word of wordsOf) stems.push(await stemOf(word));
+      const stem = stems.map((s) => s || "").join(" ");
+      if (wordsOf.length && stems.every(Boolean) && !group.some((alternative) => alternative.stem === stem)) {
+        group.push({stem, word: wordsOf.join(" "), weight: rules.meaning_weight});
+        meant.push(...wordsOf);
+      }
+    }
+    if (group.length && !question.groups.some((other) => sameGroup(other, group))) question.groups.push(group);
   }
   for (const word of expansions.length ? terms(expansions[0]) : []) {
     const stem = await stemOf(word);
-    if (stem) question.groups.push([{stem, word}]);
+    if (stem) question.groups.push([{stem, word, weight: 1}]);
   }
   for (const phrase of expansions) {
     for (const word of terms(phrase)) {
@@ -220,9 +276,10 @@ async function understand(query) {
       if (stem && !question.boosts.includes(stem)) question.boosts.push(stem);
     }
   }
-  const plainTerms = plain.flatMap((word) => terms(word));
+  question.groups = question.groups.slice(0, rules.max_groups);
+  const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = corrected.join(" ");
-  question.marks = corrected.concat(expansions.flatMap((phrase) => terms(phrase)));
+  question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
   return question;
 }
 
@@ -261,51 +318,90 @@ function isGlossary(entry) {
   return Boolean(document && document.glossary && entry >= document.glossary[0] && entry < document.glossary[1]);
 }
 
-async function match(question, kind, everyGroup) {
+/* Every entry holding some word of the question (in `kind`, if given), with its score (engine.score_entries). */
+async function match(question, kind) {
   const groups = question.groups.filter((group) => group.length);
   if (!groups.length) return [];
-  const wanted = groups.flat().flatMap((alternative) => [alternative.stem, alternative.word]).concat(question.boosts);
+  const wanted = groups.flat().flatMap((alternative) => alternative.stem.split(" ").concat([alternative.word]))
+    .concat(question.boosts);
   await Promise.all(wanted.map((term) => postingsOf(term)));                  // fetched together, not in turn
   const scores = new Map();
-  const matched = new Map();       // entry -> groups matched (bits)
+  const matched = new Map();       // entry -> the groups it holds
   for (let g = 0; g < groups.length; g++) {
     const mark = (entry) => {
-      matched.set(entry, (matched.get(entry) || 0) | (1 << g));
+      const held = matched.get(entry);
+      if (held) held.add(g); else matched.set(entry, new Set([g]));
       return true;
     };
     for (const alternative of groups[g]) {
+      if (alternative.stem.includes(" ")) {
+        await addPhrase(alternative, scores, mark);
+        continue;
+      }
       const byTerm = await postingsOf(alternative.stem);      // the term in a stemmed field
-      if (byTerm) addScores(byTerm, rules.stemmed_fields, 1, scores, mark);
+      if (byTerm) addScores(byTerm, rules.stemmed_fields, alternative.weight, scores, mark);
       const byWord = await postingsOf(alternative.word);      // the word as written in a title
-      if (byWord) addScores(byWord, ["exact"], 1, scores, mark);
+      if (byWord) addScores(byWord, ["exact"], alternative.weight, scores, mark);
     }
   }
-  const full = (1 << groups.length) - 1;
+  if (!matched.size) return [];
+  const weights = groups.map((_, g) => {
+    let holding = 0;
+    for (const held of matched.values()) if (held.has(g)) holding++;
+    return rarity(manifest.entries, holding);
+  });
   const inKind = (entry) => !kind || (documentOf(entry) || {}).kind === kind;
   const found = new Map();
-  for (const [entry, bits] of matched) {
-    if ((everyGroup ? bits === full : bits !== 0) && inKind(entry)) found.set(entry, scores.get(entry));
-  }
+  for (const entry of matched.keys()) if (inKind(entry)) found.set(entry, scores.get(entry));
   for (const stem of question.boosts) {
     const postings = await postingsOf(stem);
     if (postings) addScores(postings, ["title", "aliases"], rules.expansion_boost, found, (entry) => found.has(entry));
   }
-  return [...found.entries()].map(([entry, score]) => ({entry, score}));
+  let everything = 0;
+  for (const weight of weights) everything += weight;
+  const hits = [];
+  for (const [entry, raw] of found) {
+    const held = matched.get(entry);
+    let share = 0;
+    for (let g = 0; g < weights.length; g++) if (held.has(g)) share += weights[g];
+    const coverage = everything ? share / everything : 1;
+    let score = raw;
+    for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
+    if (question.level && (documentOf(entry) || {}).kind === question.level) score = score * rules.level_boost;
+    hits.push({entry, score});
+  }
+  return hits;
+}
+
+/* A phrase of the documents' words ("additional turns"): the entries holding every word of it. */
+async function addPhrase(alternative, scores, mark) {
+  const parts = [];
+  for (const stem of alternative.stem.split(" ")) {
+    const part = new Map();
+    const postings = await postingsOf(stem);
+    if (postings) addScores(postings, rules.stemmed_fields, alternative.weight, part, () => true);
+    parts.push(part);
+  }
+  const entries = [...parts[0].keys()].filter((entry) => parts.every((part) => part.has(entry))).sort((a, b) => a - b);
+  for (const entry of entries) {
+    for (const part of parts) scores.set(entry, (scores.get(entry) || 0) + part.get(entry));
+    mark(entry);
+  }
+}
+
+/* log(1 + N/n) to a millionth, as engine._rarity. */
+function rarity(total, holding) {
+  return holding ? Math.floor(Math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 : 0;
 }
 
 function rank(hits) {
-  const weighted = (hit) => Math.round(hit.score * (isGlossary(hit.entry) ? rules.glossary_weight : 1) * 1e6) / 1e6;
+  const weighted = (hit) => Math.floor(hit.score * (isGlossary(hit.entry) ? rules.glossary_weight : 1) * 1e6 + 0.5) / 1e6;
   const archived = (hit) => ((documentOf(hit.entry) || {}).archived ? 1 : 0);
   return hits.sort((a, b) => archived(a) - archived(b) || weighted(b) - weighted(a) || a.entry - b.entry);
 }
 
 async function matches(question, kind) {
-  let hits = rank(await match(question, kind, true));
-  if (hits.length < rules.min_every_word) {
-    const seen = new Set(hits.map((hit) => hit.entry));
-    hits = hits.concat(rank((await match(question, kind, false)).filter((hit) => !seen.has(hit.entry))));
-  }
-  return hits;
+  return rank(await match(question, kind)).slice(0, rules.max_ranked);
 }
 
 /* The display file holding an entry: the last one whose first entry is not after it. */
