@@ -17,7 +17,7 @@ from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, load_edition, rename_document
 from .export import document_json, ref_json, section_json
 from .model import ERROR, Corpus, Document, GlossaryEntry, Problem, Section, replace
-from .search.question import as_number
+from .search.question import as_number, fold
 
 if TYPE_CHECKING:
     from .search.engine import Answer
@@ -176,10 +176,11 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
 
 
 def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, GlossaryEntry]]:
-    wanted = wanted.casefold()
+    """A term as a person types it: any case, straight or curly apostrophes ("City's Blessing")."""
+    wanted = fold(wanted).casefold()
     for document in sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt)):
         for entry in document.glossary:
-            if wanted in (name.casefold() for name in (entry.term, *entry.names)):
+            if wanted in (fold(name).casefold() for name in (entry.term, *entry.names)):
                 return document, entry
     return None
 

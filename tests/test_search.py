@@ -145,10 +145,29 @@ def test_results_are_rules_not_pages(kb):
     assert all(r.url.split("#")[1] for r in results if "/term-" not in r.id)
 
 
-@pytest.mark.parametrize("query", ['"unbalanced', "AND", "x" * 10240, "tab\x00here", "  "])
-def test_malformed_queries_are_refused_with_a_reason(kb, query):
+@pytest.mark.parametrize("query", ["x" * 10240, "tab\x00here", "  "])
+def test_queries_that_cannot_be_searched_are_refused_with_a_reason(kb, query):
     with pytest.raises(QueryError):
         search(kb, query)
+
+
+@pytest.mark.parametrize("query, first", [
+    ('"missed trigger', "ipg:2.1"), ('missed trigger"', "ipg:2.1"), ("“missed trigger", "ipg:2.1"),
+    ("missed AND trigger", "ipg:2.1"), ("(missed) trigger?!", "ipg:2.1"), ("missed -trigger *", "ipg:2.1"),
+])
+def test_quotes_operators_and_punctuation_are_read_as_words(kb, query, first):
+    assert search(kb, query).results[0].id == first
+
+
+@pytest.mark.parametrize("query", ['"', "AND", "OR NOT", "?!", "'", "--", "((", "*"])
+def test_a_query_of_punctuation_or_operators_alone_is_no_error(kb, query):
+    assert isinstance(search(kb, query).results, list)
+
+
+def test_straight_and_curly_apostrophes_are_one_letter(kb):
+    straight = [r.id for r in search(kb, "opponent's library").results]
+    curly = [r.id for r in search(kb, "opponent’s library").results]
+    assert straight == curly and straight
 
 
 def test_edit_distance_counts_a_swap_as_one_edit():
@@ -201,8 +220,11 @@ def test_cli_search_json_and_show(sources_dir):
     assert json.loads(result.stdout)["results"][0]["id"] == "ipg:2.1"
     shown = run_cli("show", "ipg 2.1", cwd=project)
     assert shown.returncode == 0 and "PENALTY: No Penalty" in shown.stdout and "MTR section 4.3 -> mtr:4.3" in shown.stdout
-    bad = run_cli("search", '"oops', cwd=project)
-    assert bad.returncode == 2 and "unbalanced" in bad.stderr and "Traceback" not in bad.stderr
+    unbalanced = run_cli("search", '"missed trigger', "--json", "--limit", "1", cwd=project)
+    assert unbalanced.returncode == 0, unbalanced.stderr
+    assert json.loads(unbalanced.stdout)["results"][0]["id"] == "ipg:2.1"
+    bad = run_cli("search", "tab\x01here", cwd=project)
+    assert bad.returncode == 2 and "control characters" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_the_api_and_the_cli_give_the_same_answer(sources_dir):

@@ -143,6 +143,8 @@ def search(args) -> int:
         penalty = f"  [{result.penalty}]" if result.penalty else ""
         archived = "" if result.current else "  (archived document)"
         say(f"{rank:>2}. {result.id:<{width}}  {heading}{penalty}{archived}")
+        if result.action:
+            say(f"    {'Fix' if result.kind == 'jar' else 'Remedy'}: {result.action}")
         if result.snippet.strip():
             say(f"    {_terminal_snippet(result.snippet)}")
     return 0

@@ -8,7 +8,7 @@ question the same way). Files, all JSON:
 - `w-<letter>.<hash>.json`: the documents' words starting with a letter: [word, count, term];
 - `t-<key>.<hash>.json`: for the terms whose first two characters are in a key range, the
   entries holding them: [field, n, entry, score, entry, score, ...] (entries as gaps, scores x100);
-- `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, text for the snippet), for
+- `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, what to do, snippet text), for
   consecutive entries up to CHUNK_BYTES (a long MTR section fills a file with few others);
 - `n.<hash>.json`: every number of every document, for number questions and jump-on-Enter.
 Pure function of an index: no I/O but reading it.
@@ -20,12 +20,11 @@ import json
 from collections import defaultdict
 
 from .engine import natural_key
-from .index import KnowledgeBase
-from .question import FIELD_BOOSTS, browser_rules
+from .index import SCORE_SCALE, KnowledgeBase
+from .question import FIELD_BOOSTS, browser_rules, is_variant
 
 CHUNK_BYTES = 16_000             # raw JSON per display file (about a quarter of that compressed)
 TERM_SHARD_BYTES = 24_000       # raw JSON per term file (about a fifth of that compressed)
-SCORE_SCALE = 100
 FIELDS = list(FIELD_BOOSTS)
 
 
@@ -84,8 +83,10 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[
         members = [position for position, fields in enumerate(stored) if fields["document"] == document["id"]]
         if members:
             glossary = [p for p in members if stored[p].get("section_kind") == "glossary"]
+            variants = [p for p in members if is_variant(stored[p]["kind"], stored[p].get("number") or "")]
             ranges.append({**document, "start": members[0], "end": members[-1] + 1,
                            "glossary": [glossary[0], glossary[-1] + 1] if glossary else None,
+                           "variants": _runs(variants),
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
                 "entries": len(stored), "documents": ranges, "words": word_files, "terms": term_files,
@@ -93,6 +94,17 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
     files["search/manifest.json"] = json.dumps(manifest, ensure_ascii=False, separators=(",", ":"))
     return files
+
+
+def _runs(positions: list[int]) -> list[list[int]]:
+    """[[start, end], ...] of consecutive positions."""
+    runs: list[list[int]] = []
+    for position in positions:
+        if runs and runs[-1][1] == position:
+            runs[-1][1] += 1
+        else:
+            runs.append([position, position + 1])
+    return runs
 
 
 def _term_shards(postings: dict[str, list], add) -> dict[str, str]:
@@ -120,7 +132,7 @@ def _term_shards(postings: dict[str, list], add) -> dict[str, str]:
 
 
 def _display_row(fields: dict, positions: dict[str, int], pages: dict[str, int]) -> list:
-    """[number, title, heading, page, anchor, penalty, text, parent, targets, id]."""
+    """[number, title, heading, page, anchor, penalty, text, parent, targets, id, action]."""
     url = fields.get("url") or ""
     page, _, anchor = url.partition("#")
     page_number = pages.setdefault(page, len(pages))
@@ -129,7 +141,8 @@ def _display_row(fields: dict, positions: dict[str, int], pages: dict[str, int])
     parent = positions.get(fields.get("parent") or "", -1)
     targets = [positions[target] for target in (fields.get("targets") or "").split() if target in positions]
     return [number, fields.get("title") or "", heading, page_number, "" if anchor == number else anchor,
-            fields.get("penalty") or "", fields.get("text") or "", parent, targets, fields["id"]]
+            fields.get("penalty") or "", fields.get("text") or "", parent, targets, fields["id"],
+            fields.get("action") or ""]
 
 
 def _safe(key: str) -> str:

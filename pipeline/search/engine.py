@@ -10,8 +10,8 @@ The order of answers, the same in the browser (site/assets/search-worker.js):
   times its weight, a judges' word's meaning times MEANING_WEIGHT), times its coverage squared:
   the share of the question's words it holds (cubed), each word weighing by its rarity (log(1 + N/n) for
   a word held by n of N entries), so that a rule holding "draw", "card" and "turn" outranks a
-  definition holding only "draw" many times. A question naming a level ("at FNM") doubles the
-  scores of the document answering at it.
+  definition holding only "draw" many times. A question naming a level ("at FNM") multiplies the
+  scores of the document answering at it by LEVEL_BOOST.
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from typing import Optional
 
 from .index import SCORE_SCALE, Hit, KnowledgeBase
 from .question import (COVERAGE_POWER, EXPANSION_BOOST, FIELD_BOOSTS, GLOSSARY_TARGETS, GLOSSARY_WEIGHT, LEVEL_BOOST, MAX_RANKED,
+                       NAMING_FIELDS, VARIANT_WEIGHT,
                        NUMBER_KINDS, STEMMED_FIELDS, Question, understand)
 
 
@@ -39,11 +40,12 @@ class Result:
     kind: str = ""
     penalty: str = ""
     current: bool = True      # False for an archived document's section
+    action: str = ""          # what a judge does: an infraction's remedy, a Regular REL fix (first sentence)
 
     def as_json(self) -> dict:
         return {"id": self.id, "document": self.document, "kind": self.kind, "number": self.number,
-                "title": self.title, "penalty": self.penalty, "snippet": self.snippet, "url": self.url,
-                "score": round(self.score, 4), "current": self.current}
+                "title": self.title, "penalty": self.penalty, "action": self.action, "snippet": self.snippet,
+                "url": self.url, "score": round(self.score, 4), "current": self.current}
 
 
 @dataclass
@@ -80,7 +82,7 @@ def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list
 def _rank_key(item: tuple[int, float], facts) -> tuple:
     """Archived documents after the others; then by score (a definition's counting half); then document order."""
     position, score = item
-    _, archived, glossary = facts[position]
+    _, archived, glossary, _ = facts[position]
     return (archived, -_rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
 
 
@@ -94,18 +96,17 @@ def score_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) ->
     groups = [group for group in question.groups if group]
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
+    named: set[int] = set()              # entries holding a word in a title or heading
     for number, group in enumerate(groups):
         bit = 1 << number
         for alternative in group:
-            if " " in alternative.stem:
-                _add_phrase(kb, alternative, scores, matched, bit)
-                continue
+            phrase = " " in alternative.stem      # a phrase, where an entry says it
             for field, postings in kb.postings(alternative.stem):
-                if field in STEMMED_FIELDS:
-                    _add(postings, FIELD_BOOSTS[field], alternative.weight, scores, matched, bit)
-            for field, postings in kb.postings(alternative.word):
+                if field == "phrases" if phrase else field in STEMMED_FIELDS:
+                    _add(postings, field, alternative.weight, scores, matched, bit, named)
+            for field, postings in [] if phrase else kb.postings(alternative.word):
                 if field == "exact":
-                    _add(postings, FIELD_BOOSTS[field], alternative.weight, scores, matched, bit)
+                    _add(postings, field, alternative.weight, scores, matched, bit, named)
     if not matched:
         return []
     facts = kb.facts()
@@ -127,31 +128,19 @@ def score_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) ->
             score = score * coverage
         if question.level and facts[position][0] == question.level:
             score = score * LEVEL_BOOST
+        if facts[position][3] and position not in named:
+            score = score * VARIANT_WEIGHT
         result.append((position, score))
     return result
 
 
-def _add(postings, boost: float, weight: float, scores: dict, matched: dict, bit: int) -> None:
+def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
+    boost = FIELD_BOOSTS[field]
     for position, value in postings:
         scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
         matched[position] = matched.get(position, 0) | bit
-
-
-def _add_phrase(kb: KnowledgeBase, alternative, scores: dict, matched: dict, bit: int) -> None:
-    """A phrase of the documents' words ("additional turns"): the entries holding every word of it, each
-    word's score added."""
-    parts: list[dict[int, float]] = []
-    for stem in alternative.stem.split(" "):
-        part: dict[int, float] = {}
-        for field, postings in kb.postings(stem):
-            if field in STEMMED_FIELDS:
-                for position, value in postings:
-                    part[position] = part.get(position, 0) + (value / SCORE_SCALE) * FIELD_BOOSTS[field] * alternative.weight
-        parts.append(part)
-    for position in sorted(set(parts[0]).intersection(*parts[1:])):
-        for part in parts:
-            scores[position] = scores.get(position, 0) + part[position]
-        matched[position] = matched.get(position, 0) | bit
+    if field in NAMING_FIELDS:
+        named.update(position for position, _ in postings)
 
 
 def _rarity(total: int, holding: int) -> float:
@@ -213,7 +202,7 @@ def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[str]:
 def _result(hit: Hit, marks: list[str]) -> Result:
     title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
     return Result(hit.id, hit.document, hit.number, title, snippet(hit.text, marks), hit.url or None, hit.score,
-                  hit.kind, hit.penalty, not hit.archived)
+                  hit.kind, hit.penalty, not hit.archived, hit.action)
 
 
 def snippet(text: str, marks: list[str], size: int = 180) -> str:

@@ -5,9 +5,14 @@ history page). Each entry carries its address on the site. Pure function of the 
 """
 from __future__ import annotations
 
+import re
+
 from ..addresses import Addresses, address_corpus, glossary_id
-from ..model import Corpus, Document
+from ..model import PARAGRAPH, Corpus, Document, Section
 from .index import Entry
+
+ACTION_CHARACTERS = 220       # what a result shows of what to do
+SENTENCE_END = re.compile(r"(?<=[a-z0-9)”’\"][.!?])\s+(?=[A-Z“\"(])")
 
 
 def searched_documents(corpus: Corpus) -> list[Document]:
@@ -37,7 +42,7 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 text="\n".join([section.text, *section.examples]), url=addresses.link(section.id) or "",
                 edition=info.edition or "", order=order, archived=info.archived,
                 penalty=section.infraction.penalty if section.infraction else "", parent=section.parent or "",
-                aliases=section.infraction.name if section.infraction else ""))
+                aliases=section.infraction.name if section.infraction else "", action=action(info.kind, section)))
             order += 1
         for entry in document.glossary:
             entry_id = glossary_id(document, entry)
@@ -48,3 +53,23 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 targets=" ".join(ref.target for ref in entry.refs if ref.target)))
             order += 1
     return found
+
+
+def action(kind: str, section: Section) -> str:
+    """What a judge does, as a result shows it: the first sentence of an infraction's remedy, of a
+    Regular REL situation's fix (the JAR's first paragraph)."""
+    if section.infraction is not None:
+        text = section.infraction.additional_remedy
+    elif kind == "jar":
+        text = next((block.text for block in section.blocks if block.kind == PARAGRAPH), "")
+    else:
+        return ""
+    return first_sentence(text)
+
+
+def first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    sentence = SENTENCE_END.split(text, maxsplit=1)[0]
+    if len(sentence) > ACTION_CHARACTERS:
+        sentence = sentence[:ACTION_CHARACTERS].rsplit(" ", 1)[0] + " …"
+    return sentence

@@ -19,7 +19,7 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter,
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import Term
 
-from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold
+from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
 
 
 class FoldQuotes(Filter):
@@ -33,6 +33,8 @@ class FoldQuotes(Filter):
 
 ANALYZER = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS) | StemFilter()
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
+PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
+PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
 SCHEMA_VERSION = "5"
 SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
 
@@ -48,6 +50,7 @@ SCHEMA = Schema(
     aliases=TEXT(analyzer=ANALYZER, phrase=False, field_boost=FIELD_BOOSTS["aliases"]),
     headings=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
+    phrases=TEXT(analyzer=PHRASES, phrase=False, field_boost=FIELD_BOOSTS["phrases"]),
     url=STORED,
     edition=STORED,
     archived=BOOLEAN(stored=True),
@@ -109,12 +112,15 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
     ix = whoosh_index.create_in(str(directory), SCHEMA)
     writer = ix.writer(limitmb=256)   # one segment: document numbers follow `order`, queries are faster
     words: Counter = Counter()
+    phrases = meaning_phrases()
     for entry in sorted(entries, key=lambda entry: entry.order):
         writer.add_document(
             id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(), label=entry.number,
             section_kind=entry.section_kind, title=entry.title, exact=entry.title, aliases=entry.aliases,
             headings=entry.headings,
-            text=entry.text, url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
+            text=entry.text, phrases=phrases_said(phrases, entry.title, entry.aliases, *entry.headings.split(" › "),
+                                                  entry.text),
+            url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
             penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets)
         for value in (entry.title, entry.aliases, entry.headings, entry.text):
             words.update(token for token in TOKENS.findall(fold(value).lower()) if token not in STOP_WORDS)
@@ -124,6 +130,35 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
     (directory / "state.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": len(entries),
                                                       "schema": SCHEMA_VERSION}))
     return len(entries)
+
+
+def meaning_phrases() -> list[tuple[str, ...]]:
+    """The judges' words' meanings of several words, as index terms: ("addit", "turn"), ("plai", "first")."""
+    found = {tuple(_term_of(word) for word in terms(phrase)) for means in meanings().values() for phrase in means}
+    return sorted(phrase for phrase in found if len(phrase) > 1)
+
+
+def phrases_said(phrases: list[tuple[str, ...]], *texts: str) -> str:
+    """Each time a text says one of `phrases` (its terms in order, PHRASE_SLACK other terms allowed between
+    them), that phrase as one term ("addit turn"), for the phrases field."""
+    said = []
+    for text in texts:
+        stems = [token.text for token in ANALYZER(text)]
+        for phrase in phrases:
+            for start, stem in enumerate(stems):
+                if stem == phrase[0] and _follows(stems, start, phrase[1:]):
+                    said.append(" ".join(phrase))
+    return "|".join(said)
+
+
+def _follows(stems: list[str], start: int, rest: tuple[str, ...]) -> bool:
+    position = start
+    for stem in rest:
+        window = stems[position + 1: position + 2 + PHRASE_SLACK]
+        if stem not in window:
+            return False
+        position += 1 + window.index(stem)
+    return True
 
 
 def _term_of(word: str) -> str:
@@ -150,7 +185,7 @@ class KnowledgeBase:
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}
         self._postings: dict[str, list] = {}
-        self._facts: Optional[list[tuple[str, bool, bool]]] = None
+        self._facts: Optional[list[tuple[str, bool, bool, bool]]] = None
 
     def close(self) -> None:
         self.searcher.close()
@@ -220,11 +255,11 @@ class KnowledgeBase:
             self._postings[term] = found
         return self._postings[term]
 
-    def facts(self) -> list[tuple[str, bool, bool]]:
-        """(kind, archived, glossary?) of every entry, by position: what ranking needs of each."""
+    def facts(self) -> list[tuple[str, bool, bool, bool]]:
+        """(kind, archived, glossary?, variant rule?) of every entry, by position: what ranking needs of each."""
         if self._facts is None:
-            self._facts = [(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary")
-                           for fields in self.stored()]
+            self._facts = [(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
+                            is_variant(fields["kind"], fields.get("number") or "")) for fields in self.stored()]
         return self._facts
 
     def hit(self, position: int, score: float) -> Hit:

@@ -44,8 +44,9 @@ QUESTION_WORDS = frozenset([
 FOLDED_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`": "'", "“": '"', "”": '"', "„": '"'})
 # Index fields and the weight of a match in each (a title match outweighs five of body text). The
 # first four hold terms (Porter stems: "commander" and "command" are one term); "exact" holds a
-# title's words as written, so that the title that has the very word asked comes first.
-FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0}
+# title's words as written, so that the title that has the very word asked comes first. "phrases" holds
+# the judges' words' meanings of several words ("additional turns") where an entry says them together.
+FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0, "phrases": 4.0}
 STEMMED_FIELDS = ("title", "aliases", "headings", "text")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
 GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
@@ -54,7 +55,10 @@ MIN_PREFIX = 3
 GLOSSARY_TARGETS = 2        # rules a definition brings before it
 MEANING_WEIGHT = 1.0        # a judges' word's meaning in the documents' words, beside the word itself
 COVERAGE_POWER = 3          # an entry holding a share s of the question's (rarity-weighted) words scores s³ of its sum
-LEVEL_BOOST = 2.0           # the document answering at the level a question names ("at FNM": the JAR)
+LEVEL_BOOST = 4.0           # the document answering at the level a question names ("at FNM": the JAR)
+VARIANT_WEIGHT = 0.5        # a multiplayer or casual-variant rule, for a question that does not name its variant
+VARIANT_NUMBERS = {"cr": re.compile(r"[89]\d\d(?:\.\w+)?")}   # the CR's chapters 8 and 9
+NAMING_FIELDS = ("title", "aliases", "headings", "exact")        # a variant named: its words in these
 MAX_GROUPS = 24             # words of a question searched (a longer question is read up to there)
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 NUMBER_KINDS = ["ipg", "mtr", "cr", "jar", "floor"]   # a bare "2.1" is looked for in this order
@@ -160,10 +164,9 @@ def clean(query: str) -> str:
         raise QueryError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are searched")
     if CONTROL.search(query):
         raise QueryError("the query contains control characters")
-    query = re.sub(r"\s+", " ", fold(query).replace('"', " ")).strip()
-    if not query:
+    if not query.strip():
         raise QueryError("the query is empty")
-    return query
+    return re.sub(r"\s+", " ", fold(query).replace('"', " ")).strip()
 
 
 def fold(text: str) -> str:
@@ -241,6 +244,12 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     question.corrected = corrected_words
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def is_variant(kind: str, number: str) -> bool:
+    """A rule of a multiplayer variant or casual variant: it applies only to games played so."""
+    pattern = VARIANT_NUMBERS.get(kind)
+    return bool(pattern and number and pattern.fullmatch(number.lower()))
 
 
 def _said_pieces(words: list[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -344,4 +353,5 @@ def browser_rules() -> dict:
         "question_words": sorted(QUESTION_WORDS), "meanings": {key: list(value) for key, value in sorted(meanings().items())},
         "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
+        "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS),
     }

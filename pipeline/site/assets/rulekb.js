@@ -307,6 +307,15 @@
         head.appendChild(penalty);
       }
       link.appendChild(head);
+      if (result.action) {
+        var action = document.createElement("span");
+        action.className = "rk-result__action";
+        var label = document.createElement("b");
+        label.textContent = result.kind === "jar" ? "Fix: " : "Remedy: ";
+        action.appendChild(label);
+        action.appendChild(document.createTextNode(result.action));
+        link.appendChild(action);
+      }
       if (result.snippet && result.snippet.length) {
         var snippet = document.createElement("span");
         snippet.className = "rk-result__snippet";

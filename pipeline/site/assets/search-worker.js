@@ -60,9 +60,8 @@ function clean(query) {
     throw new QueryError(`the query is ${query.length} characters long; at most ${rules.max_query} are searched`);
   }
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(query)) throw new QueryError("the query contains control characters");
-  query = fold(query).replace(/"/g, " ").replace(/\s+/g, " ").trim();
-  if (!query) throw new QueryError("the query is empty");
-  return query;
+  if (!query.trim()) throw new QueryError("the query is empty");
+  return fold(query).replace(/"/g, " ").replace(/\s+/g, " ").trim();
 }
 
 function asNumber(query) {
@@ -304,13 +303,19 @@ function addScores(postings, fields, factor, scores, onMatch) {
       entry += postings[i];
       if (!fields.includes(field)) continue;
       const score = (postings[i + 1] / manifest.scale) * rules.field_boosts[field] * factor;
-      if (onMatch(entry)) scores.set(entry, (scores.get(entry) || 0) + score);
+      if (onMatch(entry, field)) scores.set(entry, (scores.get(entry) || 0) + score);
     }
   }
 }
 
 function documentOf(entry) {
   return manifest.documents.find((document) => entry >= document.start && entry < document.end);
+}
+
+/* A rule of a multiplayer or casual variant (question.is_variant). */
+function isVariant(entry) {
+  const document = documentOf(entry);
+  return Boolean(document && (document.variants || []).some(([start, end]) => entry >= start && entry < end));
 }
 
 function isGlossary(entry) {
@@ -322,20 +327,22 @@ function isGlossary(entry) {
 async function match(question, kind) {
   const groups = question.groups.filter((group) => group.length);
   if (!groups.length) return [];
-  const wanted = groups.flat().flatMap((alternative) => alternative.stem.split(" ").concat([alternative.word]))
-    .concat(question.boosts);
+  const wanted = groups.flat().flatMap((alternative) => [alternative.stem, alternative.word]).concat(question.boosts);
   await Promise.all(wanted.map((term) => postingsOf(term)));                  // fetched together, not in turn
   const scores = new Map();
   const matched = new Map();       // entry -> the groups it holds
+  const named = new Set();         // entries holding a word in a title or heading
   for (let g = 0; g < groups.length; g++) {
-    const mark = (entry) => {
+    const mark = (entry, field) => {
       const held = matched.get(entry);
       if (held) held.add(g); else matched.set(entry, new Set([g]));
+      if (rules.naming_fields.includes(field)) named.add(entry);
       return true;
     };
     for (const alternative of groups[g]) {
-      if (alternative.stem.includes(" ")) {
-        await addPhrase(alternative, scores, mark);
+      if (alternative.stem.includes(" ")) {      // a phrase, where an entry says it
+        const byPhrase = await postingsOf(alternative.stem);
+        if (byPhrase) addScores(byPhrase, ["phrases"], alternative.weight, scores, mark);
         continue;
       }
       const byTerm = await postingsOf(alternative.stem);      // the term in a stemmed field
@@ -368,25 +375,10 @@ async function match(question, kind) {
     let score = raw;
     for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
     if (question.level && (documentOf(entry) || {}).kind === question.level) score = score * rules.level_boost;
+    if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
     hits.push({entry, score});
   }
   return hits;
-}
-
-/* A phrase of the documents' words ("additional turns"): the entries holding every word of it. */
-async function addPhrase(alternative, scores, mark) {
-  const parts = [];
-  for (const stem of alternative.stem.split(" ")) {
-    const part = new Map();
-    const postings = await postingsOf(stem);
-    if (postings) addScores(postings, rules.stemmed_fields, alternative.weight, part, () => true);
-    parts.push(part);
-  }
-  const entries = [...parts[0].keys()].filter((entry) => parts.every((part) => part.has(entry))).sort((a, b) => a - b);
-  for (const entry of entries) {
-    for (const part of parts) scores.set(entry, (scores.get(entry) || 0) + part.get(entry));
-    mark(entry);
-  }
 }
 
 /* log(1 + N/n) to a millionth, as engine._rarity. */
@@ -418,9 +410,9 @@ function chunkOf(entry) {
 async function row(entry) {
   const [first, name] = chunkOf(entry);
   const chunk = await load(name);
-  const [number, title, heading, page, anchor, penalty, text, parent, targets, id] = chunk[entry - first];
+  const [number, title, heading, page, anchor, penalty, text, parent, targets, id, action] = chunk[entry - first];
   return {entry, id, number, title, heading, url: manifest.pages[page] + "#" + (anchor || number), penalty, text, parent,
-          targets};
+          targets, action: action || ""};
 }
 
 async function withRulesOfTerms(hits, limit) {
@@ -502,7 +494,7 @@ async function result(hit, marks) {
   const document = documentOf(hit.entry);
   return {id: entry.id, entry: hit.entry, document: document.id, kind: document.kind, short: document.short,
           number: entry.number,
-          title: entry.title || entry.heading, penalty: entry.penalty, url: entry.url,
+          title: entry.title || entry.heading, penalty: entry.penalty, action: entry.action, url: entry.url,
           snippet: snippet(entry.text, marks), archived: document.archived, score: hit.score};
 }
 
