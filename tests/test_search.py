@@ -15,7 +15,7 @@ from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.search.indexing import write_search_index
 from pipeline.search.quality import measure, read_questions
-from pipeline.search.question import QueryError, abbreviations, edit_distance, understand
+from pipeline.search.question import QueryError, abbreviations, edit_distance, fold, judges_words, terms, understand
 
 from conftest import FIXTURES
 
@@ -41,7 +41,7 @@ def test_question_set_puts_an_answer_in_the_top_three_for_95_percent(kb):
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 40
-    assert quality.top3 / quality.questions >= 0.95, "\n".join(quality.misses)
+    assert quality.top3 / quality.questions >= 0.97, "\n".join(quality.misses)      # 44 of 45: no fewer than before
 
 
 def test_more_questions_judges_ask_find_their_rule(kb):
@@ -49,7 +49,77 @@ def test_more_questions_judges_ask_find_their_rule(kb):
     questions = read_questions(FIXTURES / "search-more.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
-    assert quality.top3 / quality.questions >= 0.9, "\n".join(quality.misses)
+    assert quality.top3 == quality.questions, "\n".join(quality.misses)
+
+
+def test_situations_in_people_s_own_words_find_their_rule(kb):
+    """Judge calls and players' questions, none in the documents' words: 36 of 40 in the top 3."""
+    questions = read_questions(FIXTURES / "situations.tsv")
+    quality = measure(answer_ids(kb), questions)
+    print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
+    assert len(questions) == 40 and quality.top3 >= 36, "\n".join(quality.misses)
+
+
+@pytest.mark.parametrize("query, first", [
+    ("player arrived late for round one", "ipg:3.1"), ("opponent is thinking too long every turn", "ipg:3.3"),
+    ("offered the opponent ten dollars to concede", "ipg:4.4"), ("player used their phone during the game", "mtr:2.12"),
+])
+def test_people_s_words_reach_the_documents_words(kb, query, first):
+    assert search(kb, query).results[0].id == first
+
+
+def test_a_rule_answers_not_its_section(kb):
+    top = [result.id for result in search(kb, "how many lands can I play per turn").results[:3]]
+    assert top and all(answer.startswith("cr:305.") for answer in top), top
+
+
+@pytest.mark.parametrize("query, kind", [
+    ("at FNM he drew an extra card", "jar"), ("he drew an extra card at competitive", "ipg"),
+    ("she forgot her trigger at a prerelease", "jar"), ("she forgot her trigger at a GP", "ipg"),
+])
+def test_the_level_named_steers_which_document_answers_first(kb, query, kind):
+    assert search(kb, query).results[0].kind == kind
+
+
+def test_results_say_what_to_do(kb):
+    infraction = search(kb, "tardiness").results[0]
+    assert infraction.id == "ipg:3.1" and infraction.penalty == "Game Loss"
+    assert infraction.action == "The players are given a time extension corresponding to the length of the tardiness."
+    fix = next(result for result in search(kb, "at fnm a player forgets a triggered ability").results
+               if result.kind == "jar")
+    assert fix.action.startswith("These abilities are considered missed") and fix.action.endswith(".")
+    assert search(kb, "704.5k").results[0].action == ""          # a rule is its own answer
+
+
+def test_every_judges_word_cites_a_passage_that_says_its_meaning(frozen_corpus):
+    """Each entry of judges_words.toml rests on a passage of the documents, and its meanings are words
+    (or phrases) of that section: none is an answer invented for one question."""
+    words, levels = judges_words()
+    assert len(words) >= 30 and {level.prefers for level in levels} == {"jar", "ipg"}
+    problems = []
+    for entry in words + levels:
+        found = api.find_section(frozen_corpus, entry.cites)
+        if found is None:
+            problems.append(f"{entry.said[0]}: no section {entry.cites}")
+            continue
+        section = found[1]
+        text = fold(" ".join([getattr(section, "title", "") or getattr(section, "term", ""), section.text,
+                              *getattr(section, "examples", ())])).lower()
+        text = " ".join(text.split())
+        if fold(entry.passage).lower() not in text:
+            problems.append(f"{entry.said[0]}: {entry.cites} does not say {entry.passage!r}")
+        stems = set(terms(text)) | {word.rstrip("s") for word in terms(text)}
+        for meaning in entry.means:
+            for word in terms(meaning):
+                if word not in stems and word.rstrip("s") not in stems:
+                    problems.append(f"{entry.said[0]}: {entry.cites} has no {word!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_judges_word_is_never_corrected_into_another(kb):
+    question = understand("phone", kb)
+    assert question.suggestion is None
+    assert any(" " in alternative.stem for group in question.groups for alternative in group)   # electronic devices
 
 
 @pytest.mark.parametrize("query, first", [

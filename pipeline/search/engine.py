@@ -177,10 +177,9 @@ def _answer_number(kb: KnowledgeBase, answer: Answer, question: Question, kind: 
         name = (question.kind or kind or kinds[0]).upper()
         nearest = _nearest(kb, question.number, kinds)
         answer.notice = f"there is no {name} {question.number}" + (
-            f"; nearest: {', '.join(nearest)}" if nearest else "")
-        for label in nearest:
-            wanted_kind, _, number = label.rpartition(" ")
-            hits.extend(kb.by_number(number, kind=wanted_kind or kinds[0]))
+            f"; nearest: {', '.join(label for _, _, label in nearest)}" if nearest else "")
+        for wanted_kind, number, _ in nearest:
+            hits.extend(kb.by_number(number, kind=wanted_kind))
     answer.results = [_result(hit, []) for hit in hits[:limit]]
     return answer
 
@@ -190,13 +189,14 @@ def natural_key(number: str) -> tuple:
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|[a-z]+", number))
 
 
-def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[str]:
-    """The two numbers before and after where `number` would be ("kind number" when several kinds)."""
-    labelled = sorted({(n, f"{kind} {n}" if len(kinds) > 1 else n) for kind in kinds for n in kb.numbers(kind)},
-                      key=lambda pair: (natural_key(pair[0]), pair[1]))
-    keys = [natural_key(n) for n, _ in labelled]
+def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[tuple[str, str, str]]:
+    """The two numbers before and after where `number` would be: (kind, number, label), the label
+    "kind number" when several kinds are looked in."""
+    labelled = sorted({(n, f"{kind} {n}" if len(kinds) > 1 else n, kind) for kind in kinds for n in kb.numbers(kind)},
+                      key=lambda item: (natural_key(item[0]), item[1]))
+    keys = [natural_key(n) for n, _, _ in labelled]
     position = bisect.bisect_left(keys, natural_key(number))
-    return [label for _, label in labelled[max(0, position - 2): position + 2]]
+    return [(kind, n, label) for n, label, kind in labelled[max(0, position - 2): position + 2]]
 
 
 def _result(hit: Hit, marks: list[str]) -> Result:

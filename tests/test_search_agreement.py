@@ -1,0 +1,146 @@
+"""One brain, checked as one: the site's search worker, run under Node, against the Python engine.
+
+Both read a question the same way (the rules the build exports from `question.py`) and rank on the
+same scores (the whoosh index's, as the build exports them): every question of every question set,
+and questions made up by hypothesis from the documents' words, judges' words and punctuation, must
+be understood the same (the same suggestion) and answered the same (the same first answers).
+
+Node is Debian's `nodejs` (`.ci/run` installs it); without it these tests are skipped on a developer's
+machine and say so, and fail in CI.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.search.engine import search
+from pipeline.search.index import KnowledgeBase
+from pipeline.search.question import QueryError, abbreviations, meanings
+from pipeline.search.quality import read_questions
+from pipeline.site.publish import index_folder, published
+
+from conftest import FIXTURES, ROOT
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+WORKER = ROOT / "pipeline" / "site" / "assets" / "search-worker.js"
+HARNESS = ROOT / "tests" / "worker_harness.js"
+QUESTION_SETS = ("search.tsv", "search-more.tsv", "situations.tsv")
+COMPARED = 5          # the first answers that must be the same
+
+if NODE is None:
+    if os.environ.get("RULEKB_REQUIRE_BROWSER"):
+        pytest.fail("the agreement tests need Node (apt-get install nodejs)", pytrace=False)
+    pytest.skip("no node on this machine: the worker/engine agreement tests are skipped (apt-get install nodejs)",
+                allow_module_level=True)
+
+
+class Worker:
+    """The search worker in a Node process, asked one question at a time."""
+
+    def __init__(self, search_folder):
+        self.process = subprocess.Popen([NODE, str(HARNESS), str(WORKER), str(search_folder)], text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.asked = 0
+
+    def answer(self, query: str, limit: int = 10) -> dict:
+        self.asked += 1
+        self.process.stdin.write(json.dumps({"id": self.asked, "query": query, "limit": limit}) + "\n")
+        self.process.stdin.flush()
+        message = json.loads(self.process.stdout.readline())
+        assert message["id"] == self.asked and not message["answer"].get("failure"), message
+        return message["answer"]
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def worker(built_site):
+    running = Worker(built_site / "search")
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="module")
+def kb(built_site):
+    knowledge_base = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
+    yield knowledge_base
+    knowledge_base.close()
+
+
+def python_answer(kb, query: str) -> dict:
+    try:
+        answer = search(kb, query, limit=10)
+    except QueryError as error:
+        return {"error": str(error), "suggestion": None, "ids": []}
+    return {"error": None, "suggestion": answer.suggestion, "ids": [result.id for result in answer.results]}
+
+
+def worker_answer(worker, query: str) -> dict:
+    answer = worker.answer(query)
+    return {"error": answer.get("error"), "suggestion": answer.get("suggestion"),
+            "ids": [result["id"] for result in answer["results"]]}
+
+
+def differences(kb, worker, queries) -> list[str]:
+    found = []
+    for query in queries:
+        python, browser = python_answer(kb, query), worker_answer(worker, query)
+        if (python["error"], python["suggestion"], python["ids"][:COMPARED]) != (
+                browser["error"], browser["suggestion"], browser["ids"][:COMPARED]):
+            found.append(f"{query!r}:\n  python {python}\n  worker {browser}")
+    return found
+
+
+@pytest.mark.parametrize("questions", QUESTION_SETS)
+def test_the_worker_and_the_engine_answer_every_question_set_alike(kb, worker, questions):
+    queries = [query for query, _ in read_questions(FIXTURES / questions)]
+    assert not differences(kb, worker, queries), "\n".join(differences(kb, worker, queries))
+
+
+def test_the_worker_shows_what_to_do_for_an_infraction(worker):
+    first = worker.answer("player arrived late for round one")["results"][0]
+    assert first["id"] == "ipg:3.1" and first["penalty"] == "Game Loss"
+    assert first["action"].startswith("The players are given a time extension")
+
+
+def documents_words(kb) -> list[str]:
+    return sorted(word for word, (count, _) in kb.vocabulary.items() if count >= 3 and word.isalpha())
+
+
+@pytest.fixture(scope="module")
+def words(kb):
+    return documents_words(kb)
+
+
+PUNCTUATION = ['"', "“", "”", "'", "’", "?", "!", "(", ")", "-", "*", ":", "AND", "OR", "NOT", ",", "/", "$"]
+
+
+def question_strategy(words: list[str]):
+    said = sorted(meanings())
+    pieces = st.one_of(st.sampled_from(words), st.sampled_from(said), st.sampled_from(sorted(abbreviations())),
+                       st.sampled_from(PUNCTUATION), st.sampled_from(["at fnm", "at competitive", "cr", "ipg", "mtr"]),
+                       st.text("abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9),
+                       st.from_regex(r"[0-9]{1,3}(\.[0-9]{1,2}[a-z]?)?", fullmatch=True))
+    return st.lists(pieces, min_size=1, max_size=9).map(" ".join)
+
+
+def test_made_up_questions_are_understood_and_answered_alike(kb, worker, words):
+    made_up = []
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(question_strategy(words))
+    def collect(query):
+        made_up.append(query)
+
+    collect()
+    assert len(made_up) >= 200
+    found = differences(kb, worker, made_up)
+    assert not found, "\n".join(found[:10])
