@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
-from pipeline.search.question import QueryError, abbreviations, meanings
 from pipeline.search.quality import read_questions
+from pipeline.search.question import QueryError, abbreviations, meanings
 from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES, ROOT

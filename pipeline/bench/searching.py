@@ -12,7 +12,7 @@ from ..search.indexing import write_search_index
 from ..search.quality import measure, read_questions
 from .common import percentile
 
-QUESTION_SETS = ("tests/fixtures/search.tsv", "tests/fixtures/search-more.tsv")
+QUESTION_SETS = ("tests/fixtures/search.tsv", "tests/fixtures/search-more.tsv", "tests/fixtures/situations.tsv")
 
 
 def run(args) -> None:
@@ -22,7 +22,7 @@ def run(args) -> None:
         write_search_index(corpus, Path(scratch) / "index")
         print(f"index build:            {time.perf_counter() - started:6.1f} s")
         kb = KnowledgeBase(Path(scratch) / "index")
-        for name in QUESTION_SETS:
+        for name in args.questions or QUESTION_SETS:
             if not Path(name).is_file():
                 print(f"(no question set {name} here: run the bench from the project folder)")
                 continue

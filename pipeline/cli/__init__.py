@@ -85,8 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", action="append", help="run one part (repeatable): parse, search, build, browser, "
                                                       "serve, archive, pdf")
     bench.add_argument("--archive", default=None, help="a folder (or .tar.xz) of CR editions, for the archive figures")
-    bench.add_argument("--questions", default="tests/fixtures/search.tsv",
-                       help="the question set of the browser figures")
+    bench.add_argument("--questions", action="append", default=None,
+                       help="a question set for the search figures (repeatable; default: the project's three, "
+                            "numbers and phrases, more of them, situations)")
     bench.set_defaults(run=commands.bench)
     return parser
 

@@ -3,29 +3,21 @@
 The order of answers, the same in the browser (site/assets/search-worker.js):
 - a number: that section (the current edition's), then its subrules; an unknown number says so
   and offers the nearest ones;
-- words: the sections holding some of the words, by score, archived documents after the others,
-  a glossary definition counting half and bringing the rules it cites just before it; ties in
-  document order.
-  An entry's score is the sum of whoosh's BM25F scores of the question's words in it (each field
-  times its weight, a judges' word's meaning times MEANING_WEIGHT), times its coverage squared:
-  the share of the question's words it holds (cubed), each word weighing by its rarity (log(1 + N/n) for
-  a word held by n of N entries), so that a rule holding "draw", "card" and "turn" outranks a
-  definition holding only "draw" many times. A question naming a level ("at FNM") multiplies the
-  scores of the document answering at it by LEVEL_BOOST.
+- words: the sections holding some of the words, by score (`scoring`), archived documents after
+  the others, a glossary definition counting half and bringing the rules it cites just before it;
+  ties in document order.
 """
 from __future__ import annotations
 
 import bisect
 import html
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .index import SCORE_SCALE, Hit, KnowledgeBase
-from .question import (COVERAGE_POWER, EXPANSION_BOOST, FIELD_BOOSTS, GLOSSARY_TARGETS, GLOSSARY_WEIGHT, LEVEL_BOOST, MAX_RANKED,
-                       NAMING_FIELDS, VARIANT_WEIGHT,
-                       NUMBER_KINDS, STEMMED_FIELDS, Question, understand)
+from .index import Hit, KnowledgeBase
+from .question import GLOSSARY_TARGETS, MAX_RANKED, NUMBER_KINDS, Question, understand
+from .scoring import ranked
 
 
 @dataclass
@@ -74,78 +66,7 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
 
 
 def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[Hit]:
-    facts = kb.facts()
-    ranked = sorted(score_entries(kb, question, kind), key=lambda item: _rank_key(item, facts))
-    return [kb.hit(position, score) for position, score in ranked[:MAX_RANKED]]
-
-
-def _rank_key(item: tuple[int, float], facts) -> tuple:
-    """Archived documents after the others; then by score (a definition's counting half); then document order."""
-    position, score = item
-    _, archived, glossary, _ = facts[position]
-    return (archived, -_rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
-
-
-def _rounded(value: float) -> float:
-    """To a millionth, as the browser rounds."""
-    return math.floor(value * 1e6 + 0.5) / 1e6
-
-
-def score_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
-    """(entry position, score) of every entry holding some word of the question (in `kind`, if given)."""
-    groups = [group for group in question.groups if group]
-    scores: dict[int, float] = {}
-    matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
-    named: set[int] = set()              # entries holding a word in a title or heading
-    for number, group in enumerate(groups):
-        bit = 1 << number
-        for alternative in group:
-            phrase = " " in alternative.stem      # a phrase, where an entry says it
-            for field, postings in kb.postings(alternative.stem):
-                if field == "phrases" if phrase else field in STEMMED_FIELDS:
-                    _add(postings, field, alternative.weight, scores, matched, bit, named)
-            for field, postings in [] if phrase else kb.postings(alternative.word):
-                if field == "exact":
-                    _add(postings, field, alternative.weight, scores, matched, bit, named)
-    if not matched:
-        return []
-    facts = kb.facts()
-    weights = [_rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
-    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
-    for stem in question.boosts:
-        for field, postings in kb.postings(stem):
-            if field in ("title", "aliases"):
-                for position, value in postings:
-                    if position in found:
-                        found[position] = found[position] + (value / SCORE_SCALE) * FIELD_BOOSTS[field] * EXPANSION_BOOST
-    everything = sum(weights)
-    result = []
-    for position, score in found.items():
-        bits = matched[position]
-        held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
-        coverage = held / everything if everything else 1.0
-        for _ in range(COVERAGE_POWER):
-            score = score * coverage
-        if question.level and facts[position][0] == question.level:
-            score = score * LEVEL_BOOST
-        if facts[position][3] and position not in named:
-            score = score * VARIANT_WEIGHT
-        result.append((position, score))
-    return result
-
-
-def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
-    boost = FIELD_BOOSTS[field]
-    for position, value in postings:
-        scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
-        matched[position] = matched.get(position, 0) | bit
-    if field in NAMING_FIELDS:
-        named.update(position for position, _ in postings)
-
-
-def _rarity(total: int, holding: int) -> float:
-    """log(1 + N/n), to a millionth (the browser's logarithm may differ in its last bit)."""
-    return math.floor(math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 if holding else 0.0
+    return [kb.hit(position, score) for position, score in ranked(kb, question, kind)[:MAX_RANKED]]
 
 
 def _with_rules_of_terms(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:

@@ -15,14 +15,14 @@ from ..model import Corpus
 from .browser import browser_files
 from .entries import entries, searched_documents
 from .index import KnowledgeBase, index_state, write_index
-from .question import ABBREVIATIONS_FILE
+from .question import ABBREVIATIONS_FILE, JUDGES_WORDS_FILE
 
 INDEXES_KEPT = 2
 
 
 def corpus_fingerprint(corpus: Corpus) -> str:
-    """What an index is made of: the documents' bytes and identities, the code, the abbreviations."""
-    digest = hashlib.sha256(cache.code_version().encode() + ABBREVIATIONS_FILE.read_bytes())
+    """What an index is made of: the documents' bytes and identities, the code, the search's word lists."""
+    digest = hashlib.sha256(cache.code_version().encode() + _word_lists())
     for document in corpus.documents:
         info = document.info
         digest.update(f"{info.id}|{info.sha256}|{info.current}|{info.excerpt}|{info.archived}|".encode())
@@ -73,13 +73,18 @@ def index_for_sources(sources: Path | str) -> Path:
 
 
 def _sources_fingerprint(sources: Path) -> str:
-    """A hash of every file in a sources folder, the code and the abbreviations: cheap, no parsing."""
-    digest = hashlib.sha256(cache.code_version().encode() + ABBREVIATIONS_FILE.read_bytes())
+    """A hash of every file in a sources folder, the code and the search's word lists: cheap, no parsing."""
+    digest = hashlib.sha256(cache.code_version().encode() + _word_lists())
     digest.update(str(sources.resolve()).encode())
     for path in sorted(sources.iterdir()):
         if path.is_file() and not path.name.startswith("."):
             digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:24]
+
+
+def _word_lists() -> bytes:
+    """The abbreviations and judges' words: the index holds phrases of the one, the browser rules of both."""
+    return ABBREVIATIONS_FILE.read_bytes() + b"\0" + JUDGES_WORDS_FILE.read_bytes()
 
 
 def _prune(keep: Path) -> None:

@@ -38,7 +38,8 @@ QUESTION_WORDS = frozenset([
     "how", "why", "when", "where", "which", "who", "whom", "whose", "happen", "happens", "happened", "get", "gets",
     "got", "has", "have", "had", "just", "so", "really", "about", "also", "someone", "something", "anything",
     "many", "much", "some", "want", "wants", "wanted", "keeps", "keep", "still", "ok", "okay", "please", "hi",
-    "per", "i'm", "i've", "we're", "it's", "he's", "she's", "they're", "there's", "what's", "whats", "am", "being", "been",
+    "per", "i'm", "i've", "we're", "it's", "he's", "she's", "they're", "there's", "what's", "whats", "am",
+    "being", "been",
 ])
 # Typographic quotes and apostrophes are the letters a keyboard types: "City’s" is "City's" everywhere.
 FOLDED_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`": "'", "“": '"', "”": '"', "„": '"'})
@@ -350,7 +351,8 @@ def browser_rules() -> dict:
         "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY,
         "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS, "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
-        "question_words": sorted(QUESTION_WORDS), "meanings": {key: list(value) for key, value in sorted(meanings().items())},
+        "question_words": sorted(QUESTION_WORDS),
+        "meanings": {key: list(value) for key, value in sorted(meanings().items())},
         "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS),

@@ -99,7 +99,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     nav.extend(document_nav)
     if pairs:
         nav.append({"What changed": "changes/index.md"})
-    layout.pages["search-tips.md"] = reference.search_tips_page(corpus)
+    layout.pages["search-tips.md"] = reference.search_tips_page(corpus, addresses)
     nav.append({"Search tips": "search-tips.md"})
 
     plan.pages = layout.pages

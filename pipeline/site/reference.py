@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..addresses import KIND_ORDER, Addresses
 from ..model import Corpus, Document, Section, slug
-from ..search.question import abbreviations
+from ..search.question import abbreviations, judges_words
 from .pages import Page
 from .render import esc, linked_text, penalty_class
 
@@ -173,10 +173,24 @@ def regular_page(jar: Document, addresses: Addresses) -> Page:
                 description="Judging at Regular REL: common errors and their fixes")
 
 
-def search_tips_page(corpus: Corpus) -> Page:
-    """How to search, with every abbreviation the search knows (the same table it reads)."""
+def search_tips_page(corpus: Corpus, addresses: Addresses) -> Page:
+    """How to search, with every abbreviation and judges' word the search knows (the same tables it reads)."""
     rows = "".join(f"<tr><td><code>{esc(key.upper())}</code></td><td>{esc(' / '.join(meanings))}</td></tr>"
                    for key, meanings in sorted(abbreviations().items()))
+    words, levels = judges_words()
+
+    def cited(section_id: str) -> str:
+        href = addresses.href("search-tips.md", section_id)
+        label = section_id.replace(":", " ").upper().replace("APPENDIX-", "appendix ")
+        return f'<a href="{esc(href)}">{esc(label)}</a>' if href else esc(label)
+
+    said_rows = "".join(
+        f"<tr><td>{esc(', '.join(entry.said))}</td><td>{esc(' / '.join(entry.means))}</td>"
+        f"<td>{cited(entry.cites)}: \u201c{esc(entry.passage)}\u201d</td></tr>" for entry in words)
+    level_rows = "".join(
+        f"<li><code>{esc(entry.said[0])}</code> (or {esc(', '.join(entry.said[1:]))}): "
+        f"{'Judging at Regular REL' if entry.prefers == 'jar' else 'the Infraction Procedure Guide'} first</li>"
+        for entry in levels)
     body = (
         '<h1 id="search-tips">Search tips</h1>'
         '<p>The search (the magnifier at the top, or the <kbd>/</kbd> key) finds rules by number, by words and by '
@@ -192,6 +206,15 @@ def search_tips_page(corpus: Corpus) -> Page:
         '<li>Typos are corrected (<code>trampel</code> finds trample, and says so); a word being typed counts for '
         'the words it starts.</li>'
         '<li>Naming a document narrows the search to it: <code>mtr slow play</code>.</li></ul>'
+        '<h2 id="own-words">In your own words</h2><p>Describe what happened: <code>player arrived late for round '
+        'one</code>, <code>her friend in the crowd told her what to play</code>, <code>how do I win with poison'
+        '</code>. An infraction comes with its penalty and the first sentence of its remedy, a Regular REL situation '
+        'with its fix. Where people\u2019s words are not the documents\u2019, the search also looks for the '
+        'documents\u2019 words below, each resting on the passage quoted.</p>'
+        f'<p>Say the level to put its document first:</p><ul class="rk-list">{level_rows}</ul>'
+        f'<div class="rk-table"><table class="rk-judges-words"><thead><tr><th scope="col">You say</th>'
+        f'<th scope="col">The documents say</th><th scope="col">Where</th></tr></thead><tbody>{said_rows}</tbody>'
+        '</table></div>'
         f'<h2 id="abbreviations">Abbreviations</h2><div class="rk-table"><table class="rk-abbreviations"><thead><tr>'
         f'<th scope="col">Written</th><th scope="col">Searched as</th></tr></thead><tbody>{rows}</tbody></table></div>'
         '<h2 id="offline">Offline</h2><p>Once the site has been opened, its documents and its search are saved on '

@@ -275,7 +275,7 @@
       }
       answer.results.forEach(function (result) { list.appendChild(resultItem(result)); });
       list.setAttribute("data-ms", String(Math.round(ms || 0)));
-      list.setAttribute("data-query", answer.query || "");
+      list.setAttribute("data-query", (answer.asked || answer.query || "").replace(/\s+/g, " ").trim());
     };
 
     var resultItem = function (result) {

@@ -7,7 +7,7 @@
  * the entries it shows) and keeps what it fetched.
  *
  * Messages in:  {type: "search", id, query, limit}
- * Messages out: {id, answer: {query, suggestion, notice, error, results: [...]}, ms}
+ * Messages out: {id, answer: {query (as searched), asked (as typed), suggestion, notice, error, results: [...]}, ms}
  */
 "use strict";
 
@@ -537,7 +537,7 @@ function snippet(text, marks, size = 180) {
 
 async function search(query, limit = 10, kind = null) {
   await ready();
-  const answer = {query, suggestion: null, notice: null, error: null, results: []};
+  const answer = {query, asked: query, suggestion: null, notice: null, error: null, results: []};
   let question;
   try {
     question = await understand(query);

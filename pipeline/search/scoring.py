@@ -1,0 +1,106 @@
+"""How well an entry answers a question's words: the one formula, here and in the site's worker.
+
+An entry's score is the sum of whoosh's BM25F scores (as the build exports them, in whole
+hundredths) of the question's words in it, each field times its weight and a judges' word's meaning
+times MEANING_WEIGHT; times its coverage cubed: the share of the question's words it holds, each
+word weighing by its rarity (log(1 + N/n) for a word held by n of N entries), so that a rule holding
+"draw", "card" and "turn" outranks a definition holding only "draw" many times. A question naming a
+level ("at FNM") multiplies the scores of the document answering at it by LEVEL_BOOST; a multiplayer
+or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant.
+site/assets/search-worker.js does the same operations in the same order (tests/test_search_agreement.py).
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from .index import SCORE_SCALE, KnowledgeBase
+from .question import (
+    COVERAGE_POWER,
+    EXPANSION_BOOST,
+    FIELD_BOOSTS,
+    GLOSSARY_WEIGHT,
+    LEVEL_BOOST,
+    NAMING_FIELDS,
+    STEMMED_FIELDS,
+    VARIANT_WEIGHT,
+    Question,
+)
+
+
+def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+    """(entry position, score) of the entries answering the question, best first."""
+    facts = kb.facts()
+    return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts))
+
+
+def _rank_key(item: tuple[int, float], facts) -> tuple:
+    """Archived documents after the others; then by score (a definition's counting half); then document order."""
+    position, score = item
+    _, archived, glossary, _ = facts[position]
+    return (archived, -_rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
+
+
+def _rounded(value: float) -> float:
+    """To a millionth, as the browser rounds."""
+    return math.floor(value * 1e6 + 0.5) / 1e6
+
+
+def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+    """(entry position, score) of every entry holding some word of the question (in `kind`, if given)."""
+    groups = [group for group in question.groups if group]
+    scores: dict[int, float] = {}
+    matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
+    named: set[int] = set()              # entries holding a word in a title or heading
+    for number, group in enumerate(groups):
+        bit = 1 << number
+        for alternative in group:
+            phrase = " " in alternative.stem      # a phrase, where an entry says it
+            for name, postings in kb.postings(alternative.stem):
+                if name == "phrases" if phrase else name in STEMMED_FIELDS:
+                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+            for name, postings in [] if phrase else kb.postings(alternative.word):
+                if name == "exact":
+                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+    if not matched:
+        return []
+    facts = kb.facts()
+    weights = [_rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
+    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
+    for stem in question.boosts:        # an abbreviation's meaning in a title
+        for name, postings in kb.postings(stem):
+            if name in ("title", "aliases"):
+                boost = FIELD_BOOSTS[name]
+                for position, value in postings:
+                    if position in found:
+                        found[position] = found[position] + (value / SCORE_SCALE) * boost * EXPANSION_BOOST
+    everything = sum(weights)
+    result = []
+    for position, score in found.items():
+        bits = matched[position]
+        held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
+        coverage = held / everything if everything else 1.0
+        for _ in range(COVERAGE_POWER):
+            score = score * coverage
+        if question.level and facts[position][0] == question.level:
+            score = score * LEVEL_BOOST
+        if facts[position][3] and position not in named:
+            score = score * VARIANT_WEIGHT
+        result.append((position, score))
+    return result
+
+
+def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
+    boost = FIELD_BOOSTS[field]
+    for position, value in postings:
+        scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
+        matched[position] = matched.get(position, 0) | bit
+    if field in NAMING_FIELDS:
+        named.update(position for position, _ in postings)
+
+
+def _rarity(total: int, holding: int) -> float:
+    """log(1 + N/n), to a millionth (the browser's logarithm may differ in its last bit)."""
+    return math.floor(math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 if holding else 0.0
+
+
