@@ -2,11 +2,14 @@
 
 `understand(query, vocabulary)` turns a query into a `Question`: a rule number (in any of its
 written forms, with or without a document name), or groups of index terms to match, each word
-read as written, as a judges' abbreviation ("GRV", "2HG"), completed ("trig" -> trigger, while
-typing) or corrected against the documents' own words ("trampel" -> trample). The browser's
-worker (site/assets/search-worker.js) does the same steps on the same data, which the build
-exports from here (`browser_rules`); tests/test_search_agreement.py runs both on one question
-set and compares. Pure functions: no index, no I/O but the abbreviations file.
+read as written, as a judges' abbreviation ("GRV", "2HG"), as a judges' word with the documents'
+words for it ("late" -> tardy, "phone" -> electronic devices), completed ("trig" -> trigger, while
+typing) or corrected against the documents' own words ("trampel" -> trample); a level it names
+("at FNM") says which document answers first. Quotes, operators and punctuation are read as
+words; curly and straight apostrophes are one letter. The browser's worker
+(site/assets/search-worker.js) does the same steps on the same data, which the build exports from
+here (`browser_rules`); tests/test_search_agreement.py runs both on every question set and on
+made-up questions, and compares. Pure functions: no index, no I/O but the two word lists.
 """
 from __future__ import annotations
 
