@@ -145,9 +145,15 @@ def search(args) -> int:
         say(f"{rank:>2}. {result.id:<{width}}  {heading}{penalty}{archived}")
         if result.action:
             say(f"    {'Fix' if result.kind == 'jar' else 'Remedy'}: {result.action}")
-        if result.snippet.strip():
+        if result.snippet.strip() and not _repeats(result.snippet, result.action):
             say(f"    {_terminal_snippet(result.snippet)}")
     return 0
+
+
+def _repeats(snippet: str, action: str) -> bool:
+    """A snippet that only says again the fix shown above it (a JAR situation's text starts with it)."""
+    plain = html.unescape(re.sub(r"</?mark>", "", snippet))
+    return bool(action) and plain.startswith(action.removesuffix(" …"))
 
 
 def _terminal_snippet(snippet: str) -> str:

@@ -24,7 +24,7 @@ class Quality:
 
     def line(self, name: str) -> str:
         n = self.questions or 1
-        return (f"{name:<16} top-1 {self.top1 / n:>5.0%}   top-3 {self.top3 / n:>5.0%}   MRR {self.mrr:.3f}   "
+        return (f"{name:<22} top-1 {self.top1 / n:>5.0%}   top-3 {self.top3 / n:>5.0%}   MRR {self.mrr:.3f}   "
                 f"({self.questions} questions)")
 
 

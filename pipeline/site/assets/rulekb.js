@@ -316,7 +316,9 @@
         action.appendChild(document.createTextNode(result.action));
         link.appendChild(action);
       }
-      if (result.snippet && result.snippet.length) {
+      var snippetText = (result.snippet || []).map(function (piece) { return piece[0]; }).join("");
+      var repeatsAction = result.action && snippetText.indexOf(result.action.replace(/ …$/, "")) === 0;
+      if (result.snippet && result.snippet.length && !repeatsAction) {
         var snippet = document.createElement("span");
         snippet.className = "rk-result__snippet";
         result.snippet.forEach(function (piece) {
