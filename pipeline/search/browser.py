@@ -49,7 +49,7 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[
         flat = [FIELDS.index(field), len(hits)]
         previous = 0
         for position, score in hits:
-            flat += [position - previous, round(score * SCORE_SCALE)]
+            flat += [position - previous, score]
             previous = position
         postings[term].extend(flat)
     term_files = _term_shards(postings, add)

@@ -240,16 +240,8 @@ class KnowledgeBase:
         """[(field, [(entry position, score in SCORE_SCALE units)])] for a term, fields in FIELD_BOOSTS order:
         whoosh's score of each entry for that one term, before field weights, rounded as the browser has it."""
         if term not in self._postings:
-            found = []
             reader = self.searcher.reader()
-            for field in FIELD_BOOSTS:
-                if (field, term) in reader:
-                    matcher = self.searcher.postings(field, term)
-                    entries = []
-                    while matcher.is_active():
-                        entries.append((matcher.id(), round(matcher.score() * SCORE_SCALE)))
-                        matcher.next()
-                    found.append((field, entries))
+            found = [(field, self._scores(field, term)) for field in FIELD_BOOSTS if (field, term) in reader]
             if len(self._postings) > 4096:
                 self._postings.clear()
             self._postings[term] = found
@@ -265,18 +257,22 @@ class KnowledgeBase:
     def hit(self, position: int, score: float) -> Hit:
         return self._hit(self.searcher.stored_fields(position), score)
 
-    def impacts(self) -> Iterator[tuple[str, str, list[tuple[int, float]]]]:
-        """(field, term, [(entry position, score)]) for every term of every field: each entry's whoosh score
-        for that one term, before field weights, so that a sum of them gives the score `match` gives."""
+    def impacts(self) -> Iterator[tuple[str, str, list[tuple[int, int]]]]:
+        """(field, term, [(entry position, score in SCORE_SCALE units)]) for every term of every field: the
+        browser's copy of what `postings` gives."""
         reader = self.searcher.reader()
         for field in FIELD_BOOSTS:
             for term in reader.lexicon(field):
-                matcher = self.searcher.postings(field, term)
-                postings = []
-                while matcher.is_active():
-                    postings.append((matcher.id(), matcher.score()))
-                    matcher.next()
-                yield field, term.decode("utf-8"), postings
+                yield field, term.decode("utf-8"), self._scores(field, term)
+
+    def _scores(self, field: str, term: str | bytes) -> list[tuple[int, int]]:
+        """Each entry's whoosh score for one term of one field, before field weights, in whole hundredths."""
+        matcher = self.searcher.postings(field, term)
+        found = []
+        while matcher.is_active():
+            found.append((matcher.id(), round(matcher.score() * SCORE_SCALE)))
+            matcher.next()
+        return found
 
     def stored(self) -> list[dict]:
         """Every entry's stored fields, in index order (= `order`)."""

@@ -100,7 +100,7 @@ class Vocabulary(Protocol):
 
 @dataclass(frozen=True)
 class Alternative:
-    stem: str                 # a judges' phrase's meaning has several, space-separated: all must be found
+    stem: str                 # a judges' word's meaning of several words: one term of the phrases field
     word: str                 # the word as the documents write it
     weight: float = 1.0       # a judges' word's meaning weighs MEANING_WEIGHT
 
