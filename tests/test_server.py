@@ -239,7 +239,8 @@ def test_rulekb_serve_searches_in_processes_of_its_own_replaced_when_killed_and_
         os.kill(searchers[0], signal.SIGKILL)
         answers = [ask(address, f"/api/search?q=after+{n}")[0] for n in range(2 * len(searchers) + 1)]
         assert set(answers) <= {200, 503} and answers[-1] == 200
-        assert len(_children(process.pid)) == len(searchers)               # replaced
+        wait_for(lambda: len(_children(process.pid)) == len(searchers),   # replaced (the killed one reaped)
+                 f"{len(searchers)} search processes again")
         everyone = [process.pid] + _children(process.pid)
     finally:
         stop_server(process)
