@@ -11,13 +11,14 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import kinds
 from .model import Corpus, Document, GlossaryEntry, Section, slug
 
 # The level whose sections each get a page of their own: a CR section (704), an IPG
 # infraction (2.1), an MTR chapter (4), a floor-rules group (110), a JAR section.
-PAGE_LEVEL = {"cr": 2, "ipg": 2, "mtr": 1, "floor": 1, "jar": 1}
-KIND_ORDER = {"cr": 0, "ipg": 1, "mtr": 2, "jar": 3, "floor": 4}
-SHORT_NAMES = {"cr": "CR", "mtr": "MTR", "ipg": "IPG", "jar": "JAR", "floor": "Floor Rules"}
+PAGE_LEVEL = {kind.id: kind.page_level for kind in kinds.KINDS}
+KIND_ORDER = {kind.id: kinds.order(kind.id) for kind in kinds.KINDS}
+SHORT_NAMES = {kind.id: kind.short for kind in kinds.KINDS}
 
 
 @dataclass

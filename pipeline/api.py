@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from . import kinds
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, load_edition, rename_document
 from .export import document_json, ref_json, section_json
@@ -164,9 +165,11 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
     if not number:
         return _glossary_term(corpus, wanted)
     kind, number = number
-    kinds = [kind] if kind else (["cr"] if number[:3].isdigit() else ["ipg", "mtr", "cr", "jar", "floor"])
+    # a bare number is looked for in the kinds whose numbering it fits ("704.5k": the CR; "2.1": IPG, then MTR)
+    wanted_kinds = [kind] if kind else [found for found in kinds.IN_SEARCH_ORDER
+                                          if kinds.BY_ID[found].number.fullmatch(number)]
     ordered = sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt))
-    for wanted_kind in kinds:
+    for wanted_kind in wanted_kinds:
         for document in ordered:
             if document.info.kind == wanted_kind:
                 section = next((s for s in document.sections if s.number.lower() == number), None)

@@ -15,13 +15,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
-from . import cache
+from . import cache, kinds
 from .link import found_in_any_current_document, link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
 from .parallel import each_in_processes
 from .parse import parse
 from .read import SourceError, SourceText, read_bytes
-from .read.detect import Detected, detect
+from .read.detect import Detected, detect, explain
 from .read.manifest import MANIFEST_NAME, ManifestEntry, apply_manifest, load_manifest
 
 NOT_SOURCES = {MANIFEST_NAME.lower(), "readme.md", "readme.txt", "sources.md", "notes.md"}
@@ -233,12 +233,19 @@ def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[
     problems.extend(read_problems)
     found = apply_manifest(detected, entry)
     if found.kind is None:
-        problems.append(Problem(ERROR, path.name, 1,
-                                "cannot tell what document this is (not the Comprehensive Rules, Tournament "
-                                "Rules, Infraction Procedure Guide or Judging at Regular REL); name its kind "
-                                "in sources/manifest.toml if it is one"))
+        problems.append(Problem(ERROR, path.name, 1, _undetected(found)))
         return None
     return _Candidate(path, sha256, found, encoding)
+
+
+def _undetected(found: Detected) -> str:
+    """Why a file's kind is not known, with the evidence seen, and what to do about it."""
+    fix = "; name its kind in sources/manifest.toml"
+    if found.ambiguous:
+        names = " or ".join(kinds.title(kind) for kind in found.ambiguous)
+        return f"cannot tell whether this is the {names}: {explain(found)}{fix}"
+    known = ", ".join(kind.title for kind in kinds.KINDS)
+    return f"cannot tell what document this is (none of: {known}): {explain(found)}{fix} if it is one"
 
 
 def _first_info(candidate: _Candidate) -> DocumentInfo:

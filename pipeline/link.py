@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 from urllib.parse import urlsplit
 
+from . import kinds
 from .model import SUBHEADING, WARNING, Corpus, Document, Problem, Reference, Section
 from .parse.refs import title_key
 from .read import SourceText
@@ -225,7 +226,7 @@ def references_from_links(document: Document, source: SourceText) -> Document:
 
 # --- mentions by title (Judging at Regular REL) ------------------------------------------------------
 
-MENTIONING = {"jar"}                  # document kinds that name other documents' sections by title
+MENTIONING = {kind.id for kind in kinds.KINDS if kind.mentions_by_title}   # name others' sections by title
 MENTIONED = ("mtr", "ipg")            # where their titles are looked for, in this order (the MTR applies at every REL)
 MENTION_MIN_LETTERS = 8               # a one-word title is a mention only when this long ("Tardiness", not "Players")
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Optional
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from . import kinds
 from .api import find_section, section_view
 from .corpus import load_corpus
 from .search.engine import search as search_index
@@ -65,7 +66,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".woff2": "font/woff2", ".gz": "application/gzip"}
 COMPRESSIBLE = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".webmanifest"}
 INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
-KINDS = (None, "cr", "mtr", "ipg", "jar", "floor")
+KINDS = (None, *kinds.IDS)
 JSON_TYPE = "application/json; charset=utf-8"
 REQUEST_LINE = re.compile(r"([A-Z]{1,20}) ([!-~]+) HTTP/(1\.[01])")      # a target of visible ASCII only
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")

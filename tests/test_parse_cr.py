@@ -514,8 +514,8 @@ def test_subrule_letter_gap_is_reported_but_l_and_o_are_not_gaps():
 def test_truncated_in_the_glossary_marks_the_document_incomplete():
     document = parse_text("Contents\n\n1. Game Concepts\n100. General\nGlossary\nCredits\n\n" + RULES_HEAD +
                           "100.1. Rule.\n\nGlossary\n\nAbandon\nTo turn a scheme face down.\n\nAbility\n1. Text")
-    assert document.info.complete is False
-    assert any("Credits" in message for message in messages(document, WARNING))
+    assert document.info.complete is False       # a broken invariant (the contents list) is an error
+    assert any("Credits" in message for message in messages(document, ERROR))
     assert document.glossary[-1].term == "Ability" and document.glossary[-1].text == "1. Text"
 
 

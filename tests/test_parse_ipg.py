@@ -177,19 +177,19 @@ def altered_2024(*replacements: tuple[str, str]) -> str:
     return text
 
 
-def test_appendix_a_disagreeing_penalty_is_a_warning_naming_file_and_line():
+def test_appendix_a_disagreeing_penalty_is_an_error_naming_file_and_line():
     # Line 1002 "Slow Play Warning" changed to "Slow Play Game Loss"; section 3.3 still says Warning.
     document = parse_text(altered_2024(("\nSlow Play Warning\n", "\nSlow Play Game Loss\n")), "altered.txt")
-    found = warnings(document)
+    found = warnings(document, ERROR)
     assert [(p.file, p.line) for p in found] == [("altered.txt", 1002)]
     assert "Slow Play" in found[0].message and "Game Loss" in found[0].message and "3.3" in found[0].message
 
 
-def test_appendix_a_missing_or_extra_rows_are_warnings():
+def test_appendix_a_missing_or_extra_rows_are_errors():
     # Line 1016 "Stalling Disqualification" renamed to a row no section has.
     document = parse_text(altered_2024(("\nStalling Disqualification\n", "\nLoitering Disqualification\n")),
                           "altered.txt")
-    messages = {(p.line, p.message.split(" ")[0]) for p in warnings(document)}
+    messages = {(p.line, p.message.split(" ")[0]) for p in warnings(document, ERROR)}
     assert (951, "infraction") in messages      # 4.7 Stalling (line 951) has no row any more
     assert (1016, "Appendix") in messages       # the row names no section
     assert any(p.section is None and p.infraction == "Loitering" for p in document.penalties)
@@ -236,7 +236,7 @@ def test_layout_text_with_column_gaps():
     assert document.section("2.1").infraction.definition == "A triggered ability triggers, but the player forgets it."
     assert document.section("2.1").infraction.penalty == NP
     assert appendix_a_rows(document) == [("Missed Trigger", WL)]
-    assert [p.line for p in warnings(document)] == [10]   # Appendix A disagrees with 2.1
+    assert [p.line for p in warnings(document, ERROR)] == [10]   # Appendix A disagrees with 2.1
 
 
 # --- Structure ------------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_references_in_bodies_are_found_on_their_own_line():
 def test_cut_off_seed_is_reported_incomplete_where_it_stops():
     document = parsed(SEED_CUT)
     assert document.info.complete is False
-    found = warnings(document)
+    found = warnings(document, ERROR)
     assert len(found) == 1
     assert "2.1" in found[0].message and "Appendix A" not in [s.number for s in document.sections]
     assert found[0].line == 345                      # the last line of the file, the 2.1 "Upgrade:"

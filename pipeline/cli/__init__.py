@@ -11,9 +11,10 @@ import os
 import sys
 from typing import Optional, Sequence
 
+from .. import kinds
 from . import commands
 
-KINDS = ["cr", "mtr", "ipg", "jar", "floor"]
+KINDS = list(kinds.IDS)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
-from ..model import WARNING, DocumentInfo, Problem
+from ..model import ERROR, WARNING, DocumentInfo, Problem
 from ..read.source import Line
 from .furniture import strip_dot_leader
 
@@ -76,20 +76,6 @@ class SectionIds:
         return unique
 
 
-def mark_truncated(info: DocumentInfo, problems: list[Problem], missing: Iterable[tuple[Optional[int], str]],
-                   limit: int = 5) -> DocumentInfo:
-    """Headings the contents list names that never come: the file stops early, so it is incomplete."""
-    missing = list(missing)
-    if not missing:
-        return info
-    more = f" and {len(missing) - limit} more" if len(missing) > limit else ""
-    names = ", ".join(what for _, what in missing[:limit]) + more
-    problems.append(Problem(WARNING, info.source, missing[0][0],
-                            f"the contents list names {len(missing)} heading(s) the text never reaches ({names}): "
-                            f"the file looks truncated, so the document is marked incomplete"))
-    return replace(info, complete=False)
-
-
 # A layout the parser does not know (an older edition's names and numbering) shows as text left outside
 # every section, or as one section swallowing what were headings to a reader. In the IPGs and MTRs of
 # 2012-2026 the text before the first section is at most 3 % of the words and the longest section 11 %.
@@ -102,7 +88,7 @@ def check_structure(document, min_words: int = STRUCTURE_MIN_WORDS) -> tuple[Doc
     """The document's info (incomplete if its layout was not recognised) and the problems that say where.
 
     Never a half-parsed document presented as complete: when too much of the text lies outside the
-    sections, or one section holds too much of it, the document is marked incomplete with a warning
+    sections, or one section holds too much of it, the document is marked incomplete with an error
     naming the line (the read stage adds the page for a PDF).
     """
     def words(blocks) -> int:
@@ -116,7 +102,7 @@ def check_structure(document, min_words: int = STRUCTURE_MIN_WORDS) -> tuple[Doc
         return info, problems          # (a file already known to stop early is judged by that)
     first = next((section.line for section in document.sections if section.line), None)
     if outside > OUTSIDE_SHARE * total:
-        problems.append(Problem(WARNING, info.source, first,
+        problems.append(Problem(ERROR, info.source, first,
                                 f"{outside * 100 // total}% of the text lies outside every section (before line "
                                 f"{first}, or after the last section): this edition's layout was not recognised "
                                 f"there, so the document is marked incomplete"))
@@ -125,7 +111,7 @@ def check_structure(document, min_words: int = STRUCTURE_MIN_WORDS) -> tuple[Doc
         section = document.sections[largest]
         following = next((other.line for other in document.sections[largest + 1:] if other.line), None)
         span = f"lines {section.line}-{following - 1}" if following else f"from line {section.line}"
-        problems.append(Problem(WARNING, info.source, section.line,
+        problems.append(Problem(ERROR, info.source, section.line,
                                 f"section {section.number or section.title!r} holds {sizes[largest] * 100 // total}% "
                                 f"of the text ({span}): the headings inside it were not recognised (an older "
                                 f"layout?), so the document is marked incomplete"))

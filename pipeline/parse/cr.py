@@ -678,10 +678,11 @@ class _CrParser:
         if not missing:
             return self.info
         for line, what in missing[:MAX_MISSING_REPORTED]:
-            self.problem(WARNING, line, f"the contents list names {what} but the file never reaches it")
+            self.problem(ERROR, line, f"the contents list names {what} but the file never reaches it")
+        last = next((line.number for line in reversed(self.source.lines) if line.text.strip()), None)
         if len(missing) > MAX_MISSING_REPORTED:
-            self.problem(WARNING, None, f"{len(missing)} headings named in the contents list never appear")
-        self.problem(WARNING, None, "the file looks truncated: marked incomplete")
+            self.problem(ERROR, last, f"{len(missing)} headings named in the contents list never appear")
+        self.problem(ERROR, last, f"the file stops at line {last}: it looks truncated, so it is marked incomplete")
         return replace(self.info, complete=False)
 
 

@@ -5,12 +5,17 @@ What it does, in one pass over the lines of a SourceText:
   "Contents" line), remembering the entries so a truncated file can be told from a whole one;
 - finds the numbered headings ("1. GENERAL PHILOSOPHY", "2.1 Game Play Error - Missed Trigger",
   "IPG 2.1 ...") and the appendix headings ("APPENDIX A — PENALTY QUICK REFERENCE");
-- for each infraction (2.1, 3.4, ...) finds the penalty wherever the format puts it: at the end of
-  the heading line (PDF text), in a one-cell table (bluewizard HTML), after a "Penalty" line
-  (magicjudges HTML), or on a line of its own; and the parts Definition / Examples / Philosophy /
-  Additional Remedy / Upgrade / Downgrade, whether headings or inline labels;
-- builds Document.penalties from the infraction sections, reads Appendix A as data and
-  cross-checks the two, reporting every disagreement as a WARNING;
+- for each infraction (2.1, 3.4, ..., and an older edition's 3.1-6.x under their own numbers) finds
+  the penalty wherever the format puts it: at the end of the heading line (PDF text), in a one-cell
+  table (bluewizard HTML), after a "Penalty" line (magicjudges HTML), on a line of its own, or at
+  the end of a part's heading ("Definition Warning": an older PDF's penalty box beside it); and the
+  parts Definition / Examples / Philosophy / Additional Remedy / Upgrade / Downgrade, whether
+  headings or inline labels;
+- builds Document.penalties from the infraction sections, reads Appendix A as data and checks the
+  invariants of an IPG: each infraction has exactly one penalty, a known one (PENALTY_NAMES), and
+  Appendix A gives each the same and names no other. A broken one is an ERROR (file and line) and
+  marks the document incomplete; where one side is plainly an extraction artefact (a section's
+  penalty missing or garbled, Appendix A's known) the other repairs it, with a WARNING;
 - keeps Appendix B change notes ("3.5: ...") as text, never as references.
 
 What it must not do: raise on odd content (it records Problems instead), drop text (every line
@@ -24,7 +29,7 @@ import bisect
 import difflib
 import re
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..model import (
     BULLET,
@@ -53,11 +58,15 @@ from .refs import find_references, may_hold_references
 
 # --- Penalties ------------------------------------------------------------------------------
 
-PENALTY_NAMES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
+# The penalties an IPG gives; "Caution" is the older editions' lightest one.
+PENALTY_NAMES = ("No Penalty", "Caution", "Warning", "Game Loss", "Match Loss", "Disqualification")
 _CANONICAL = {name.casefold(): name for name in PENALTY_NAMES}
 _CANONICAL["none"] = "No Penalty"          # Appendix A and the magicjudges box say "None"
-_PENALTY = r"(?:No Penalty|None|Warning|Game Loss|Match Loss|Disqualification)[*†‡]?"   # "Warning*": a footnote
+_PENALTY = rf"(?:{'|'.join(PENALTY_NAMES)}|None)[*†‡]?"   # "Warning*": a footnote
 _PENALTY_LIST = rf"{_PENALTY}(?:\s*(?:/|,|\bor\b)\s*{_PENALTY})*"
+# A known penalty, maybe qualified: "Warning*", "Warning / Game Loss", "Warning with potential upgrade",
+# "Warning (Competitive), Game Loss (Professional)". Not "Definition Warning" (a label run into it).
+KNOWN_PENALTY = re.compile(rf"^{_PENALTY}(?:\s*(?:{_PENALTY}|\([^()]*\)|[a-z][\w'’-]*|[/,;+&]))*$")
 # "2.1. Game Play Error — Missed Trigger No Penalty": the penalty after one space (or a column gap).
 TRAILING_PENALTY = re.compile(rf"^(?P<title>.*?\S)\s+(?P<penalty>{_PENALTY_LIST})$")
 TRAILING_PENALTY_ANY_CASE = re.compile(TRAILING_PENALTY.pattern, re.I)
@@ -68,6 +77,8 @@ PENALTY_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
 FOOTNOTE_MARK = re.compile(r"[*†‡]+$")
 # pdftotext -layout: a box beside the text is a column after a run of spaces.
 COLUMN_GAP = re.compile(r"\s{3,}")
+# A text PDF puts a box's label on the line of the heading beside it, after one space.
+BOX_LABEL = re.compile(r"^(?P<title>.*\S)\s+(?P<label>Penalty):?$", re.I)
 
 # --- Headings -------------------------------------------------------------------------------
 
@@ -96,18 +107,15 @@ PART_NAMES = {
     "downgrade": "downgrade", "downgrades": "downgrade",
     "penalty": "penalty",
 }
-PART_LINE = re.compile(
-    r"^(?P<part>Definitions?|Examples?|Philosophy|Additional Remed(?:y|ies)|Remedy"
-    r"|Upgrades?|Downgrades?|Penalty)\s*:?$",
-    re.I)
-PART_LABEL = re.compile(
-    r"^(?P<part>Definition|Examples?|Philosophy|Additional Remedy|Upgrade|Downgrade|Penalty)\s*:\s*(?P<rest>\S.*)$",
-    re.I)
+_PART = r"Definitions?|Examples?|Philosophy|Additional Remed(?:y|ies)|Remedy|Penalty"
+PART_LINE = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:?$", re.I)
+# "Definition Warning": the penalty box printed beside a part's heading (older PDFs). Not after
+# "Upgrade", whose penalty is the upgraded one.
+PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{_PENALTY_LIST})$", re.I)
+PART_LABEL = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:\s*(?P<rest>\S.*)$", re.I)
 BULLET_ITEM = re.compile(r"^(?P<marker>[•●▪◦∙·*–-])\s+(?P<text>\S.*)$")
 LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
 NUMBER_ITEM = re.compile(r"^(?P<marker>\d{1,2}[.)])\s+(?P<text>\S.*)$")
-# A line that ends a sentence (so the next one may start a new paragraph in PDF text).
-ENDS_SENTENCE = re.compile(r"[.!?:][”’\"')\]]*$")
 DATE_LINE = re.compile(
     r"^(?:January|February|March|April|May|June|July|August|September|October|November|December)"
     r"\s+\d{1,2}(?:st|nd|rd|th)?\s*,?\s+\d{4}:?$", re.I)
@@ -183,7 +191,7 @@ def is_all_caps(text: str) -> bool:
 
 def looks_like_subheading(text: str) -> bool:
     """A short line of capitalised words ("Warning", "Game Loss", "FRAMEWORK OF THIS DOCUMENT")."""
-    if len(text) > 60 or ENDS_SENTENCE.search(text) or text.endswith((",", ";")) or not any(c.isalpha() for c in text):
+    if len(text) > 60 or common.ends_sentence(text) or text.endswith((",", ";")) or not any(c.isalpha() for c in text):
         return False
     words = text.split()
     if not words or len(words) > 6:
@@ -255,6 +263,14 @@ class _Heading:
     beside: str = ""          # a box drawn beside the heading (pdftotext -layout): read after it
 
 
+class _Name(NamedTuple):
+    """Appendix A, one cell per line: an infraction's name waiting for its penalty on the next line."""
+    name: str
+    line: int
+    group: str                       # the group line before it ("Game Play Errors")
+    orphan: Optional[tuple]          # a lone penalty (penalty, line) just before it, if any
+
+
 @dataclass
 class _OpenSection:
     heading: _Heading
@@ -269,7 +285,8 @@ class _OpenSection:
     upgrades: int = 0
     downgrades: int = 0
     group: str = ""           # Appendix A group line ("Game Play Errors")
-    single: Optional[tuple] = None   # Appendix A: a one-cell line (name, line, group before it) a penalty may follow
+    single: Optional[_Name] = None   # Appendix A: a one-cell line a penalty may follow
+    orphan: Optional[tuple] = None   # Appendix A: a lone penalty (penalty, line) that no name came before
     rows: list = field(default_factory=list)  # Appendix A rows: (group, name, penalty, line)
 
 
@@ -295,7 +312,8 @@ class _IpgParser:
         self.blank_before = False
         self.last_line = 0
         self.last_text = ""
-        self.appendix_rows: Optional[tuple[str, list]] = None   # (section id, rows) of Appendix A
+        self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
+        self.broken = False                         # an invariant does not hold: the document is incomplete
 
     # -- driver ------------------------------------------------------------------------------
 
@@ -434,9 +452,12 @@ class _IpgParser:
             raw_title, beside = columns          # "Tardiness        Penalty": the box's label beside it
         title, penalty = raw_title, ""
         trailing = (TRAILING_PENALTY_ANY_CASE if is_all_caps(raw_title) else TRAILING_PENALTY).match(raw_title)
-        if trailing and "." in number and (split_category(trailing.group("title"))
-                                           or INFRACTION_CHAPTER.search(self.chapter_title(number))):
+        if trailing and self.may_be_infraction(number, trailing.group("title")):
             title, penalty = trailing.group("title"), trailing.group("penalty")
+        label = BOX_LABEL.match(title)
+        if label and not beside and self.may_be_infraction(number, label.group("title")):
+            # "Game Play Error — Missed Trigger Penalty": the box's label beside the heading, its value below.
+            title, beside = label.group("title"), "" if penalty else label.group("label")
         if not looks_like_title(title):
             return None
         key = tuple(int(part) for part in number.split("."))
@@ -496,6 +517,10 @@ class _IpgParser:
 
     def chapter_title(self, number: str) -> str:
         return self.chapter_titles.get(number.split(".")[0], "")
+
+    def may_be_infraction(self, number: str, title: str) -> bool:
+        """A section ("2.1", not "2") titled "Category — Name" or inside a chapter of errors or conduct."""
+        return "." in number and bool(split_category(title) or INFRACTION_CHAPTER.search(self.chapter_title(number)))
 
     # -- sections ----------------------------------------------------------------------------
 
@@ -557,7 +582,10 @@ class _IpgParser:
             blocks=blocks, examples=examples, parent=open_.parent, refs=refs, line=heading.line,
             infraction=infraction, kind=kind))
         if open_.mode == "penalties":
-            self.appendix_rows = (section_id_, open_.rows)
+            if open_.single is not None and open_.single.orphan is not None:
+                self.pair_orphan(open_, open_.single)
+            if self.appendix_rows is None or not self.appendix_rows[1]:   # the first quick reference with rows
+                self.appendix_rows = (heading.line, open_.rows)
 
     def infraction(self, open_: _OpenSection, examples: tuple[str, ...]) -> Optional[Infraction]:
         heading = open_.heading
@@ -630,6 +658,8 @@ class _IpgParser:
         """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
         label_line = open_.awaiting_penalty
         open_.awaiting_penalty = None
+        if self.part_and_penalty(open_, text, hint, line):
+            return True
         columns = [cell for cell in COLUMN_GAP.split(text.strip()) if cell]
         if len(columns) > 1 and any(WHOLE_PENALTY.match(cell) for cell in columns):
             # pdftotext -layout puts the box's value on the row of the text beside it.
@@ -639,18 +669,34 @@ class _IpgParser:
             self.section_line(open_, rest, hint, line)
             return True
         value = text.replace("\t", " ").strip()
-        if LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not ENDS_SENTENCE.search(value)):
+        if not PART_LINE.match(_plain(value)) and (
+                LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not common.ends_sentence(value))):
             self.set_penalty(open_, value, line)
             return True
         open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
         return False
 
     def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
-        if open_.penalty and normalise_penalty(open_.penalty) != normalise_penalty(value):
-            self.problem(WARNING, line, f"section {open_.heading.number} gives two penalties: "
-                                        f"{open_.penalty!r} and {value!r}; kept the first")
-            return
-        open_.penalty = value
+        """The infraction's penalty; a second, different one breaks the rule of one penalty per infraction."""
+        if not open_.penalty:
+            open_.penalty = value
+        elif not penalties_agree(open_.penalty, value):
+            heading = open_.heading
+            self.invariant(line, f"infraction {heading.number} {heading.title} gives two different penalties: "
+                                 f"{open_.penalty!r} and {value!r} (line {line}); kept the first")
+
+    def part_and_penalty(self, open_: _OpenSection, text: str, hint: str, line: int) -> bool:
+        """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
+        match = PART_AND_PENALTY.match(_plain(text))
+        if not match or hint == "li" or open_.heading.level < 2:
+            return False
+        open_.candidate = True
+        self.set_penalty(open_, match.group("penalty"), line)
+        part = PART_NAMES[match.group("part").lower()]
+        if part != "penalty":
+            self.start_part(open_, part)
+            open_.chunks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
+        return True
 
     def section_line(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
         plain = _plain(text)
@@ -669,6 +715,8 @@ class _IpgParser:
             if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
                 self.set_penalty(open_, cells[1], line)
                 return
+        if self.part_and_penalty(open_, text, hint, line):
+            return
         label = PART_LABEL.match(plain)
         if label:
             part = PART_NAMES[label.group("part").lower()]
@@ -679,8 +727,9 @@ class _IpgParser:
             chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part,
                                  example=part == "examples"))
             return
-        if open_.candidate and not open_.penalty and not chunks and WHOLE_PENALTY.match(plain):
-            self.set_penalty(open_, plain, line)       # the penalty on a line of its own
+        if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(plain) \
+                and all(chunk.kind == SUBHEADING for chunk in chunks):
+            self.set_penalty(open_, plain, line)       # on a line of its own, before any text but headings
             return
         self.plain_line(chunks, text, hint, line, open_.part)
 
@@ -711,7 +760,7 @@ class _IpgParser:
             return
         bullet = BULLET_ITEM.match(text)
         last = chunks[-1] if chunks else None
-        ended = last is None or not last.open or self.blank_before or bool(ENDS_SENTENCE.search(last.text))
+        ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
         # "•" always starts an item; a dash only where a paragraph may end (a wrapped line can start "— Cheating").
         if bullet and (bullet.group("marker") not in "–-*" or ended or last.kind == BULLET):
             chunks.append(_Chunk(BULLET, [bullet.group("text")], line, bullet.group("marker"), part=part))
@@ -746,7 +795,7 @@ class _IpgParser:
         first = text[0]
         if first.islower() or first in "(":
             return True
-        return self.text_format and not ENDS_SENTENCE.search(last.text)
+        return self.text_format and not common.ends_sentence(last.text)
 
     def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
         last = chunks[-1] if chunks else None
@@ -759,37 +808,42 @@ class _IpgParser:
 
     def penalty_row(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
         """A row of the penalty quick reference: a header, a group line, or infraction + penalty."""
-        if "\t" in text or "|" in text:
-            cells = tuple(cell.strip() for cell in re.split(r"\t|\|", text) if cell.strip())
-        else:
-            cells = tuple(cell.strip() for cell in re.split(r"\s{2,}", text) if cell.strip())
-            if len(cells) == 1:
-                trailing = TRAILING_PENALTY.match(text)
-                if trailing:
-                    cells = (trailing.group("title"), trailing.group("penalty"))
+        cells = _row_cells(text)
         if not cells:
             return
-        if len(cells) == 1 and TABLE_HEADER.match(cells[0]):
-            cells = tuple(cells[0].split(None, 1))
         row = _Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False)
         single, open_.single = open_.single, None
+        orphan, open_.orphan = open_.orphan, None
+        lone_penalty = len(cells) == 1 and WHOLE_PENALTY.match(cells[0])
+        if single is not None and single.orphan is not None and not lone_penalty:
+            self.pair_orphan(open_, single)
         if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
             open_.rows.append((open_.group, cells[0], " / ".join(cells[1:]), line))
-        elif len(cells) == 1 and WHOLE_PENALTY.match(cells[0]):
+        elif lone_penalty:
             if single is not None:
                 # pdftotext's default mode gives each cell a line: the name, then its penalty.
-                name, name_line, group = single
-                open_.group = group
-                open_.rows.append((group, name, cells[0], name_line))
+                open_.group = single.group
+                open_.rows.append((single.group, single.name, cells[0], single.line))
+            else:
+                open_.orphan = (cells[0], line)
         elif len(cells) == 1:
-            if len(cells[0]) <= 80 and not ENDS_SENTENCE.search(cells[0]) and not KNOWN_CATEGORY.match(cells[0]):
-                open_.single = (cells[0], line, open_.group)
+            if len(cells[0]) <= 80 and not common.ends_sentence(cells[0]) and not KNOWN_CATEGORY.match(cells[0]):
+                open_.single = _Name(cells[0], line, open_.group, orphan)
             if looks_like_subheading(cells[0]):
                 open_.group = cells[0]
             elif open_.single is None:   # a note under the table, not a row
                 self.paragraph(open_.chunks, text, line, "")
                 return
         open_.chunks.append(row)
+
+    def pair_orphan(self, open_: _OpenSection, single: _Name) -> None:
+        """A penalty read just before a name that no penalty followed: the text put that row's cells out of
+        order ("Warning*" / "Missed Trigger" / "Looking at Extra Cards" / "Warning"). Paired, and said so."""
+        penalty, penalty_line = single.orphan
+        open_.rows.append((single.group, single.name, penalty, single.line))
+        self.problem(WARNING, single.line, f"Appendix A: the penalty {penalty!r} (line {penalty_line}) comes just "
+                                           f"before the infraction {single.name!r}, which has no penalty after it: "
+                                           f"read as that infraction's penalty")
 
     def change_note(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
@@ -822,79 +876,64 @@ class _IpgParser:
             info = replace(info, complete=False)
             last = self.sections[-1] if self.sections else None
             where = f"after section {last.number} (line {self.last_line})" if last else f"at line {self.last_line}"
-            if self.last_text and not ENDS_SENTENCE.search(self.last_text):
+            if self.last_text and not common.ends_sentence(self.last_text):
                 where += ", in the middle of a sentence"
-            self.problem(WARNING, self.last_line or None,
+            self.problem(ERROR, self.last_line or None,
                          f"the contents list names {len(missing)} section(s) that never appear "
                          f"({_shorten(missing)}): the file stops {where}")
-        penalties = self.penalties(infractions)
-        self.report_missing_penalties()
+        penalties = self.quick_reference(infractions)
         document = Document(
             info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
             credits=self.plain_blocks(self.credits), penalties=tuple(penalties))
         info, structure = check_structure(document)
+        if self.broken:
+            info = replace(info, complete=False)
         return replace(document, info=info, problems=tuple(self.problems + structure))
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
         return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)
 
-    def penalties(self, infractions: list[Section]) -> list[Penalty]:
-        """One row per infraction section, cross-checked against Appendix A where there is one.
+    # -- penalties: one per infraction, known, and as Appendix A gives them -----------------------
 
-        A section without a penalty of its own (a penalty box the PDF left out) takes Appendix A's.
-        """
-        rows = self.appendix_rows[1] if self.appendix_rows else []
-        extra: list[Penalty] = []
-        if rows:
-            unmatched_rows = list(rows)
-            matched: dict[int, tuple] = {}
-            unmatched = []
-            for position, section in enumerate(infractions):
-                keys = {name_key(section.infraction.name), name_key(section.title),
-                        name_key(f"{section.infraction.category} - {section.infraction.name}")}
-                row = next((r for r in unmatched_rows if name_key(r[1]) in keys), None)
-                if row is None:
-                    unmatched.append(position)
-                    continue
-                unmatched_rows.remove(row)
+    def quick_reference(self, infractions: list[Section]) -> list[Penalty]:
+        """Document.penalties: a row per infraction section, each checked against its Appendix A row where the
+        document has a quick reference, then the rows of Appendix A that name no section."""
+        appendix = self.appendix_rows is not None
+        rows = list(self.appendix_rows[1]) if appendix else []
+        if appendix and not rows and infractions:
+            self.invariant(self.appendix_rows[0],
+                           "Appendix A (penalty quick reference) has no row that could be read: "
+                           "the infractions' penalties could not be checked against it")
+            appendix = False
+        matched = self.match_rows(infractions, rows)
+        settled = [self.settle_penalty(section, matched.get(position), appendix)
+                   for position, section in enumerate(infractions)]
+        extra = []
+        for group, name, penalty, line in rows:
+            self.coverage(line, f"Appendix A lists {name!r} ({penalty}) but no infraction section has that name")
+            extra.append(Penalty(None, _singular(group), name, normalise_penalty(penalty)))
+        return [Penalty(s.id, s.infraction.category, s.infraction.name, s.infraction.penalty)
+                for s in settled] + extra
+
+    def match_rows(self, infractions: list[Section], rows: list) -> dict[int, tuple]:
+        """Appendix A's row of each infraction (by position): the row of the same name, else one whose name is
+        nearly the same (noted). Matched rows are taken out of `rows`."""
+        matched: dict[int, tuple] = {}
+        for position, section in enumerate(infractions):
+            keys = {name_key(section.infraction.name), name_key(section.title),
+                    name_key(f"{section.infraction.category} - {section.infraction.name}")}
+            row = next((r for r in rows if name_key(r[1]) in keys), None)
+            if row is not None:
+                rows.remove(row)
                 matched[position] = row
-            for position in unmatched:
-                section = infractions[position]
-                row = self.closest_row(section, unmatched_rows)
-                if row is None:
-                    self.problem(WARNING, section.line, f"infraction {section.number} {section.title} is not in "
-                                                        f"Appendix A (penalty quick reference)")
-                    continue
-                unmatched_rows.remove(row)
+        for position, section in enumerate(infractions):
+            row = None if position in matched else self.closest_row(section, rows)
+            if row is not None:
+                rows.remove(row)
                 matched[position] = row
                 self.problem(INFO, row[3], f"Appendix A calls infraction {section.number} {row[1]!r} "
                                            f"(the section says {section.infraction.name!r})")
-            for position, row in sorted(matched.items()):
-                section = infractions[position]
-                if not section.infraction.penalty and row[2]:
-                    infractions[position] = self.fill_penalty(section, row)
-                else:
-                    self.compare(section, row)
-            for group, name, penalty, line in unmatched_rows:
-                self.problem(WARNING, line, f"Appendix A lists {name!r} ({penalty}) but no infraction section "
-                                            f"has that name")
-                extra.append(Penalty(None, _singular(group), name, normalise_penalty(penalty)))
-        return [Penalty(s.id, s.infraction.category, s.infraction.name, s.infraction.penalty)
-                for s in infractions] + extra
-
-    def report_missing_penalties(self) -> None:
-        for section in self.sections:
-            if section.infraction and not section.infraction.penalty:
-                self.problem(WARNING, section.line, f"infraction {section.number} {section.title}: no penalty found")
-
-    def fill_penalty(self, section: Section, row: tuple) -> Section:
-        """An infraction section that gives no penalty of its own takes Appendix A's (and says so)."""
-        _, name, penalty, line = row
-        filled = replace(section, infraction=replace(section.infraction, penalty=normalise_penalty(penalty)))
-        self.sections[self.sections.index(section)] = filled
-        self.problem(WARNING, section.line, f"infraction {section.number} {section.title} gives no penalty of its "
-                                            f"own: {normalise_penalty(penalty)!r} taken from Appendix A (line {line})")
-        return filled
+        return matched
 
     def closest_row(self, section: Section, rows: list) -> Optional[tuple]:
         """A row whose name is nearly the section's ("Deck/Deck Problem" for "Deck Problem")."""
@@ -905,16 +944,82 @@ class _IpgParser:
                 best, best_ratio = row, ratio
         return best if best_ratio >= 0.75 else None
 
-    def compare(self, section: Section, row: tuple) -> None:
+    def settle_penalty(self, section: Section, row: Optional[tuple], appendix: bool) -> Section:
+        """The infraction's penalty, checked: a known one, the one Appendix A gives. A penalty the section lacks or
+        that is no known penalty (an extraction artefact) is taken from Appendix A when Appendix A's is known and
+        does not contradict it, with a warning; anything else is an error."""
+        own = section.infraction.penalty
+        where = f"infraction {section.number} {section.title}"
+        if row is None and appendix:
+            self.coverage(section.line, f"{where} is not in Appendix A (penalty quick reference)")
+        if is_known_penalty(own):
+            if row is not None:
+                self.compare(section, row)
+            return section
+        listed = normalise_penalty(row[2]) if row is not None else ""
+        if is_known_penalty(listed) and not _contradicts(own, listed):
+            return self.take_from_appendix(section, row)
+        said = f"; Appendix A (line {row[3]}) says {row[2]!r}" if row is not None else ""
+        if not own:
+            self.invariant(section.line, f"{where}: no penalty found{said}")
+        else:
+            self.invariant(section.line, f"{where}: {own!r} is not a known penalty "
+                                         f"({', '.join(PENALTY_NAMES)}){said}")
+        return section
+
+    def take_from_appendix(self, section: Section, row: tuple) -> Section:
+        """A section's missing or garbled penalty repaired from Appendix A's, and said so."""
         _, name, penalty, line = row
-        if not section.infraction.penalty:
-            return
-        if not penalties_agree(section.infraction.penalty, penalty):
-            self.problem(WARNING, line, f"Appendix A gives {name!r} the penalty {penalty!r} but section "
-                                        f"{section.number} (line {section.line}) says {section.infraction.penalty!r}")
+        own, penalty = section.infraction.penalty, normalise_penalty(penalty)
+        filled = replace(section, infraction=replace(section.infraction, penalty=penalty))
+        self.sections[self.sections.index(section)] = filled
+        if not own:
+            self.problem(WARNING, section.line, f"infraction {section.number} {section.title} gives no penalty of "
+                                                f"its own: {penalty!r} taken from Appendix A (line {line})")
+        else:
+            self.problem(WARNING, section.line, f"penalty of {section.number} {section.title} taken from Appendix A "
+                                                f"(line {line}): {penalty!r}; the section's {own!r} is not a known "
+                                                f"penalty")
+        return filled
+
+    def compare(self, section: Section, row: tuple) -> None:
+        """A section's known penalty against its Appendix A row: a disagreement is an error."""
+        _, name, penalty, line = row
+        own = section.infraction.penalty
+        if not is_known_penalty(penalty):
+            self.problem(WARNING, line, f"Appendix A gives {name!r} the penalty {penalty!r}, which is not a known "
+                                        f"penalty: section {section.number}'s {own!r} is kept")
+        elif not penalties_agree(own, penalty):
+            self.invariant(line, f"Appendix A gives {name!r} the penalty {penalty!r} but section "
+                                 f"{section.number} (line {section.line}) says {own!r}")
+
+    def invariant(self, line: Optional[int], message: str) -> None:
+        """A broken invariant of an IPG: an error, and the document is marked incomplete."""
+        self.broken = True
+        self.problem(ERROR, line, message)
+
+    def coverage(self, line: Optional[int], message: str) -> None:
+        """Appendix A and the sections name different infractions: broken, unless the document is an excerpt."""
+        if self.info.excerpt:
+            self.problem(WARNING, line, message + " (an excerpt)")
+        else:
+            self.invariant(line, message)
 
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))
+
+
+def is_known_penalty(text: str) -> bool:
+    """One of PENALTY_NAMES (or "None"), maybe qualified: "Warning*", "Warning / Game Loss", "Warning with
+    potential upgrade". Not "", not "Definition Warning"."""
+    return bool(KNOWN_PENALTY.match(normalise_penalty(text)))
+
+
+def _contradicts(garbled: str, listed: str) -> bool:
+    """Does an unreadable penalty still name a known penalty other than Appendix A's ("Definition Game Loss"
+    against "Warning")? Then the two disagree, and neither is taken."""
+    named = {normalise_penalty(found) for found in ANY_PENALTY.findall(garbled)}
+    return bool(named) and not any(penalties_agree(found, listed) for found in named)
 
 
 def _plain(text: str) -> str:
@@ -942,6 +1047,21 @@ def _part_text(chunk: _Chunk) -> str:
     if chunk.part.startswith(("upgrade:", "downgrade:")):
         text = re.sub(r"^(?:Upgrade|Downgrade)\s*:\s*", "", text, flags=re.I)
     return text
+
+
+def _row_cells(text: str) -> tuple[str, ...]:
+    """The cells of an Appendix A line: split at tabs, "|", or runs of spaces, else before a trailing penalty;
+    the header "Infraction Penalty" as two cells."""
+    if "\t" in text or "|" in text:
+        cells = tuple(cell.strip() for cell in re.split(r"\t|\|", text) if cell.strip())
+    else:
+        cells = tuple(cell.strip() for cell in re.split(r"\s{2,}", text) if cell.strip())
+        trailing = TRAILING_PENALTY.match(text) if len(cells) == 1 else None
+        if trailing:
+            cells = (trailing.group("title"), trailing.group("penalty"))
+    if len(cells) == 1 and TABLE_HEADER.match(cells[0]):
+        cells = tuple(cells[0].split(None, 1))
+    return cells
 
 
 def _shorten(numbers: list[str]) -> str:

@@ -1,11 +1,12 @@
 """The read stage: a source file's bytes to numbered lines of text, whatever its format.
 
-`read_source(path)` and `read_bytes(data, name)` decide the format (PDF, HTML, Markdown,
-plain text), hand the bytes to its reader and return a SourceText. Nothing here knows
+`read_source(path)` and `read_bytes(data, name)` decide the format (PDF, Word .docx, RTF, HTML,
+Markdown, plain text), hand the bytes to its reader and return a SourceText. Nothing here knows
 rules; `detect` (kind, title, edition) and `manifest` read what a document says of itself.
 """
 from __future__ import annotations
 
+import codecs
 import hashlib
 from pathlib import Path
 from typing import Optional
@@ -13,6 +14,8 @@ from typing import Optional
 from ..model import ERROR, WARNING, Problem
 from .decode import decode, looks_like_html, refuse_non_documents, remove_controls, split_lines
 from .source import Line, Link, SourceError, SourceText
+
+ZIP_MAGIC = b"PK\x03\x04"    # a .docx is a zip archive
 
 __all__ = ["read_source", "read_bytes", "SourceText", "SourceError", "Line", "Link"]
 
@@ -33,7 +36,15 @@ def read_bytes(data: bytes, name: str) -> SourceText:
         from .pdf import read_pdf  # only the PDF reader imports the PDF library
         lines, problems = read_pdf(data, name)
         return _finished(SourceText(name, tuple(lines), "pdf", "pdf", digest, tuple(problems)))
+    if data[:4] == ZIP_MAGIC:
+        from .docx import read_docx  # only the DOCX reader imports python-docx; it refuses other zips
+        lines, problems = read_docx(data, name)
+        return _finished(SourceText(name, tuple(lines), "docx", "docx", digest, tuple(problems)))
     refuse_non_documents(data, name)
+    if _looks_like_rtf(data):
+        from .rtf import read_rtf  # only the RTF reader imports striprtf
+        lines, encoding, problems = read_rtf(data, name)
+        return _finished(SourceText(name, tuple(lines), encoding, "rtf", digest, tuple(problems)))
     decoded = decode(data, name)
     text, control_problems = remove_controls(decoded.text, name)
     problems = decoded.problems + control_problems
@@ -50,6 +61,10 @@ def read_bytes(data: bytes, name: str) -> SourceText:
         return _finished(SourceText(name, tuple(lines), decoded.encoding, "markdown", digest, tuple(problems),
                                     tuple(anchors), tuple(links)))
     return _finished(SourceText(name, tuple(lines), decoded.encoding, "text", digest, tuple(problems)))
+
+
+def _looks_like_rtf(data: bytes) -> bool:
+    return data.removeprefix(codecs.BOM_UTF8).lstrip()[:5] == b"{\\rtf"
 
 
 def _finished(source: SourceText) -> SourceText:

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from .. import kinds
 from ..model import ERROR, WARNING, Problem
 from .dates import valid_iso_date
-from .detect import TITLES, Detected
+from .detect import Detected
 
 MANIFEST_NAME = "manifest.toml"
 SAFE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
@@ -91,8 +92,8 @@ def _entry(name: str, values, line: Optional[int], problems: list[Problem]) -> O
     if failed:
         return None
     kind, document_id, edition = known.get("kind"), known.get("id"), known.get("edition")
-    if kind is not None and kind not in TITLES:
-        error(f"kind must be one of {', '.join(TITLES)}, not {kind!r}")
+    if kind is not None and kind not in kinds.BY_ID:
+        error(f"kind must be one of {', '.join(kinds.IDS)}, not {kind!r}")
         return None
     if document_id is not None and (not SAFE_ID.fullmatch(document_id) or document_id in RESERVED_IDS):
         error(f"id {document_id!r} must be lower-case letters, digits and hyphens (at most 63), starting with a "
@@ -132,7 +133,7 @@ def apply_manifest(found: Detected, entry: Optional[ManifestEntry]) -> Detected:
     kind = entry.kind or found.kind
     return Detected(
         kind=kind,
-        title=entry.title or (TITLES.get(kind, found.title) if entry.kind else found.title),
+        title=entry.title or (kinds.title(kind) if entry.kind else found.title),
         edition=entry.edition or found.edition,
         excerpt=bool(entry.excerpt) if entry.excerpt is not None else found.excerpt,
         id=entry.id,

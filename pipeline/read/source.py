@@ -44,7 +44,7 @@ class SourceText:
     name: str                       # file name as shown in messages
     lines: tuple[Line, ...]
     encoding: str
-    format: str                     # "text", "html", "markdown" or "pdf"
+    format: str                     # "text", "html", "markdown", "pdf", "docx" or "rtf"
     sha256: str
     problems: tuple[Problem, ...] = ()
     anchors: tuple[tuple[str, int], ...] = ()   # HTML id/name -> line

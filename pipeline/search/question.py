@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Protocol
 
+from .. import kinds
 from ..distance import edit_distance
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
@@ -65,16 +66,10 @@ VARIANT_NUMBERS = {"cr": re.compile(r"[89]\d\d(?:\.\w+)?")}   # the CR's chapter
 NAMING_FIELDS = ("title", "aliases", "headings", "exact")        # a variant named: its words in these
 MAX_GROUPS = 24             # words of a question searched (a longer question is read up to there)
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
-NUMBER_KINDS = ["ipg", "mtr", "cr", "jar", "floor"]   # a bare "2.1" is looked for in this order
+NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
 # Document names a question may start with (or hold), and the kind they name.
-DOCUMENT_WORDS = {
-    "cr": "cr", "comprehensive rules": "cr", "comp rules": "cr",
-    "ipg": "ipg", "infraction procedure guide": "ipg",
-    "mtr": "mtr", "tournament rules": "mtr", "magic tournament rules": "mtr",
-    "jar": "jar", "judging at regular rel": "jar",
-    "floor": "floor", "floor rules": "floor",
-}
+DOCUMENT_WORDS = kinds.names()
 _DOCUMENT = "|".join(sorted((re.escape(name).replace(r"\ ", r"\s+") for name in DOCUMENT_WORDS), key=len, reverse=True))
 NUMBER_QUERY = re.compile(
     rf"^\s*(?:(?P<doc>{_DOCUMENT})\b\s*[:#]?\s*)?"

@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .. import kinds
 from ..addresses import (KIND_ORDER, PAGE_LEVEL, Addresses, anchor_of, document_label, glossary_id, term_anchor)
-from ..model import Corpus, Document, GlossaryEntry, Section
+from ..model import ERROR, Corpus, Document, GlossaryEntry, Section
 from .render import (backlinks_html, blocks_html, esc, examples_html, heading_html, linked_text, penalty_path_html,
                      rule_html)
 
@@ -182,7 +183,7 @@ class DocumentPages:
             out.append(f'<p class="rk-page-history"><a href="{esc(self.addresses.relative(path, history))}">'
                        f'History of every rule on this page</a></p>')
         title = f"{top.number}. {top.title}" if top.number and top.title else (top.title or top.number)
-        if document.info.kind in ("ipg", "mtr", "jar") and top.number:
+        if kinds.kind(document.info.kind).numbered_titles and top.number:
             title = f"{top.number} {top.title}"
         return Page(path, title, "".join(out), description=f"{document_label(document)} {title}")
 
@@ -273,13 +274,25 @@ def banner(document: Document) -> str:
     if not info.current:
         notes.append("This is an <strong>older edition</strong>.")
     if not info.complete and not info.excerpt:
-        notes.append("This file is <strong>incomplete</strong>: it stops before the end of the document.")
+        notes.append(incomplete_note(document))
     if info.note:
         notes.append(esc(info.note))
     if not notes:
         return ""
     return (f'<div class="admonition warning rk-banner"><p class="admonition-title">{esc(document_label(document))}</p>'
             f'<p>{" ".join(notes)}</p></div>')
+
+
+def incomplete_note(document: Document) -> str:
+    """Why a document is not to be trusted whole: its first error, where it is, and how many there are."""
+    errors = [problem for problem in document.problems if problem.severity == ERROR]
+    if not errors:
+        return "This file is <strong>incomplete</strong>: it stops before the end of the document."
+    first = errors[0]
+    where = f"line {first.line}" + (f", page {first.page}" if first.page else "") if first.line else "the file"
+    more = f" ({len(errors) - 1} more: <code>rulekb check</code> lists them)" if len(errors) > 1 else ""
+    return (f"This document <strong>did not pass its checks</strong>, so what this page shows may be missing or "
+            f"wrong: {esc(first.message)} ({esc(first.file)}, {where}){more}.")
 
 
 def nav_title(section: Section) -> str:
