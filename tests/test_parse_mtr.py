@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline import kinds
 from pipeline.model import BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, DocumentInfo
 from pipeline.parse import PARSERS
 from pipeline.parse.furniture import is_contents_line, is_page_number
@@ -63,8 +64,8 @@ def raw_lines(path) -> list[str]:
 # --- registry ---------------------------------------------------------------------------------
 
 def test_parser_is_registered_for_mtr_and_floor():
-    assert PARSERS["mtr"] is parse_mtr
-    assert PARSERS["floor"] is parse_mtr
+    assert PARSERS[kinds.BY_ID["mtr"].parser] is parse_mtr
+    assert PARSERS[kinds.BY_ID["floor"].parser] is parse_mtr
 
 
 # --- MTR 2026 (pdftotext) ---------------------------------------------------------------------
@@ -421,12 +422,12 @@ def test_nothing_is_lost(path):
 
 # --- problems ---------------------------------------------------------------------------------
 
-def test_truncated_document_is_incomplete_with_a_warning():
+def test_truncated_document_is_incomplete_with_an_error():
     text = "\n".join(raw_lines(MTR_2026)[:1465])        # stops inside 7.1: chapters 7-10 and appendices missing
     document = parse_text(text)
     assert not document.info.complete
     missing = [problem for problem in document.problems if "never reaches" in problem.message]
-    assert len(missing) == 1 and missing[0].severity == WARNING
+    assert len(missing) == 1 and missing[0].severity == ERROR
     assert "7.2 Card Use in Limited Tournaments" in missing[0].message
     assert document.sections[-1].number == "7.1"
 

@@ -42,6 +42,23 @@ def looks_like_title(text: str, max_length: int = 100, max_words: int = 16, trai
     return text.rstrip(CLOSING_MARKS)[-1:] not in trailing and not SENTENCE_INSIDE.search(text)
 
 
+TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+TRAILING_NOTE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]$")       # "... Limited Events (these are guidelines)"
+
+
+def title_case(title: str) -> bool:
+    """Most long words capitalised, as in "Card Use in Limited Tournaments" or "General Unwanted Behaviors"
+    (not "New sets added", "Such as these"); a note in parentheses at its end does not count."""
+    long_words = [word for word in TITLE_WORD.findall(TRAILING_NOTE.sub("", title)) if len(word) > 3]
+    return not long_words or 2 * sum(word[0].isupper() for word in long_words) >= len(long_words)
+
+
+def broken_severity(info: DocumentInfo) -> str:
+    """What a broken invariant is: an error, but a warning in a file the manifest says is an excerpt (an
+    excerpt's contents list names what it left out)."""
+    return WARNING if info.excerpt else ERROR
+
+
 def is_contents_label(text: str) -> bool:
     return bool(CONTENTS_LABEL.fullmatch(text.strip()))
 

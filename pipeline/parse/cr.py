@@ -57,6 +57,7 @@ from . import common
 from .common import (
     CLOSING_MARKS,
     SectionIds,
+    broken_severity,
     ends_paragraph,
     glue,
     is_contents_label,
@@ -677,12 +678,13 @@ class _CrParser:
                     if name in (GLOSSARY_LABEL, CREDITS_LABEL) and name not in self.found_names]
         if not missing:
             return self.info
+        severity = broken_severity(self.info)
         for line, what in missing[:MAX_MISSING_REPORTED]:
-            self.problem(ERROR, line, f"the contents list names {what} but the file never reaches it")
+            self.problem(severity, line, f"the contents list names {what} but the file never reaches it")
         last = next((line.number for line in reversed(self.source.lines) if line.text.strip()), None)
         if len(missing) > MAX_MISSING_REPORTED:
-            self.problem(ERROR, last, f"{len(missing)} headings named in the contents list never appear")
-        self.problem(ERROR, last, f"the file stops at line {last}: it looks truncated, so it is marked incomplete")
+            self.problem(severity, last, f"{len(missing)} headings named in the contents list never appear")
+        self.problem(severity, last, f"the file stops at line {last}: it looks truncated, so it is marked incomplete")
         return replace(self.info, complete=False)
 
 

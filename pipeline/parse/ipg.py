@@ -878,7 +878,7 @@ class _IpgParser:
             where = f"after section {last.number} (line {self.last_line})" if last else f"at line {self.last_line}"
             if self.last_text and not common.ends_sentence(self.last_text):
                 where += ", in the middle of a sentence"
-            self.problem(ERROR, self.last_line or None,
+            self.problem(common.broken_severity(info), self.last_line or None,
                          f"the contents list names {len(missing)} section(s) that never appear "
                          f"({_shorten(missing)}): the file stops {where}")
         penalties = self.quick_reference(infractions)

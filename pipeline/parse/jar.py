@@ -4,8 +4,12 @@ The document, as the magicjudges HTML and the PDF give it:
 - a title ("Judging at Regular Rules Enforcement Level") and an "Effective ..." line: front matter,
   with the introduction that follows until the first heading;
 - headed sections ("Common Issues", "General Unwanted Behaviors", "Serious Problems", ...): a
-  heading is a line the source marks as one (HTML h1-h6, a larger PDF font, Markdown "#"), or a
-  short title-like line standing alone between finished passages in plain text;
+  heading is a line the source marks as one (HTML h1-h6, a larger PDF or CSS font, Markdown "#").
+  Where the source marks none (plain text; an ebook converter's HTML of bare paragraphs), it is a
+  short title-like line standing alone before a longer passage or a list: between spacers (the
+  reader's "alone" hint), after a finished passage, or named as JAR sections are named (the kinds
+  registry's evidence: "Serious Problems"); a bold one when the document sets its headings in bold and
+  apart by nothing else;
 - inside a section, the common errors and their fixes: a bold line (or a short title-like line
   ending without a full stop) followed by its fix, or a table row "error<TAB>fix". Each error is a
   subsection of kind "issue" whose blocks are the fix: the site's Regular REL quick reference is
@@ -22,6 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from .. import kinds
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
 from ..read import Line, SourceText
 from .common import (
@@ -34,6 +39,7 @@ from .common import (
     looks_like_title,
     markdown_heading,
     rejoin_split_lines,
+    title_case,
     wrap_width,
 )
 from .furniture import is_page_number
@@ -45,6 +51,10 @@ EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 TITLE_LINE = re.compile(r"Judging at Regular", re.I)
 MAX_SLUG = 60
 ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
+ALONE = "alone"          # the reader's hint: a short line standing alone between empty paragraphs
+UNMARKED = ("", ALONE)   # hints of lines no markup sets apart as headings or bold
+HEADING_MAX_CHARS = 60
+HEADING_MAX_WORDS = 6
 
 
 @dataclass
@@ -76,6 +86,9 @@ class _JarParser:
         self.previous_heading = False             # the last text line opened a section or an issue
         self.html = source.format == "html"
         self.width = None if self.html else wrap_width([line.text.strip() for line in source.lines])
+        self.headings_marked = any(line.hint in HEADING_HINTS and not TITLE_LINE.search(line.text)
+                                   for line in source.lines)
+        self.section_mark = "" if self.headings_marked else _section_mark(source.lines)
 
     def parse(self) -> Document:
         lines = [Line(line.number, line.text.strip(), line.hint, line.page)
@@ -107,10 +120,13 @@ class _JarParser:
             self.in_credits = True
             self.credits.append(Block(PARAGRAPH, text))
             return
+        if self.plain_heading(text, hint, following):
+            self.open_section(text, line.number, hint)
+            return
         if self.section is not None and self.is_issue(text, hint, following):
             self.open_issue(text, line.number)
             return
-        if hint in HEADING_HINTS and not TITLE_LINE.search(text) or self.plain_heading(text, hint, following):
+        if hint in HEADING_HINTS and not TITLE_LINE.search(text):
             self.open_section(text, line.number, hint)
             return
         if self.section is not None and self.plain_issue(text, hint, following):
@@ -142,18 +158,24 @@ class _JarParser:
                                   or not ends_paragraph(self.previous, text, self.width) and self.width is not None)
 
     def plain_heading(self, text: str, hint: str, following: Optional[Line]) -> bool:
-        """In plain text: a short title-like line after a finished passage, before a longer one."""
-        if hint or self.source.format == "html" or TITLE_LINE.search(text) or EFFECTIVE.search(text):
+        """Where the source marks no headings: a short title-like line standing alone before a longer passage or
+        a list (see the module's docstring)."""
+        if self.headings_marked or not _heading_like(text) or not _followed_by_body(text, following):
             return False
-        if not (looks_like_title(text, 60, max_words=6) and (not self.previous or ends_sentence(self.previous))):
+        if kinds.JAR_HEADING.match(text):               # named as JAR sections are
+            return True
+        if hint and hint == self.section_mark:          # set as this document sets its section headings
+            return True
+        after_a_passage = not self.previous or ends_sentence(self.previous)
+        if hint not in UNMARKED or not after_a_passage:
             return False
-        return following is not None and not following.hint and (len(following.text) > len(text)
-                                                                  or bool(BULLET_ITEM.match(following.text)))
+        return not self.html or title_case(text)        # a paragraph per line: one a title, not a phrase
 
     def plain_issue(self, text: str, hint: str, following: Optional[Line]) -> bool:
         """In plain text (no bold to go by): an error named in a sentence-case line that ends without a full stop,
         standing at the start of a passage, with its fix right under it."""
-        if hint or self.html or following is None or not following.text or following.hint:
+        if hint not in UNMARKED or (self.html and self.headings_marked) or following is None \
+                or not following.text or following.hint not in UNMARKED:
             return False
         if self.previous and not self.previous_heading and not ends_sentence(self.previous):
             return False
@@ -217,6 +239,30 @@ class _JarParser:
                                          "no headed sections found: this does not look like Judging at Regular REL"))
         return Document(info=self.info, sections=tuple(sections), front_matter=tuple(self.front),
                         credits=tuple(self.credits), problems=tuple(self.problems))
+
+
+def _heading_like(text: str) -> bool:
+    """Short and title-like, neither the document's title nor its date line."""
+    return (looks_like_title(text, HEADING_MAX_CHARS, max_words=HEADING_MAX_WORDS)
+            and not TITLE_LINE.search(text) and not EFFECTIVE.search(text))
+
+
+def _followed_by_body(text: str, following: Optional[Line]) -> bool:
+    """A heading sits on a longer passage, a list, or the error named first under it."""
+    if following is None or following.hint in HEADING_HINTS:
+        return False
+    return len(following.text) > len(text) or following.hint == "li" or bool(BULLET_ITEM.match(following.text))
+
+
+def _section_mark(lines) -> str:
+    """In a source that marks no headings: the hint its section headings carry, if one does.
+
+    Heading-like lines standing alone between spacers ("alone") mark the sections, bold lines then name
+    the errors; without such lines, heading-like bold ones ("b") are the sections."""
+    for mark in (ALONE, "b"):
+        if any(line.hint == mark and _heading_like(line.text.strip()) and title_case(line.text) for line in lines):
+            return mark
+    return ""
 
 
 def _wrapped_headings(lines: list[Line]) -> list[Line]:

@@ -5,7 +5,8 @@ numbered sections, written in one of two numbering styles:
 
 - MTR style: chapters "1. Tournament Fundamentals", sections "1.1 Tournament Types"
   (no dot after the second number; "MTR 1.1 ..." in the magicjudges HTML) and
-  appendices "Appendix A—Changes ..." / "Appendix A-Changes" / "MTR Appendix A - Changes".
+  appendices "Appendix A—Changes ..." / "Appendix A-Changes" / "MTR Appendix A - Changes" /
+  "Appendix A: Changes" / "APPENDIX A" with its title on the next line.
 - Floor style (2002 Magic Online floor rules): "100." groups, "101." sections,
   "112a." subsections, and unnumbered subheadings ("Sideboarding") that get
   their own Section (number "", kind "subheading").
@@ -23,6 +24,10 @@ How it decides:
 - Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and
   end punctuation; files with one paragraph per line (plain text, HTML) are not.
 - Heading hints (HTML h1-h6, Markdown "#" or a bold line) help, but are never required.
+- A note run into a heading line ("Appendix D-Recommended Booster Mix (these numbers are
+  guidelines)") is a paragraph of its own when the contents list gives the title without it.
+- A title and its contents entry match when one starts the other or most of their words are shared
+  (editions reword: "Limited Events" / "Limited Tournaments").
 
 It must not: read files, resolve references (the link stage does), change the
 text it keeps, raise on odd content (it records Problems), or drop any
@@ -55,6 +60,7 @@ from ..read import Line, SourceText
 from .common import (
     CREDIT_LINE,
     SectionIds,
+    broken_severity,
     check_structure,
     ends_sentence,
     first_word,
@@ -63,6 +69,7 @@ from .common import (
     looks_like_title,
     markdown_heading,
     rejoin_split_lines,
+    title_case,
     wrap_width,
 )
 from .furniture import is_contents_line, is_page_number, strip_dot_leader
@@ -72,7 +79,7 @@ from .refs import find_references, may_hold_references
 
 SECTION_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 CHAPTER_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2})\.\s+(\S.*)$")
-APPENDIX_HEADING = re.compile(r"^(MTR\s+)?Appendix\s+([A-Z])(?![\w’'])\s*(?:([—–:.-])\s*)?(.*)$")
+APPENDIX_HEADING = re.compile(r"^(MTR\s+)?(?:Appendix|APPENDIX)\s+([A-Z])(?![\w’'])\s*(?:(--|[—–:.-])\s*)?(.*)$")
 FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
 BULLET_ITEM = re.compile(r"^([•◦▪‣●■□·○])\s*(\S.*)$")
 DASH_ITEM = re.compile(r"^([-*+–])\s+(\S.*)$")       # only after a finished line: "-" also wraps words
@@ -80,12 +87,15 @@ NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
 TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
-TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]*")
 NORMALISE = re.compile(r"[^0-9a-z]+")
 HEADING_HINTS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
 MARKDOWN_ROW = re.compile(r"^\|.*\|$")
 PAGE_AFTER_TITLE = re.compile(r"\s+\d{1,3}$")
+# Where a note run into a heading line starts, after its title: "(", ". ", ": ", " - ", "—".
+NOTE_START = re.compile(r"\s*[(\[]|[.:;]\s+\S|\s+[-–—]\s+\S|\s*[—–]\s*\S")
+WORD_END = re.compile(r"[0-9A-Za-z]\b")
+CLOSING_MARKS = ")]\"'”’"
 
 MAX_TITLE = 100
 SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
@@ -155,19 +165,40 @@ def normalise_title(text: str) -> str:
 
 
 def _same_title(a: str, b: str) -> bool:
+    """One title starts the other, or the shorter one's long words (two at least) are mostly in the other."""
     a, b = normalise_title(a), normalise_title(b)
-    return bool(a and b) and (a == b or a.startswith(b) or b.startswith(a))
+    if not (a and b):
+        return False
+    if a == b or a.startswith(b) or b.startswith(a):
+        return True
+    shorter, longer = sorted(({word for word in title.split() if len(word) > 3} for title in (a, b)), key=len)
+    return len(shorter) >= 2 and 3 * len(shorter & longer) >= 2 * len(shorter)
+
+
+def _title_and_note(text: str, title: str) -> Optional[tuple[str, str]]:
+    """`text` split into `title` as it is written there and a note run in after it, or None."""
+    wanted = normalise_title(title)
+    for match in WORD_END.finditer(text):
+        end = match.end()
+        if normalise_title(text[:end]) == wanted:
+            while end < len(text) and text[end] in CLOSING_MARKS:     # "(2HG)" ends the title with its mark
+                end += 1
+            rest = text[end:]
+            if not NOTE_START.match(rest):
+                return None
+            return text[:end], rest.strip().lstrip(".:;-–—").strip()
+    return None
+
+
+def _listed(names: list[str], limit: int = 5) -> str:
+    """"a, b, c and 4 more": the first few of a list, for a message."""
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
 
 
 def _title_ok(title: str, hinted: bool = False) -> bool:
     """A heading title: short, starts like a title, does not end like a sentence (unless marked as a heading)."""
     return looks_like_title(title, MAX_TITLE, max_words=14, trailing="" if hinted else ".,;:")
-
-
-def _title_case(title: str) -> bool:
-    """Most long words capitalised, as in "Card Use in Limited Tournaments" (not "New sets added")."""
-    long_words = [word for word in TITLE_WORD.findall(title) if len(word) > 3]
-    return not long_words or 2 * sum(word[0].isupper() for word in long_words) >= len(long_words)
 
 
 def _finished(text: str) -> bool:
@@ -324,8 +355,20 @@ class _Parser:
                 else:
                     # A title too long for one contents line: its start sits between two leader lines.
                     wrapped_start = line.text
+            elif self._bare_appendix(index) and self._leader_follows(index, leader):
+                self.skip.add(index)          # "APPENDIX B" / "Time Limits ..... 47": one entry
+                wrapped_start = line.text
         self._find_contents_runs()
         self.contents.sort(key=lambda entry: entry.line)
+
+    def _bare_appendix(self, index: int) -> bool:
+        shape = self.shapes[index]
+        return bool(shape) and shape.form == "appendix" and not shape.title and shape.separator != "."
+
+    def _leader_follows(self, index: int, leader: list[bool]) -> bool:
+        """Whether the next line with text is a contents line (blank lines between)."""
+        following = next((at for at in range(index + 1, len(self.lines)) if self.lines[at].text), None)
+        return following is not None and leader[following]
 
     def _add_entry(self, text: str, number: int) -> None:
         shape = shape_of(text, self.style)
@@ -444,20 +487,51 @@ class _Parser:
         if shape is None:
             return False
         line = self.lines[index]
-        hinted = line.hint in HEADING_HINTS
-        if self.style == "floor":
-            accepted = _title_ok(shape.title, hinted)
-        elif shape.form == "chapter":
-            accepted = self._is_chapter(index, shape, hinted)
-        elif shape.form == "section":
-            accepted = self._is_section(shape, hinted)
-        else:
-            accepted = self._is_appendix(shape, hinted)
-        if not accepted:
+        title_line = self._title_below(index)
+        if title_line is not None:
+            shape = replace(shape, title=self.lines[title_line].text)
+        shape, note = self._without_note(shape)
+        if not self._accepted(index, shape, line.hint in HEADING_HINTS):
             return False
-        title = self._full_title(index, shape, consumed)
+        if title_line is not None:
+            consumed.add(title_line)
+        title = self._full_title(index if title_line is None else title_line, shape, consumed)
         self._open_section(shape, title, line.number)
+        if note:
+            self.open = _Draft(PARAGRAPH, line.number, [note])
+            self.previous_heading, self.previous_text = False, note
         return True
+
+    def _accepted(self, index: int, shape: _Shape, hinted: bool) -> bool:
+        if self.style == "floor":
+            return _title_ok(shape.title, hinted)
+        if shape.form == "chapter":
+            return self._is_chapter(index, shape, hinted)
+        if shape.form == "section":
+            return self._is_section(shape, hinted)
+        return self._is_appendix(shape, hinted)
+
+    def _title_below(self, index: int) -> Optional[int]:
+        """The line holding the title of an appendix heading that has none of its own ("APPENDIX D" / "Title")."""
+        if not self._bare_appendix(index):
+            return None
+        following = self._next_index(index)
+        if following is None or self.shapes[following]:
+            return None
+        text = self.lines[following].text
+        entry = self.contents_by_number.get(self.shapes[index].number)
+        if entry is not None:
+            return following if _same_title(entry.title, text) else None
+        return following if _title_ok(text) and title_case(text) else None
+
+    def _without_note(self, shape: _Shape) -> tuple[_Shape, str]:
+        """A heading's shape without the note run into its line, and that note ("" for none): only where the
+        contents list gives the title without it."""
+        entry = self.contents_by_number.get(shape.number)
+        split = _title_and_note(shape.title, entry.title) if entry else None
+        if not split or not split[1]:
+            return shape, ""
+        return replace(shape, title=split[0]), split[1]
 
     def _strong(self, shape: _Shape, hinted: bool) -> bool:
         """A heading marked as one by the source itself or named by the contents list."""
@@ -484,7 +558,7 @@ class _Parser:
             return False
         if self._strong(shape, hinted):
             return True
-        return _title_case(shape.title) and self._may_start_heading()
+        return title_case(shape.title) and self._may_start_heading()
 
     def _is_appendix(self, shape: _Shape, hinted: bool) -> bool:
         if not _title_ok(shape.title, hinted or shape.prefixed) and shape.title:
@@ -494,7 +568,7 @@ class _Parser:
             return hinted or _same_title(entry.title, shape.title)
         if hinted or shape.prefixed:
             return True
-        if not self._may_start_heading() or not _title_case(shape.title):
+        if not self._may_start_heading() or not title_case(shape.title):
             return False
         if shape.separator in ("—", "–", "-"):
             return True
@@ -599,7 +673,7 @@ class _Parser:
         text = self.lines[index].text
         if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
             return False
-        if TRAILING_PUNCTUATION.search(text) or _finished(text) or not _title_case(text):
+        if TRAILING_PUNCTUATION.search(text) or _finished(text) or not title_case(text):
             return False
         if any(character.isdigit() for character in text):
             return False
@@ -723,19 +797,16 @@ class _Parser:
                                        "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
         missing = [entry for entry in self.contents if entry.number and entry.number not in self.numbered]
         if missing:
-            names = ", ".join(f"{entry.number} {entry.title}" for entry in missing[:5])
-            more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-            self._problem(WARNING, missing[0].line,
-                          f"the contents list names {len(missing)} section(s) the text never reaches "
-                          f"({names}{more}): the document looks truncated")
+            names = _listed([f"{entry.number} {entry.title}" for entry in missing])
+            self._problem(broken_severity(self.info), missing[0].line,
+                          f"the contents list names {len(missing)} section(s) the text "
+                                                    f"never reaches ({names}): the document looks truncated")
             info = replace(info, complete=False)
         unseen = [entry for entry in self.contents
                   if not entry.number and normalise_title(entry.title) not in self.subheadings_seen]
         if unseen:
-            names = ", ".join(f"\"{entry.title}\"" for entry in unseen[:5])
-            more = f" and {len(unseen) - 5} more" if len(unseen) > 5 else ""
-            self._problem(WARNING, unseen[0].line, f"the contents list names {names}{more} "
-                                                   f"but the text has no such heading")
+            names = _listed([f"\"{entry.title}\"" for entry in unseen])
+            self._problem(WARNING, unseen[0].line, f"the contents list names {names} but the text has no such heading")
         document = Document(info=info, sections=sections,
                             front_matter=tuple(draft.block() for draft in self.front),
                             credits=tuple(draft.block() for draft in self.credits))

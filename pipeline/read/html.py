@@ -4,15 +4,28 @@ The only module that imports BeautifulSoup. Block elements become lines (with a
 hint saying which element made them), table rows become tab-separated cells,
 scripts and other active content are removed (and reported), anchors and links
 are kept aside so the link stage can resolve them. Nothing here knows rules.
+
+What a converter's markup says of a line's typography is a hint too, as the PDF reader's fonts are:
+- a paragraph all in bold (<b>, <strong>, or a class or style saying font-weight: bold) is "b";
+- in a document without heading elements, a paragraph set in a clearly larger font (CSS, <font size>)
+  is a heading, "h1" for the largest size;
+- a short line (in bold or not) standing alone between empty paragraphs (the spacers of ebook
+  converters: <p class="calibre1"></p>, <p>&nbsp;</p>, or two <br>s) is "alone": a heading candidate.
+Anchors are transparent: a named anchor never makes or hides a line, except that one between two runs of
+text glued together as no author writes ("...Fundamentals<a name="1.1"></a>1.1 Tournament Types") starts
+a new line, as the browser's rendering of a converter's styled runs shows it.
 """
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
+import warnings
 from collections import Counter
+from dataclasses import dataclass
 
-from bs4 import BeautifulSoup, Comment, Doctype, NavigableString, ProcessingInstruction, Tag
+from bs4 import BeautifulSoup, Comment, Doctype, NavigableString, ProcessingInstruction, Tag, XMLParsedAsHTMLWarning
 
 from ..model import ERROR, WARNING, Problem
 from .source import Line, Link
@@ -41,52 +54,171 @@ SPACES = re.compile(r"[ \t\r\n\f\v\u00a0]+")
 TEXT_RUN = re.compile(r">([^<]+)<")
 WORD = re.compile(r"\w+")
 
+# Typography a converter gives in CSS or old markup: bold, and sizes relative to the browser's normal size.
+CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+CLASS_SELECTOR = re.compile(r"[a-zA-Z0-9]*\.([\w-]+)")
+CSS_DECLARATION = re.compile(r"([\w-]+)\s*:\s*([^;]+)")
+CSS_LENGTH = re.compile(r"(\d+(?:\.\d+)?|\.\d+)\s*(em|rem|%|px|pt)?$")
+KEYWORD_SIZES = {"xx-small": 0.6, "x-small": 0.75, "small": 0.83, "medium": 1.0, "large": 1.2, "x-large": 1.5,
+                 "xx-large": 2.0, "xxx-large": 3.0}
+RELATIVE_SIZES = {"larger": 1.2, "smaller": 0.83}
+FONT_SIZES = {1: 0.63, 2: 0.82, 3: 1.0, 4: 1.13, 5: 1.5, 6: 2.0, 7: 3.0}      # <font size=N>
+TAG_SIZES = {"big": 1.2, "small": 0.83}
+HEADING_SIZE_RATIO = 1.12       # a paragraph's font this much larger than the body text's: a heading
+HEADING_MAX_CHARS = 150
+MAX_SIZE_LEVELS = 4
+
+# Spacers: an empty paragraph (or two <br>s) is a blank line between paragraphs.
+SPACER_TAGS = {"p", "div"}
+ALONE = "alone"                 # the hint of a short line standing alone between spacers
+ALONE_MAX_WORDS = 12
+SENTENCE_END = ".!?;,:"
+CLOSING_MARKS = "\"'”’)]"
+# An anchor between two runs of text glued with no space, the second starting a new line: a capital or a
+# digit after a letter, a digit or a closing mark ("Fundamentals" + "1.1 Tournament Types").
+GLUED_BEFORE = re.compile(r"[\w\"'”’)\]]$")
+GLUED_AFTER = re.compile(r"[A-Z0-9]")
+NEIGHBOUR_SCAN = 40             # nodes looked at to find the text after an anchor
+# A permalink's mark beside a heading ("1.1 Tournament Types¶"): navigation, not text.
+PERMALINK_MARKS = {"¶", "#", "§", "🔗", "⚓"}
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How a piece of text is set: in bold or not, and its size (1.0 is the browser's normal size)."""
+    bold: bool = False
+    size: float = 1.0
+
+
+class _Styles:
+    """Bold and font size as the markup sets them: <style> class rules, style attributes, <b>, <font size>, <big>."""
+
+    def __init__(self, soup):
+        self.classes: dict[str, dict[str, str]] = {}
+        for style in soup.find_all("style"):
+            for selectors, body in CSS_RULE.findall(style.get_text()):
+                declarations = _declarations(body)
+                for selector in selectors.split(","):
+                    match = CLASS_SELECTOR.fullmatch(selector.strip())
+                    if match:
+                        self.classes.setdefault(match.group(1), {}).update(declarations)
+
+    def look(self, tag: Tag, outer: _Look) -> _Look:
+        name = tag.name.lower()
+        declarations: dict[str, str] = {}
+        for class_name in tag.get("class") or ():
+            declarations.update(self.classes.get(class_name, {}))
+        if tag.get("style"):
+            declarations.update(_declarations(str(tag["style"])))
+        bold = outer.bold or name in BOLD_TAGS
+        if "font-weight" in declarations:
+            bold = _is_bold_weight(declarations["font-weight"])
+        size = outer.size * TAG_SIZES.get(name, 1.0)
+        if name == "font" and tag.get("size"):
+            size = _font_tag_size(str(tag["size"]), size)
+        if "font-size" in declarations:
+            size = _css_size(declarations["font-size"], size)
+        if bold == outer.bold and size == outer.size:
+            return outer
+        return _Look(bold, size)
+
+
+def _declarations(css: str) -> dict[str, str]:
+    return {name.lower(): value.strip().lower().removesuffix("!important").strip()
+            for name, value in CSS_DECLARATION.findall(css)}
+
+
+def _is_bold_weight(value: str) -> bool:
+    return value in ("bold", "bolder") or (value.isdigit() and int(value) >= 600)
+
+
+def _css_size(value: str, outer: float) -> float:
+    if value in KEYWORD_SIZES:
+        return KEYWORD_SIZES[value]
+    if value in RELATIVE_SIZES:
+        return outer * RELATIVE_SIZES[value]
+    match = CSS_LENGTH.match(value)
+    if not match:
+        return outer
+    number, unit = float(match.group(1)), match.group(2) or "px"
+    return {"em": outer * number, "%": outer * number / 100, "rem": number, "px": number / 16, "pt": number / 12}[unit]
+
+
+def _font_tag_size(value: str, outer: float) -> float:
+    try:
+        number = int(value.strip())
+    except ValueError:
+        return outer
+    if value.strip()[0] in "+-":
+        number += 3
+    return FONT_SIZES[min(7, max(1, number))]
+
 
 class _Walker:
     """Walks the element tree without recursion (any depth), turning blocks into lines of text."""
 
-    def __init__(self):
+    def __init__(self, styles: _Styles):
+        self.styles = styles
         self.blocks: list[tuple[str, str]] = []     # (text, hint)
+        self.sizes: list[float] = []                # for each block: the size its text is set in
         self.buffer: list[str] = []
-        self.bold: list[bool] = []                  # for each piece of the buffer: inside <strong>/<b>?
+        self.looks: list[_Look] = []                # for each piece of the buffer: how it is set
         self.anchors: list[tuple[str, int]] = []    # (name, index of the next block)
         self.links: list[tuple[int, str, str]] = []  # (block index, text, href)
         self.removed: list[str] = []
         self.swallowed: list[str] = []              # elements that took in the document after them
+        self.spacers: set[int] = set()              # an empty paragraph before block i: i
+        self.anchor_breaks: list[int] = []          # block i starts where an anchor parted glued text
+        self.breaks_in_row = False                  # a <br> and no text since
 
     def flush(self, hint: str) -> None:
         text = SPACES.sub(" ", "".join(self.buffer)).strip()
-        if text and not hint and all(bold for piece, bold in zip(self.buffer, self.bold) if piece.strip()):
+        looks = [look for piece, look in zip(self.buffer, self.looks) if piece.strip()]
+        if text and not hint and all(look.bold for look in looks):
             hint = "b"                              # a paragraph all in bold: a heading in some documents
         self.buffer = []
-        self.bold = []
+        self.looks = []
         if text:
             self.blocks.append((text, hint))
+            self.sizes.append(min((look.size for look in looks), default=1.0))
+
+    def close_block(self, hint: str, start: int, spacer: bool) -> None:
+        """The end of a block element; one that gave no line at all is a spacer (a blank line)."""
+        self.flush(hint)
+        if spacer and len(self.blocks) == start:
+            self.spacers.add(start)
 
     def walk(self, root) -> None:
         # A stack of pending work: a node to visit with the hint of its block, or a callable to run
         # when an element's children are done (closing its line).
-        stack: list = [(child, "", False) for child in reversed(list(root.children))]
+        stack: list = [(child, "", _Look()) for child in reversed(list(root.children))]
         while stack:
             item = stack.pop()
             if callable(item):
                 item()
                 continue
-            node, hint, bold = item
+            node, hint, look = item
             if isinstance(node, (Comment, Doctype, ProcessingInstruction)):
                 continue
             if isinstance(node, NavigableString):
                 self.buffer.append(str(node))
-                self.bold.append(bold)
+                self.looks.append(look)
+                if node.strip():
+                    self.breaks_in_row = False
                 continue
             if isinstance(node, Tag):
-                self.visit(node, hint, bold or node.name.lower() in BOLD_TAGS, stack)
+                self.visit(node, hint, self.styles.look(node, look), stack)
 
-    def visit(self, tag: Tag, hint: str, bold: bool, stack: list) -> None:
+    def visit(self, tag: Tag, hint: str, look: _Look, stack: list) -> None:
         name = tag.name.lower()
         anchor = tag.get("id") or (tag.get("name") if name == "a" else None)
         if anchor:
+            if _is_target(tag) and self.parts_glued_text(tag):
+                self.flush(hint)
+                self.anchor_breaks.append(len(self.blocks))
             self.anchors.append((str(anchor), len(self.blocks) + (1 if self.buffer_has_text() else 0)))
+        if name == "a" and _is_permalink_mark(tag):
+            return
         if name in CODE_TAGS:
             if name == "script" or tag.get_text().strip():
                 self.removed.append(name)
@@ -101,10 +233,13 @@ class _Walker:
             self.swallowed.append(name)
             self.flush(hint)
             markup = "".join(str(child) for child in tag.children)
-            stack.extend((child, hint, bold) for child in reversed(list(_fragment(markup).children)))
+            stack.extend((child, hint, look) for child in reversed(list(_fragment(markup).children)))
             return
         if name == "br":
+            if self.breaks_in_row and not self.buffer_has_text():
+                self.spacers.add(len(self.blocks))      # a second <br> in a row: a blank line
             self.flush(hint)
+            self.breaks_in_row = True
             return
         if name in EMBEDDING_TAGS:
             self.removed.append(name)
@@ -122,11 +257,11 @@ class _Walker:
                 number = _ordered_number(tag)
                 if number:
                     self.buffer.append(f"{number}. ")   # an <ol> item: its number is part of what a reader sees
-                    self.bold.append(bold)
-            stack.append(lambda inner=inner: self.flush(inner))
-            stack.extend((child, inner, bold) for child in reversed(children))
+                    self.looks.append(look)
+            stack.append(functools.partial(self.close_block, inner, len(self.blocks), name in SPACER_TAGS))
+            stack.extend((child, inner, look) for child in reversed(children))
             return
-        stack.extend((child, hint, bold) for child in reversed(children))   # inline: its text joins the line
+        stack.extend((child, hint, look) for child in reversed(children))   # inline: its text joins the line
 
     def table_row(self, tag: Tag, hint: str) -> None:
         self.flush(hint)
@@ -138,11 +273,81 @@ class _Walker:
         texts = [text for text in texts if text]
         if texts:
             self.blocks.append(("\t".join(texts), "tr"))
+            self.sizes.append(1.0)
         elif tag.get_text().strip():
             self.blocks.append((SPACES.sub(" ", tag.get_text(" ")).strip(), "tr"))   # text outside any cell
+            self.sizes.append(1.0)
 
     def buffer_has_text(self) -> bool:
         return bool("".join(self.buffer).strip())
+
+    def parts_glued_text(self, anchor: Tag) -> bool:
+        """Whether an anchor stands between the line so far and text glued to it that starts a new line."""
+        before = "".join(self.buffer)
+        if not before.strip() or not GLUED_BEFORE.search(before):
+            return False
+        after = _text_after(anchor)
+        return bool(after) and bool(GLUED_AFTER.match(after))
+
+    def hinted_blocks(self) -> list[tuple[str, str]]:
+        """The blocks with the hints typography gives: larger fonts as headings, short lines between spacers."""
+        hints = _size_hints(self.blocks, self.sizes)
+        return [(text, hints.get(index) or _alone_hint(index, text, hint, self.spacers))
+                for index, (text, hint) in enumerate(self.blocks)]
+
+
+def _is_target(tag: Tag) -> bool:
+    """A link target with no text of its own to show: <a name="1.1"></a>, <a id="x">, <span id="y"></span>."""
+    if tag.name.lower() == "a":
+        return not tag.get("href")
+    return tag.name.lower() not in BREAKING_TAGS and not tag.contents
+
+
+def _is_permalink_mark(tag: Tag) -> bool:
+    """<a class="headerlink" href="#s1.1">¶</a>: a mark linking to where it stands, no word of the text."""
+    href = str(tag.get("href") or "")
+    if href and not href.startswith("#") or len(tag.contents) != 1:
+        return False
+    return type(tag.contents[0]) is NavigableString and tag.contents[0].strip() in PERMALINK_MARKS
+
+
+def _text_after(anchor: Tag) -> str:
+    """The first characters of text after an anchor, in document order (its own text first)."""
+    for count, node in enumerate(anchor.next_elements):
+        if count > NEIGHBOUR_SCAN:
+            break
+        if isinstance(node, Tag) and node.name.lower() in BREAKING_TAGS:
+            return ""                                   # a line ends there anyway
+        if type(node) is NavigableString and str(node):
+            return str(node)
+    return ""
+
+
+def _size_hints(blocks: list[tuple[str, str]], sizes: list[float]) -> dict[int, str]:
+    """In a document without heading elements: paragraphs set clearly larger than the body text are headings,
+    "h1" for the largest size (as the PDF reader reads fonts)."""
+    if any(hint in HEADING_TAGS for _, hint in blocks):
+        return {}
+    weight: Counter = Counter()
+    for (text, _), size in zip(blocks, sizes):
+        weight[round(size, 2)] += len(text)
+    if not weight:
+        return {}
+    body = weight.most_common(1)[0][0]
+    big = {index: round(size * 20) / 20 for index, ((text, hint), size) in enumerate(zip(blocks, sizes))
+           if size >= body * HEADING_SIZE_RATIO and len(text) <= HEADING_MAX_CHARS and hint in ("", "b")}
+    levels = {size: min(MAX_SIZE_LEVELS, rank + 1) for rank, size in enumerate(sorted(set(big.values()), reverse=True))}
+    return {index: f"h{levels[size]}" for index, size in big.items()}
+
+
+def _alone_hint(index: int, text: str, hint: str, spacers: set[int]) -> str:
+    """"alone" for a short line (in bold or not) with a spacer before and after it that does not end like a
+    sentence."""
+    if hint not in ("", "b") or index not in spacers or index + 1 not in spacers:
+        return hint
+    if len(text.split()) > ALONE_MAX_WORDS or text.rstrip(CLOSING_MARKS)[-1:] in SENTENCE_END:
+        return hint
+    return ALONE if any(character.isalpha() for character in text) else hint
 
 
 def _fragment(markup: str):
@@ -175,13 +380,15 @@ def html_to_lines(text: str, name: str = ""):
     Every word of the document's text (outside code and the head) must reach a line: a
     loss is an ERROR naming the line of the first lost words, never only a warning.
     """
-    soup = BeautifulSoup(text, "lxml")
-    walker = _Walker()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)     # XHTML (ebook converters) reads as HTML
+        soup = BeautifulSoup(text, "lxml")
+    walker = _Walker(_Styles(soup))
     walker.walk(soup)
     walker.flush("")
     line_of = _LineFinder(text)
     numbers = [line_of(block_text) for block_text, _ in walker.blocks]
-    lines = [Line(number, block_text, hint) for number, (block_text, hint) in zip(numbers, walker.blocks)]
+    lines = [Line(number, block_text, hint) for number, (block_text, hint) in zip(numbers, walker.hinted_blocks())]
     last = numbers[-1] if numbers else 1
 
     def line_at(index: int) -> int:
@@ -195,7 +402,7 @@ def html_to_lines(text: str, name: str = ""):
     problems.extend(Problem(WARNING, name, _first_line_of(text, f"<{tag}"),
                             f"<{tag}> is never closed and took in the rest of the document: read as text")
                     for tag in sorted(set(walker.swallowed)))
-    problems.extend(_lost_text(walker.blocks, text, name))
+    problems.extend(_lost_text(walker.blocks, text, name, walker.anchor_breaks))
     return tuple(lines), tuple(anchors), tuple(links), problems
 
 
@@ -228,10 +435,15 @@ def _tag_as_text(match: re.Match) -> str:
     return "" if name and name.lower() not in BREAKING_TAGS else " "
 
 
-def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str) -> list[Problem]:
+def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str, anchor_breaks: list[int]) -> list[Problem]:
     """An ERROR if words of the document's text (read from the raw markup, not from the parser's tree, which
-    may have dropped them) are missing from its lines."""
+    may have dropped them) are missing from its lines.
+
+    Where an anchor parted two glued runs of text, the raw markup reads them as one word ("Fundamentals1"):
+    that word is kept too."""
     kept = Counter(WORD.findall(" ".join(block for block, _ in blocks)))
+    kept.update(_word_across(blocks[index - 1][0], blocks[index][0]) for index in anchor_breaks
+                if 0 < index < len(blocks))
     wanted = Counter(WORD.findall(html.unescape(TAG.sub(_tag_as_text, NOT_TEXT.sub(" ", raw)))))
     lost = wanted - kept
     if not lost:
@@ -239,6 +451,11 @@ def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str) -> list[Probl
     example = " ".join(word for word, _ in lost.most_common(5))
     return [Problem(ERROR, name, _first_line_of(raw, next(iter(lost))),
                     f"{sum(lost.values())} words of the text would be lost reading this HTML (such as: {example})")]
+
+
+def _word_across(before: str, after: str) -> str:
+    """The word two lines make when glued: "Fundamentals" + "1.1 Tournament" -> "Fundamentals1"."""
+    return re.search(r"\w*$", before).group() + re.match(r"\w*", after).group()
 
 
 def _first_line_of(text: str, needle: str) -> int:

@@ -23,7 +23,9 @@ class Line:
     """One line of a source.
 
     `hint` says what markup made it: an HTML element ("h2", "li", "tr"), a Markdown heading,
-    or a PDF font ("h1" for a larger one); "" for plain text. `page` is the PDF page it is on.
+    a PDF or HTML font ("h1" for a larger one, "b" for a wholly bold paragraph), "alone" for a
+    short line an HTML converter set between empty spacers; "" for plain text. `page` is the
+    PDF page it is on.
     """
     number: int
     text: str
