@@ -14,12 +14,6 @@ from typing import Optional
 from . import kinds
 from .model import Corpus, Document, GlossaryEntry, Section, slug
 
-# The level whose sections each get a page of their own: a CR section (704), an IPG
-# infraction (2.1), an MTR chapter (4), a floor-rules group (110), a JAR section.
-PAGE_LEVEL = {kind.id: kind.page_level for kind in kinds.KINDS}
-KIND_ORDER = {kind.id: kinds.order(kind.id) for kind in kinds.KINDS}
-SHORT_NAMES = {kind.id: kind.short for kind in kinds.KINDS}
-
 
 @dataclass
 class Addresses:
@@ -77,7 +71,7 @@ def term_anchor(entry: GlossaryEntry) -> str:
 
 def document_label(document: Document) -> str:
     """"CR", "IPG", "CR 2024" for an older edition."""
-    label = SHORT_NAMES.get(document.info.kind, document.info.kind.upper())
+    label = kinds.short_name(document.info.kind)
     if not document.info.current:
         label += f" {document.info.edition[:4]}" if document.info.edition else f" ({document.id})"
     return label
@@ -85,7 +79,7 @@ def document_label(document: Document) -> str:
 
 def page_owner(document: Document, section: Section, by_id: dict[str, Section]) -> Section:
     """The ancestor (or the section itself) that owns the page this section appears on."""
-    level = PAGE_LEVEL.get(document.info.kind, 1)
+    level = kinds.page_level(document.info.kind)
     current = section
     while current.level > level and current.parent and current.parent in by_id:
         current = by_id[current.parent]
@@ -111,7 +105,7 @@ def address_corpus(corpus: Corpus) -> Addresses:
 
 def _address_document(addresses: Addresses, document: Document) -> None:
     by_id = {section.id: section for section in document.sections}
-    level = PAGE_LEVEL.get(document.info.kind, 1)
+    level = kinds.page_level(document.info.kind)
     index_path = f"{document.id}/index.md"
     owners = {section.id: page_owner(document, section, by_id) for section in document.sections}
     # A chapter gets a page of its own when it has text, or sections below the page level hang from it

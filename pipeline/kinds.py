@@ -28,7 +28,8 @@ class Kind:
     names: tuple[str, ...]          # what people and documents call it ("comp rules"), lowercase
     title_line: re.Pattern          # its name as its own title line writes it
     parser: str                     # the parser that reads it (pipeline.parse names them)
-    page_level: int                 # the level whose sections get a page each (a CR section, an IPG infraction)
+    page_level: int                 # the level whose sections get a page each: a CR section (704), an IPG
+    #                                 infraction (2.1), an MTR chapter (4), a floor-rules group (110), a JAR section
     search_order: int               # where a bare number ("2.1") is looked for first: lower first
     number: re.Pattern              # one of its section numbers, whole
     structure: tuple[Structure, ...] = ()

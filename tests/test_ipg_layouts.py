@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.corpus import load_document
 from pipeline.model import ERROR, SUBHEADING, WARNING, Document, DocumentInfo, Penalty
-from pipeline.parse.ipg import parse_ipg
+from pipeline.parse import parse
 from pipeline.read import read_bytes
 
 from pdf_tools import make_pdf
@@ -107,7 +107,7 @@ def load_pdf(tmp_path, data: bytes, name: str = "ipg-older.pdf") -> Document:
 def parse_text(text: str, name: str = "ipg-hand-made.txt", excerpt: bool = False) -> Document:
     source = read_bytes(text.encode("utf-8"), name)
     info = DocumentInfo(id="ipg", kind="ipg", title="IPG", edition=None, source=name, excerpt=excerpt)
-    return parse_ipg(source, info)
+    return parse(source, info)          # the parser, then the checks every document is held to
 
 
 def problems(document: Document, severity: str) -> list:

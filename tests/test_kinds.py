@@ -7,7 +7,6 @@ import re
 import pytest
 
 from pipeline import kinds
-from pipeline.addresses import KIND_ORDER, PAGE_LEVEL, SHORT_NAMES
 from pipeline.api import find_section
 from pipeline.cli import main
 from pipeline.corpus import load_corpus, load_document
@@ -99,7 +98,8 @@ def test_an_unknown_document_says_what_was_looked_for(tmp_path):
 def test_every_kind_has_its_parser_addresses_and_manifest_entry(tmp_path):
     for kind in kinds.KINDS:
         assert kind.parser in PARSERS, kind.id
-        assert kind.id in PAGE_LEVEL and kind.id in KIND_ORDER and kind.id in SHORT_NAMES
+        assert kinds.page_level(kind.id) == kind.page_level and kinds.short_name(kind.id) == kind.short
+        assert kinds.order(kind.id) < len(kinds.KINDS)
         assert kinds.title(kind.id) == kind.title
     (tmp_path / "manifest.toml").write_text('["a.txt"]\nkind = "rulebook"\n')
     _, problems = load_manifest(tmp_path)

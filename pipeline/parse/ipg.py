@@ -13,8 +13,8 @@ What it does, in one pass over the lines of a SourceText:
   headings or inline labels;
 - builds Document.penalties from the infraction sections, reads Appendix A as data and checks the
   invariants of an IPG: each infraction has exactly one penalty, a known one (PENALTY_NAMES), and
-  Appendix A gives each the same and names no other. A broken one is an ERROR (file and line) and
-  marks the document incomplete; where one side is plainly an extraction artefact (a section's
+  Appendix A gives each the same and names no other. A broken one is an ERROR (file and line), which
+  marks the document incomplete (pipeline.parse.checks); where one side is plainly an extraction artefact (a section's
   penalty missing or garbled, Appendix A's known) the other repairs it, with a WARNING;
 - keeps Appendix B change notes ("3.5: ...") as text, never as references.
 
@@ -313,7 +313,6 @@ class _IpgParser:
         self.last_line = 0
         self.last_text = ""
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
-        self.broken = False                         # an invariant does not hold: the document is incomplete
 
     # -- driver ------------------------------------------------------------------------------
 
@@ -886,8 +885,6 @@ class _IpgParser:
             info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
             credits=self.plain_blocks(self.credits), penalties=tuple(penalties))
         info, structure = check_structure(document)
-        if self.broken:
-            info = replace(info, complete=False)
         return replace(document, info=info, problems=tuple(self.problems + structure))
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
@@ -994,16 +991,13 @@ class _IpgParser:
                                  f"{section.number} (line {section.line}) says {own!r}")
 
     def invariant(self, line: Optional[int], message: str) -> None:
-        """A broken invariant of an IPG: an error, and the document is marked incomplete."""
-        self.broken = True
+        """A broken invariant of an IPG: an error (the parse stage marks a document with errors incomplete)."""
         self.problem(ERROR, line, message)
 
     def coverage(self, line: Optional[int], message: str) -> None:
         """Appendix A and the sections name different infractions: broken, unless the document is an excerpt."""
-        if self.info.excerpt:
-            self.problem(WARNING, line, message + " (an excerpt)")
-        else:
-            self.invariant(line, message)
+        severity = common.broken_severity(self.info)
+        self.problem(severity, line, message + (" (an excerpt)" if severity == WARNING else ""))
 
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))

@@ -29,6 +29,7 @@ from typing import Optional
 from .. import kinds
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
 from ..read import Line, SourceText
+from ..read.source import ALONE
 from .common import (
     CREDIT_LINE,
     SectionIds,
@@ -48,10 +49,9 @@ from .refs import find_references, may_hold_references
 HEADING_HINTS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
-TITLE_LINE = re.compile(r"Judging at Regular", re.I)
+TITLE_LINE = kinds.BY_ID["jar"].title_line
 MAX_SLUG = 60
 ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
-ALONE = "alone"          # the reader's hint: a short line standing alone between empty paragraphs
 UNMARKED = ("", ALONE)   # hints of lines no markup sets apart as headings or bold
 HEADING_MAX_CHARS = 60
 HEADING_MAX_WORDS = 6

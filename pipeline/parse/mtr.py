@@ -58,6 +58,7 @@ from ..model import (
 )
 from ..read import Line, SourceText
 from .common import (
+    CLOSING_MARKS,
     CREDIT_LINE,
     SectionIds,
     broken_severity,
@@ -95,7 +96,6 @@ PAGE_AFTER_TITLE = re.compile(r"\s+\d{1,3}$")
 # Where a note run into a heading line starts, after its title: "(", ". ", ": ", " - ", "—".
 NOTE_START = re.compile(r"\s*[(\[]|[.:;]\s+\S|\s+[-–—]\s+\S|\s*[—–]\s*\S")
 WORD_END = re.compile(r"[0-9A-Za-z]\b")
-CLOSING_MARKS = ")]\"'”’"
 
 MAX_TITLE = 100
 SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
@@ -799,8 +799,8 @@ class _Parser:
         if missing:
             names = _listed([f"{entry.number} {entry.title}" for entry in missing])
             self._problem(broken_severity(self.info), missing[0].line,
-                          f"the contents list names {len(missing)} section(s) the text "
-                                                    f"never reaches ({names}): the document looks truncated")
+                          f"the contents list names {len(missing)} section(s) the text never reaches ({names}): "
+                          f"the document looks truncated")
             info = replace(info, complete=False)
         unseen = [entry for entry in self.contents
                   if not entry.number and normalise_title(entry.title) not in self.subheadings_seen]

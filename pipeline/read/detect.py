@@ -63,10 +63,6 @@ def detect(source: SourceText) -> Detected:
                     ambiguous=ambiguous)
 
 
-def detect_kind(source: SourceText) -> Optional[str]:
-    return decide(gather_evidence(source))[0]
-
-
 def decide(evidence: list[Evidence]) -> tuple[Optional[str], tuple[str, ...]]:
     """The kind the evidence points to, or None and the kinds it cannot choose between."""
     totals = weigh(evidence)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from bs4 import BeautifulSoup, Comment, Doctype, NavigableString, ProcessingInstruction, Tag, XMLParsedAsHTMLWarning
 
 from ..model import ERROR, WARNING, Problem
-from .source import Line, Link
+from .source import ALONE, Line, Link
 
 BLOCK_TAGS = {
     "p", "div", "header", "footer", "section", "article", "aside", "nav", "main", "blockquote",
@@ -70,7 +70,6 @@ MAX_SIZE_LEVELS = 4
 
 # Spacers: an empty paragraph (or two <br>s) is a blank line between paragraphs.
 SPACER_TAGS = {"p", "div"}
-ALONE = "alone"                 # the hint of a short line standing alone between spacers
 ALONE_MAX_WORDS = 12
 SENTENCE_END = ".!?;,:"
 CLOSING_MARKS = "\"'”’)]"

@@ -18,6 +18,9 @@ class SourceError(Exception):
         self.problem = problem
 
 
+ALONE = "alone"     # the hint of a short line an HTML converter set apart between empty spacers
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of a source.

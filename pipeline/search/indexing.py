@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from .. import cache
-from ..addresses import SHORT_NAMES, Addresses
+from .. import cache, kinds
+from ..addresses import Addresses
 from ..model import Corpus
 from .browser import browser_files
 from .entries import entries, searched_documents
@@ -40,7 +40,7 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
         kb = KnowledgeBase(folder)
         try:
             described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title,
-                          "short": SHORT_NAMES.get(d.info.kind, d.info.kind.upper())}
+                          "short": kinds.short_name(d.info.kind)}
                          for d in documents]
             for path, text in browser_files(kb, described, build).items():
                 target = Path(browser_folder) / path

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
 
-from ..addresses import PAGE_LEVEL, SHORT_NAMES, Addresses
+from .. import kinds
+from ..addresses import Addresses
 from ..diff.history import EditionSummary, Step
 from ..model import DocumentInfo, slug
 from .pages import Page
@@ -35,7 +36,7 @@ class EditionPlan:
 def group_of(step: Step, steps: dict[str, Step], kind: str, known: Optional[dict] = None) -> str:
     """The page a section is on: its ancestor at the page level of its document (as `addresses` decides).
     `known` keeps the answers of the sections read before (a parent's answer is its children's)."""
-    level = PAGE_LEVEL.get(kind, 1)
+    level = kinds.page_level(kind)
     if known is not None and step.parent in known and step.level > level:
         return known.setdefault(step.key, known[step.parent])
     current = step
@@ -100,7 +101,7 @@ def _name(stem: str, data) -> str:
 def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str, tuple[str, str]],
                 summary: EditionSummary,
                 addresses: Addresses, current: Optional[DocumentInfo]) -> Page:
-    short = SHORT_NAMES.get(info.kind, info.kind.upper())
+    short = kinds.short_name(info.kind)
     note = "an <strong>excerpt</strong>" if info.excerpt else "an <strong>older edition</strong>"
     current_link = ""
     if current is not None:

@@ -10,7 +10,8 @@ import re
 from functools import lru_cache
 from typing import Callable, Optional
 
-from ..addresses import SHORT_NAMES, Addresses, anchor_of
+from .. import kinds
+from ..addresses import Addresses, anchor_of
 from ..diff import EditionDiff, word_diff
 from ..diff.history import KindHistory
 from ..model import DocumentInfo, Section
@@ -29,7 +30,7 @@ def pair_path(old: DocumentInfo, new: DocumentInfo) -> str:
 
 
 def pair_title(old: DocumentInfo, new: DocumentInfo) -> str:
-    kind = SHORT_NAMES.get(new.kind, new.kind.upper())
+    kind = kinds.short_name(new.kind)
     return f"{kind} {old.edition or old.id} → {new.edition or new.id}"
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .. import kinds
-from ..addresses import (KIND_ORDER, PAGE_LEVEL, Addresses, anchor_of, document_label, glossary_id, term_anchor)
+from ..addresses import (Addresses, anchor_of, document_label, glossary_id, term_anchor)
 from ..model import ERROR, Corpus, Document, GlossaryEntry, Section
 from .render import (backlinks_html, blocks_html, esc, examples_html, heading_html, linked_text, penalty_path_html,
                      rule_html)
@@ -46,7 +46,7 @@ class Histories:
 
 
 def current_documents(corpus: Corpus) -> list[Document]:
-    return sorted(corpus.documents, key=lambda d: (KIND_ORDER.get(d.info.kind, 9), d.info.edition or ""))
+    return sorted(corpus.documents, key=lambda d: (kinds.order(d.info.kind), d.info.edition or ""))
 
 
 class DocumentPages:
@@ -79,7 +79,7 @@ class DocumentPages:
         return self.nav(document, children, owners, index_path)
 
     def nav(self, document: Document, children, owners, index_path: str) -> list:
-        level = PAGE_LEVEL.get(document.info.kind, 1)
+        level = kinds.page_level(document.info.kind)
         nav: list = [{"Contents": index_path}]
 
         def nav_for(section: Section):
@@ -127,7 +127,7 @@ class DocumentPages:
 
     def contents_html(self, document: Document, path: str, children) -> str:
         """Chapters and sections down to the page level, and under each page its titled rules (702.19 Trample)."""
-        level = PAGE_LEVEL.get(document.info.kind, 1)
+        level = kinds.page_level(document.info.kind)
 
         def items(parent: Optional[str], depth: int) -> str:
             rows = []

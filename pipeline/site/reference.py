@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..addresses import KIND_ORDER, Addresses
+from .. import kinds
+from ..addresses import Addresses
 from ..model import Corpus, Document, Section, slug
 from ..search.question import abbreviations, judges_words
 from .pages import Page
@@ -47,7 +48,7 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str]) -> Pa
         for href, title, note in links) + "</ul>")
     out.append('<h2 id="documents">Documents and editions</h2>')
     rows = []
-    for info in sorted(corpus.editions, key=lambda i: (KIND_ORDER.get(i.kind, 9), not i.current, i.edition or "")):
+    for info in sorted(corpus.editions, key=lambda i: (kinds.order(i.kind), not i.current, i.edition or "")):
         status = ["archived" if info.archived else "current"] if info.current else []
         if info.excerpt:
             status.append("excerpt")
