@@ -137,13 +137,20 @@ def build(sources: Path | str = "sources", out: Path | str = "site", config: Opt
     from .site.build import build_site
     corpus = load_corpus(sources, use_cache=use_cache)
     errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
-    if errors:
+    if any(problem.file not in flagged_sources(corpus) for problem in errors):
         raise SourcesHaveErrors(errors)
     addresses = address_corpus(corpus)
     result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
                         write_index=lambda corpus, index, site_files, generation: write_search_index(
                             corpus, index, addresses, browser_folder=site_files, build=generation))
     return result, corpus
+
+
+def flagged_sources(corpus: Corpus) -> set[str]:
+    """The files whose errors the site itself shows: documents read but marked incomplete (a truncated file, a
+    broken invariant), published with a banner quoting their first error. Any other error (a file that cannot
+    be read or told apart, a broken manifest) stops the build."""
+    return {info.source for info in corpus.editions if not info.complete}
 
 
 # -- finding one section ------------------------------------------------------------------------

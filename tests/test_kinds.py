@@ -155,3 +155,23 @@ def test_the_banner_shows_a_source_message_as_text():
 def test_every_document_of_the_corpus_is_told_with_a_clear_margin(name):
     found = detect(read_bytes((CORPUS / name).read_bytes(), name))
     assert found.kind == re.match(r"[a-z]+", name).group(0) and not found.ambiguous
+
+
+def test_a_build_publishes_a_truncated_document_with_its_banner_but_refuses_an_unreadable_file(tmp_path, capsys):
+    """An error the site itself shows (a document read but incomplete) does not stop the build; an error it
+    cannot show (a file not understood at all) does, leaving no site."""
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    data = (CORPUS / "ipg-2024-09-23.txt").read_bytes()
+    (sources / "ipg-2024-09-23.txt").write_bytes(data[: len(data) // 2])
+    assert main(["build", "--sources", str(sources), "--out", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert "marked incomplete, published with a banner saying why: ipg-2024-09-23.txt" in err
+    assert "error:" in err
+    page = next((tmp_path / "site" / "ipg").rglob("index.html")).read_text()
+    assert "did not pass its checks" in page
+
+    (sources / "notes.txt").write_text("Shopping list\n\nEggs, milk and bread for the weekend.\n")
+    assert main(["build", "--sources", str(sources), "--out", str(tmp_path / "other")]) != 0
+    assert "notes.txt" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists()

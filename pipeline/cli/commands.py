@@ -89,6 +89,10 @@ def build(args) -> int:
     sections = sum(len(d.sections) for d in corpus.documents)
     say(f"read {len(corpus.editions)} documents from {args.sources} ({len(corpus.documents)} current editions, "
         f"{sections} sections): {summary(problems)}" + (" (rulekb check lists them)" if problems else ""))
+    flagged = sorted(api.flagged_sources(corpus))
+    if flagged:
+        print_problems([p for p in problems if p.severity == ERROR], limit=10)
+        say(f"marked incomplete, published with a banner saying why: {', '.join(flagged)}", stream=sys.stderr)
     indexed = result.index or {}
     say(f"built {result.pages} pages into {args.out}/ in {result.seconds:.1f} s; search index: "
         f"{indexed.get('entries', 0)} entries of {len(indexed.get('documents', []))} documents")
