@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -17,7 +18,7 @@ from . import kinds
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, load_edition, rename_document
 from .export import document_json, ref_json, section_json
-from .model import ERROR, Corpus, Document, GlossaryEntry, Problem, Section, replace
+from .model import ERROR, Corpus, Document, DocumentInfo, GlossaryEntry, Problem, Section, replace
 from .search.question import as_number, fold
 
 if TYPE_CHECKING:
@@ -87,15 +88,16 @@ def export(target: Path | str, sources: Path | str = "sources", alone: bool = Fa
 
 
 def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind: Optional[str] = None,
-           index: Optional[Path | str] = None) -> Answer:
-    """Search the current editions (the index of `sources`, or the index folder given)."""
+           index: Optional[Path | str] = None, edition: Optional[str] = None) -> Answer:
+    """Search the current editions (the index of `sources`, or the index folder given); or the sources as
+    they stand on the day the `edition` named takes effect ("upcoming", an id or a date)."""
     from .search.engine import search as search_index
     from .search.index import KnowledgeBase
     from .search.indexing import index_for_sources
     if index is None:
         if not Path(sources).is_dir():
             raise UsageError(f"no sources folder {sources}")
-        index = index_for_sources(sources)
+        index = index_for_sources(sources, effective_day(sources, edition) if edition else None)
     kb = KnowledgeBase(index)
     try:
         return search_index(kb, query, limit=limit, kind=kind)
@@ -103,11 +105,44 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
         kb.close()
 
 
-def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = None) -> Optional[dict]:
-    """One section (or glossary term) by id, number or term, with what it cites and what cites it."""
+def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = None,
+         edition: Optional[str] = None) -> Optional[dict]:
+    """One section (or glossary term) by id, number or term, with what it cites and what cites it; from
+    the current editions, or from the `edition` named (an id, an effective date, "upcoming")."""
     corpus = corpus or load_corpus(sources)
+    if edition:
+        return _show_in_edition(corpus, ref, edition)
     found = find_section(corpus, ref)
     return section_view(corpus, *found) if found else None
+
+
+def effective_day(sources: Path | str, edition: str) -> date:
+    """The day the edition named takes effect: the day from which the sources stand as it says."""
+    named = [info for info in editions_named(load_corpus(sources), edition) if info.edition]
+    if not named:
+        raise UsageError(f"no dated edition {edition!r} in {sources} (an id, an effective date, or \"upcoming\")")
+    return date.fromisoformat(min(info.edition for info in named))
+
+
+def editions_named(corpus: Corpus, wanted: str) -> list[DocumentInfo]:
+    """The editions a person means by `wanted`: an id ("ipg-2026-12-04"), an effective date ("2026-12-04"),
+    "upcoming" (those not in force yet) or "current"."""
+    wanted = wanted.strip().lower()
+    return [info for info in corpus.editions
+            if wanted in (info.id, info.edition) or (wanted == "upcoming" and info.upcoming and not info.current)
+            or (wanted == "current" and info.current)]
+
+
+def _show_in_edition(corpus: Corpus, ref: str, wanted: str) -> Optional[dict]:
+    for info in editions_named(corpus, wanted):
+        document = load_edition(corpus, info.id)
+        if document is None:
+            continue
+        named = f"{document.id}:{ref.partition(':')[2]}" if ":" in ref else ref
+        found = find_section(replace(corpus, documents=(document,)), named)
+        if found:
+            return section_view(corpus, *found)
+    return None
 
 
 def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
@@ -198,7 +233,7 @@ def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Glos
 def section_view(corpus: Corpus, document: Document, section: Section | GlossaryEntry) -> dict:
     addresses = address_corpus(corpus)
     about = {"id": document.id, "title": document.info.title, "edition": document.info.edition,
-             "current": document.info.current}
+             "current": document.info.current, "upcoming": document.info.upcoming}
     if isinstance(section, GlossaryEntry):
         entry_id = glossary_id(document, section)
         return {"id": entry_id, "number": "", "title": section.term, "kind": "glossary", "text": section.text,

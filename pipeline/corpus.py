@@ -12,15 +12,18 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Optional
 
 from . import cache, kinds
+from .build_date import build_date, far_ahead, in_force
 from .link import found_in_any_current_document, link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
 from .parallel import each_in_processes
 from .parse import parse
 from .read import SourceError, SourceText, read_bytes
+from .read.dates import date_in_name
 from .read.detect import Detected, detect, explain
 from .read.manifest import MANIFEST_NAME, ManifestEntry, apply_manifest, load_manifest
 
@@ -56,9 +59,11 @@ def source_files(directory: Path, problems: Optional[list[Problem]] = None) -> l
     return found
 
 
-def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
-    """The current edition of every document, linked; every edition's info and problems."""
+def load_corpus(directory: Path | str, use_cache: bool = True, today: Optional[date] = None) -> Corpus:
+    """The current edition of every document, linked; every edition's info and problems. The current
+    edition of a kind is the newest complete one in force on `today` (the build's date by default)."""
     directory = Path(directory)
+    today = today or build_date()
     problems: list[Problem] = []
     if not directory.is_dir():
         return Corpus(problems=(Problem(ERROR, str(directory), None, "no such folder"),))
@@ -80,7 +85,7 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
     # Completeness is known only after parsing (a truncated file must not become "current"): each file is
     # parsed, its info noted, and only the best candidate of each kind so far is kept in memory.
     infos: list[DocumentInfo] = []
-    first = assign_ids([_first_info(candidate) for candidate in candidates], chosen)
+    first = assign_ids([_first_info(candidate) for candidate in candidates], chosen, today)
     if use_cache:   # what is not parsed yet is parsed on every core first; the loop below then reads the cache
         each_in_processes(lambda pair: _parse_outline(*pair), [(candidate.path, info) for candidate, info
                                                                 in zip(candidates, first) if not _parse_cached(info)])
@@ -90,9 +95,11 @@ def load_corpus(directory: Path | str, use_cache: bool = True) -> Corpus:
         if parsed is not None and _usable(parsed, problems):
             infos.append(parsed.info)
             paths[parsed.info.source] = candidate.path
-    final = assign_ids(infos, chosen)
+    final = assign_ids(infos, chosen, today)
+    problems.extend(date_problems(final, today))
     current = [_parse_file(paths[info.source], info, use_cache) for info in final if info.current]
-    corpus = replace(link_corpus(current, problems), editions=tuple(final), folder=str(directory))
+    corpus = replace(link_corpus(current, problems), editions=tuple(final), folder=str(directory),
+                     today=today.isoformat())
     older = [info for info in final if not info.current]
     if use_cache:   # as for parses: what is not known yet is worked out on every core first
         each_in_processes(lambda info: _problems_of_older(info, corpus, True),
@@ -133,9 +140,38 @@ def load_document(path: Path | str, use_cache: bool = True) -> tuple[Optional[Do
     return corpus.documents[0], list(corpus.all_problems())
 
 
-def _rank(info: DocumentInfo) -> tuple:
-    """Which edition of a kind visitors land on: the newest complete, non-excerpt one."""
-    return (info.complete and not info.excerpt, info.edition or "", info.source)
+def _rank(info: DocumentInfo, today: date) -> tuple:
+    """Which edition of a kind visitors land on: the newest complete, non-excerpt one in force (when none
+    is in force yet, the soonest to take effect, and its pages say when)."""
+    usable = info.complete and not info.excerpt
+    effective = in_force(info.edition, today)
+    return (usable and effective, usable, effective, (info.edition or "") if effective else _reverse(info.edition),
+            info.source)
+
+
+def _reverse(iso: Optional[str]) -> str:
+    """An ISO date that sorts the other way (the soonest upcoming edition ranks highest)."""
+    return "".join(chr(ord("9") - ord(c) + ord("0")) if c.isdigit() else c for c in iso or "")
+
+
+def date_problems(infos: list[DocumentInfo], today: date) -> list[Problem]:
+    """Effective dates that look wrong: more than a year ahead (a typo?), or a text dated before the
+    current edition whose file name says it is newer (the wrong date read, or the wrong file)."""
+    problems = []
+    current = {info.kind: info for info in infos if info.current}
+    for info in infos:
+        if far_ahead(info.edition, today):
+            problems.append(Problem(WARNING, info.source, info.edition_line,
+                                    f"the effective date {info.edition} is more than a year after the build's date "
+                                    f"({today.isoformat()}); it is published as an upcoming edition"))
+        named = date_in_name(info.source)
+        now = current.get(info.kind)
+        if (named and now is not None and info is not now and info.edition and now.edition
+                and info.edition < now.edition < named):
+            problems.append(Problem(WARNING, info.source, info.edition_line,
+                                    f"the text says this edition takes effect on {info.edition}, before the current "
+                                    f"{now.source} ({now.edition}), but its file name says {named}"))
+    return problems
 
 
 @dataclass(frozen=True)
@@ -253,10 +289,11 @@ def _first_info(candidate: _Candidate) -> DocumentInfo:
     return DocumentInfo(id="", kind=found.kind, title=found.title, edition=found.edition,
                         source=candidate.path.name, complete=True, excerpt=found.excerpt, current=False,
                         sha256=candidate.sha256, note=found.note, encoding=candidate.encoding,
-                        archived=found.archived)
+                        archived=found.archived, edition_line=found.edition_line)
 
 
-def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = None) -> list[DocumentInfo]:
+def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = None,
+               today: Optional[date] = None) -> list[DocumentInfo]:
     """Give each document its id: the current edition of a kind is "cr"/"mtr"/"ipg"; older ones get dates.
 
     The current edition is the newest complete, non-excerpt one; a truncated or excerpt
@@ -264,6 +301,7 @@ def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = Non
     the ids the manifest gives, by file name; those are kept as they are.
     """
     chosen = chosen or {}
+    today = today or build_date()
     ids: dict[int, str] = {index: chosen[info.source] for index, info in enumerate(infos) if info.source in chosen}
     taken = set(ids.values())
     current: set[int] = set()
@@ -271,7 +309,7 @@ def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = Non
     for index, info in enumerate(infos):
         by_kind.setdefault(info.kind, []).append(index)
     for kind, members in by_kind.items():
-        ranked = sorted(members, key=lambda i: _rank(infos[i]), reverse=True)
+        ranked = sorted(members, key=lambda i: _rank(infos[i], today), reverse=True)
         current.add(ranked[0])
         if ranked[0] not in ids and kind not in taken:
             ids[ranked[0]] = kind
@@ -286,7 +324,8 @@ def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = Non
                 name, counter = f"{stem}-{counter}", counter + 1
             ids[index] = name
             taken.add(name)
-    return [replace(info, id=ids[index], current=index in current) for index, info in enumerate(infos)]
+    return [replace(info, id=ids[index], current=index in current, upcoming=not in_force(info.edition, today))
+            for index, info in enumerate(infos)]
 
 
 def rename_document(document: Document, info: DocumentInfo) -> Document:
@@ -327,7 +366,7 @@ def _stem(name: str) -> str:
 def _parse_key(info: DocumentInfo) -> tuple[DocumentInfo, str]:
     """A parse is made and cached under a neutral id (the kind), so that a file keeps its cached parse when
     its id changes (a newer edition arrives, "cr" becomes "cr-2026-01-16")."""
-    neutral = replace(info, id=info.kind, current=False)
+    neutral = replace(info, id=info.kind, current=False, upcoming=False)
     return neutral, cache.key("parse", info.sha256, repr(neutral))
 
 

@@ -161,6 +161,8 @@ class DocumentInfo:
     note: str = ""                # what the manifest says of it, shown on the site
     encoding: str = ""
     archived: bool = False        # a historical document kept for reference (the 2002 floor rules)
+    upcoming: bool = False        # its effective date is after the build's date: a preview, not in force
+    edition_line: Optional[int] = None   # the line its effective date is written on (None: from the file name)
 
 
 @dataclass(frozen=True)
@@ -194,12 +196,18 @@ class Corpus:
     backlinks: dict = field(default_factory=dict)  # section id -> tuple of citing section ids
     editions: tuple[DocumentInfo, ...] = ()     # every document of the folder, current and older, in file order
     folder: Optional[str] = None                # where they are read from (older editions are read when needed)
+    today: Optional[str] = None                 # the build's date (ISO): which editions are in force
 
     def document(self, doc_id: str) -> Optional[Document]:
         for document in self.documents:
             if document.id == doc_id:
                 return document
         return None
+
+    def upcoming(self, kind: str) -> list[DocumentInfo]:
+        """The editions of a kind that take effect after the build's date, soonest first."""
+        return sorted((info for info in self.editions if info.kind == kind and info.upcoming and not info.current),
+                      key=lambda info: (info.edition or "", info.source))
 
     def all_problems(self) -> tuple[Problem, ...]:
         found = list(self.problems)

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+# The build's date decides which editions are in force: the suite's is fixed (2026-11-25, UTC noon), so
+# that what it sees does not depend on the day it runs.
+os.environ["SOURCE_DATE_EPOCH"] = "1795608000"
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -47,7 +47,7 @@ def anchors_of(site: Path, page: Path) -> frozenset:
     if parsed.edition_data:
         data_file = page_file(site, urlsplit(urljoin("/" + page.relative_to(site).as_posix(), parsed.edition_data)).path)
         data = json.loads(data_file.read_text(encoding="utf-8"))
-        for number, _, _, key, _, group in data["sections"]:
+        for number, _, _, key, _, group, *_ in data["sections"]:
             found.update({number, key.replace("/", "--"), group})
         if data["glossary"]:
             found.add("glossary")

@@ -55,22 +55,24 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--json", action="store_true", help="print JSON for bots and tools")
     sources_option(search)
     search.add_argument("--index", default=None, help="an index folder to search (default: the index of --sources)")
+    search.add_argument("--edition", help='search the sources as they stand when this edition takes effect: '
+                        '"upcoming", its id or its effective date')
     search.set_defaults(run=commands.search)
 
     show = sub.add_parser("show", help="print one section: text, examples, penalty, references both ways")
     show.add_argument("ref", help='e.g. "704.5k", "ipg 2.1", "mtr 4.3", "cr:704.5k"')
     show.add_argument("--json", action="store_true", help="print JSON for bots")
+    show.add_argument("--edition", help='an edition other than the current one: its id, its effective date, '
+                      'or "upcoming"')
     sources_option(show)
     show.set_defaults(run=commands.show)
 
     serve = sub.add_parser("serve", help="serve the built site and its JSON search API on 127.0.0.1")
     serve.add_argument("--site", default=os.environ.get("RULEKB_SITE", "site"), help="the built site (default: site)")
-    serve.add_argument("--sources", default=None,
-                       help="the sources, for /api/sections (default: those the site was built from)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=None,
-                       help="front processes sharing the socket (default: one; each has one search process per core)")
+                       help="processes sharing the socket, each answering pages and searches (default: one per core)")
     serve.set_defaults(run=commands.serve)
 
     diff = sub.add_parser("diff", help="what changed between two editions of a document")

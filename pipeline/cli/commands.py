@@ -89,9 +89,10 @@ def build(args) -> int:
     sections = sum(len(d.sections) for d in corpus.documents)
     say(f"read {len(corpus.editions)} documents from {args.sources} ({len(corpus.documents)} current editions, "
         f"{sections} sections): {summary(problems)}" + (" (rulekb check lists them)" if problems else ""))
-    flagged = sorted(api.flagged_sources(corpus))
+    errors = [problem for problem in problems if problem.severity == ERROR]
+    flagged = sorted(api.flagged_sources(corpus) & {problem.file for problem in errors})
     if flagged:
-        print_problems([p for p in problems if p.severity == ERROR], limit=10)
+        print_problems(errors, limit=10)
         say(f"marked incomplete, published with a banner saying why: {', '.join(flagged)}", stream=sys.stderr)
     indexed = result.index or {}
     say(f"built {result.pages} pages into {args.out}/ in {result.seconds:.1f} s; search index: "
@@ -125,7 +126,8 @@ def _command() -> str:
 
 def search(args) -> int:
     try:
-        answer = api.search(args.query, args.sources, limit=args.limit, kind=args.doc, index=args.index)
+        answer = api.search(args.query, args.sources, limit=args.limit, kind=args.doc, index=args.index,
+                            edition=args.edition)
     except QueryError as error:
         say(f"rulekb search: {error}", stream=sys.stderr)
         return 2
@@ -168,9 +170,10 @@ def _terminal_snippet(snippet: str) -> str:
 
 
 def show(args) -> int:
-    view = api.show(args.ref, args.sources)
+    view = api.show(args.ref, args.sources, edition=args.edition)
     if view is None:
-        say(f"rulekb show: no section {args.ref!r} (try `rulekb search {args.ref!r}`)", stream=sys.stderr)
+        where = f" in the edition {args.edition!r}" if args.edition else ""
+        say(f"rulekb show: no section {args.ref!r}{where} (try `rulekb search {args.ref!r}`)", stream=sys.stderr)
         return 1
     if not view["text"] and not view.get("subsections") and view.get("kind") != "glossary":
         view["text"] = view["title"]
@@ -188,7 +191,8 @@ def section_text(view: dict) -> str:
                          for part in text.split("\n\n") if part.strip())
     document = view["document"]
     lines = [f"{view['id']}  ({document['title']}, {document['edition'] or 'undated'}"
-             f"{'' if document['current'] else ', older edition'})",
+             f"{'' if document['current'] else ', upcoming edition' if document.get('upcoming') else ', older edition'}"
+             ")",
              f"{view['number']} {view['title']}".strip(), ""]
     infraction = view.get("infraction")
     if infraction:
@@ -260,7 +264,7 @@ def serve(args) -> int:
         say(f"serving {site}/ on http://{address[0]}:{address[1]}/  (API: /api/search?q=..., /api/sections/<id>); "
             f"Ctrl-C stops")
         sys.stdout.flush()
-    run_server(site, Path(args.sources) if args.sources else None, args.host, args.port, args.workers, ready)
+    run_server(site, args.host, args.port, args.workers, ready)
     return 0
 
 

@@ -6,11 +6,13 @@ import hashlib
 import os
 import shutil
 import tempfile
+from datetime import date
 from pathlib import Path
 from typing import Optional
 
 from .. import cache, kinds
 from ..addresses import Addresses
+from ..build_date import build_date
 from ..model import Corpus
 from .browser import browser_files
 from .entries import entries, searched_documents
@@ -51,14 +53,16 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
     return {"entries": len(found), "documents": [document.id for document in documents]}
 
 
-def index_for_sources(sources: Path | str) -> Path:
-    """The index of a sources folder, from the cache when nothing changed (loads the corpus otherwise)."""
+def index_for_sources(sources: Path | str, today: Optional[date] = None) -> Path:
+    """The index of a sources folder as of `today` (the build's date by default: which editions are in
+    force), from the cache when nothing changed (loads the corpus otherwise)."""
     from ..corpus import load_corpus
-    fingerprint = _sources_fingerprint(Path(sources))
+    today = today or build_date()
+    fingerprint = _sources_fingerprint(Path(sources), today)
     folder = cache.folder() / "indexes" / fingerprint
     if index_state(folder) is not None:
         return folder
-    corpus = load_corpus(sources)
+    corpus = load_corpus(sources, today=today)
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
     try:
@@ -72,9 +76,10 @@ def index_for_sources(sources: Path | str) -> Path:
     return folder
 
 
-def _sources_fingerprint(sources: Path) -> str:
-    """A hash of every file in a sources folder, the code and the search's word lists: cheap, no parsing."""
-    digest = hashlib.sha256(cache.code_version().encode() + _word_lists())
+def _sources_fingerprint(sources: Path, today: date) -> str:
+    """A hash of every file in a sources folder, the code, the search's word lists and the day (an edition
+    may take effect on it): cheap, no parsing."""
+    digest = hashlib.sha256(cache.code_version().encode() + _word_lists() + today.isoformat().encode())
     digest.update(str(sources.resolve()).encode())
     for path in sorted(sources.iterdir()):
         if path.is_file() and not path.name.startswith("."):

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
 
 from .. import kinds
 from ..addresses import Addresses
+from ..build_date import long_date
 from ..diff.history import EditionSummary, Step
 from ..model import DocumentInfo, slug
 from .pages import Page
 from .render import esc
 
+NUMBER = re.compile(r"^[0-9][0-9a-z.]*$")     # a key that is the rule's number (shown as "current 702.19 →")
 FORWARD = "assets/forward.html"       # the one page every old address is a copy of (see plan: hard links)
 
 
@@ -54,8 +57,12 @@ def _page_name(number: str, key: str) -> str:
 
 
 def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]], addresses: Addresses,
-                   current: Optional[DocumentInfo]) -> EditionPlan:
-    """The reader pages, data and forwarding addresses of a document's older editions (and excerpts)."""
+                   current: Optional[DocumentInfo], changes: Optional[dict[str, str]] = None,
+                   now: Optional[dict[str, dict[str, str]]] = None) -> EditionPlan:
+    """The reader pages, data and forwarding addresses of a document's older editions (and excerpts), and of
+    its upcoming ones (previews). `changes`: an upcoming edition's id -> the page of what it changes; `now`:
+    an edition's id -> {its section key: the key the same rule has in the current edition}."""
+    changes, now = changes or {}, now or {}
     plan = EditionPlan()
     shards: dict[str, dict[str, list]] = {}
     listings = []
@@ -73,6 +80,13 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
         for term, wording_id in summary.glossary:
             wording = summary.wordings[wording_id]
             shards.setdefault("glossary", {})[wording_id] = [wording.title, wording.text, []]
+        if current is not None:      # where each rule is in the current edition ("" when it is gone)
+            reader = f"{info.id}/index.md"
+            keys = now.get(info.id, {})
+            for row in rows:
+                moved = keys.get(row[3])
+                row.append(addresses.href(reader, f"{current.id}:{moved}") or "" if moved else "")
+                row.append(moved if moved and NUMBER.match(moved) else "")
         listings.append((info, summary, groups, rows))
     names = {group: _name(f"data/editions/{kind}/w-{group}", data) for group, data in sorted(shards.items())}
     for group, data in shards.items():
@@ -86,7 +100,8 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
             "shards": {group: names[group].rsplit("/", 1)[1] for group in sorted(wanted)},
         }, ensure_ascii=False, separators=(",", ":"))
         path = f"{info.id}/index.md"
-        plan.pages[path] = reader_page(info, path, data_path, groups, summary, addresses, current)
+        plan.pages[path] = reader_page(info, path, data_path, groups, summary, addresses, current,
+                                       changes.get(info.id))
         plan.forwards.extend(f"{info.id}/{group}/index.html" for group in groups)
         if summary.glossary:
             plan.forwards.append(f"{info.id}/glossary/index.html")
@@ -99,30 +114,46 @@ def _name(stem: str, data) -> str:
 
 
 def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str, tuple[str, str]],
-                summary: EditionSummary,
-                addresses: Addresses, current: Optional[DocumentInfo]) -> Page:
+                summary: EditionSummary, addresses: Addresses, current: Optional[DocumentInfo],
+                changes: Optional[str] = None) -> Page:
     short = kinds.short_name(info.kind)
-    note = "an <strong>excerpt</strong>" if info.excerpt else "an <strong>older edition</strong>"
+    upcoming = info.upcoming and not info.current
+    current_href = addresses.relative(path, f"{current.id}/index.md") if current is not None else ""
+    if upcoming:
+        note = (f'the <strong>upcoming edition</strong>, a preview: it takes effect on '
+                f'<strong>{esc(long_date(info.edition or ""))}</strong> and is not in force before then')
+        if changes:
+            note += f' (<a href="{esc(addresses.relative(path, changes))}">what changes</a>)'
+    else:
+        note = "an <strong>excerpt</strong>" if info.excerpt else "an <strong>older edition</strong>"
     current_link = ""
     if current is not None:
         current_link = (f' The current edition (<span class="rk-date">{esc(current.edition or "")}</span>) is '
-                        f'<a href="{esc(addresses.relative(path, f"{current.id}/index.md"))}">here</a>.')
+                        f'<a href="{esc(current_href)}">here</a>.')
+    label = "Upcoming edition" if upcoming else ("Excerpt" if info.excerpt else "Older edition")
+    bar = (f'<div class="rk-older-bar" role="note"><span>{label}: <strong>{esc(short)} '
+           f'{esc(info.edition or info.id)}</strong></span>'
+           + (f'<a class="rk-older-current" href="{esc(current_href)}" data-kind="{esc(short)}">current edition →</a>'
+              if current is not None else "") + '</div>')
     contents = "".join(
         f'<li><a href="#{esc(number or group)}"><span class="rk-num-inline">{esc(number)}</span> {esc(title)}</a></li>'
         for group, (number, title) in groups.items())
     glossary = '<li><a href="#glossary">Glossary</a></li>' if summary.glossary else ""
-    body = (f'<h1 id="top">{esc(info.title)}</h1>'
-            f'<p class="rk-edition">Effective <span class="rk-date">{esc(info.edition or "?")}</span> · source '
-            f'<code>{esc(info.source)}</code></p>'
+    kept = "" if upcoming else ", kept for reference"
+    body = (f'{bar}<h1 id="top">{esc(info.title)}</h1>'
+            f'<p class="rk-edition">{"Takes effect on" if upcoming else "Effective"} <time class="rk-date" '
+            f'datetime="{esc(info.edition or "")}">{esc(long_date(info.edition or "") or "?")}</time></p>'
             f'<div class="admonition warning rk-banner"><p class="admonition-title">{esc(short)} '
-            f'{esc(info.edition or "")}</p><p>This is {note} of the {esc(info.title)}, kept for reference.'
+            f'{esc(info.edition or "")}</p><p>This is {note} of the {esc(info.title)}{kept}.'
             f'{current_link}{" " + esc(info.note) if info.note else ""}</p></div>'
             f'<div class="rk-reader" data-edition="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">'
             f'<details class="rk-fold" open><summary>Contents</summary><ul class="rk-contents">{contents}{glossary}'
             f'</ul></details><div class="rk-reader-text" aria-live="polite"></div>'
             f'<noscript><p>This edition is drawn from data by JavaScript; its words are in '
             f'<a href="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">its data file</a>.</p></noscript></div>')
-    return Page(path, f"{info.title} ({info.edition or info.id})", body,
+    # the edition first: a narrow header cuts the end of the title off
+    status = "upcoming edition" if upcoming else "excerpt" if info.excerpt else "older edition"
+    return Page(path, f"{short} {info.edition or info.id} · {status}", body,
                 description=f"{info.title}, edition {info.edition or info.id}")
 
 

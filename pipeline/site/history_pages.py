@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from .. import kinds
 from ..addresses import Addresses, anchor_of
+from ..build_date import long_date
 from ..diff import EditionDiff, word_diff
 from ..diff.history import KindHistory
 from ..model import DocumentInfo, Section
@@ -112,7 +113,9 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
         return f'<a href="{esc(url)}">{number}{title}</a>' if url else f"{number}{title}"
 
     glossary_count = len(diff.glossary.added) + len(diff.glossary.removed) + len(diff.glossary.changed)
-    out = [f'<h1 id="changes">What changed: {esc(pair_title(old, new))}</h1>',
+    heading = "What will change" if new.upcoming and not new.current else "What changed"
+    out = [f'<h1 id="changes">{heading}: {esc(pair_title(old, new))}</h1>',
+           _upcoming_line(new),
            f'<p class="rk-edition">{esc(new.title)}: the edition effective <span class="rk-date">'
            f'{esc(old.edition or "?")}</span> compared with the one effective <span class="rk-date">'
            f'{esc(new.edition or "?")}</span>.</p>',
@@ -148,8 +151,16 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
     for change in glossary.changed:
         out.append(f'<div class="rk-change"><p><strong>{esc(change.term)}</strong></p>'
                    f'{next(highlighted)}</div>')
-    return Page(path, f"What changed: {pair_title(old, new)}", "".join(out),
-                description=f"What changed: {pair_title(old, new)}")
+    return Page(path, f"{heading}: {pair_title(old, new)}", "".join(out),
+                description=f"{heading}: {pair_title(old, new)}")
+
+
+def _upcoming_line(new: DocumentInfo) -> str:
+    if not (new.upcoming and not new.current):
+        return ""
+    return (f'<p class="rk-upcoming"><strong>Not in force yet:</strong> this edition takes effect on '
+            f'<strong>{esc(long_date(new.edition or ""))}</strong>; until then the rules are the ones of the '
+            f'edition before it.</p>')
 
 
 def changes_index(pairs: list[tuple[DocumentInfo, DocumentInfo, EditionDiff]], addresses: Addresses) -> Page:

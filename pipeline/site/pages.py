@@ -13,12 +13,15 @@ from typing import Callable, Optional
 
 from .. import kinds
 from ..addresses import (Addresses, anchor_of, document_label, glossary_id, term_anchor)
-from ..model import ERROR, Corpus, Document, GlossaryEntry, Section
+from ..build_date import long_date
+from ..model import ERROR, Corpus, Document, DocumentInfo, GlossaryEntry, Section
 from .render import (backlinks_html, blocks_html, esc, examples_html, heading_html, linked_text, penalty_path_html,
                      rule_html)
 
 # A section page with this many titled rules or more opens with a contents list of them.
 CONTENTS_FROM = 8
+# A document whose index lists more sections than this shows it folded, chapter by chapter.
+FOLD_INDEX_FROM = 60
 UPGRADE = re.compile(r"\bupgrad", re.I)
 
 
@@ -43,6 +46,8 @@ class Histories:
     """What the history pages give the rule pages: when a rule last changed, where its history is."""
     last_changed: dict[str, str] = field(default_factory=dict)      # current section id -> edition
     pages: dict[str, str] = field(default_factory=dict)             # current page path -> its history page path
+    # kind -> its upcoming editions: (info, the page of what changes, the page of the preview)
+    upcoming: dict[str, list[tuple[DocumentInfo, str, str]]] = field(default_factory=dict)
 
 
 def current_documents(corpus: Corpus) -> list[Document]:
@@ -105,7 +110,8 @@ class DocumentPages:
     # -- a document's front page --------------------------------------------------------------
 
     def document_index(self, document: Document, path: str, children) -> Page:
-        out = [f'<h1 id="top">{esc(document.info.title)}</h1>', self.edition_line(document, path), banner(document)]
+        out = [f'<h1 id="top">{esc(document.info.title)}</h1>', self.edition_line(document, path), banner(document),
+               self.upcoming_note(document, path)]
         if document.front_matter:
             out.append('<details class="rk-front"><summary>Introduction</summary>')
             out.append(blocks_html(document.front_matter, (), lambda _: None))
@@ -118,16 +124,39 @@ class DocumentPages:
             out.append("</details>")
         return Page(path, document.info.title, "".join(out), description=f"{document.info.title}, contents")
 
-    def edition_line(self, document: Document, path: str) -> str:
+    def edition_line(self, document: Document, path: str, data_link: bool = True) -> str:
+        """Which edition a page shows and since when it is in force."""
         info = document.info
-        parts = [f'Effective <span class="rk-date">{esc(info.edition)}</span>'] if info.edition else []
-        parts.append(f'source <code>{esc(info.source)}</code>')
-        parts.append(f'<a href="{esc(self.addresses.relative(path, "index.md"))}data/{esc(document.id)}.json">JSON</a>')
+        parts = [esc(kinds.short_name(info.kind))]
+        if info.edition:
+            since = "takes effect on" if info.upcoming else "in effect since"
+            parts.append(f'{since} <time class="rk-date" datetime="{esc(info.edition)}">'
+                         f'{esc(long_date(info.edition))}</time>')
+        if data_link:
+            parts.append(f'<a href="{esc(self.addresses.relative(path, "index.md"))}data/{esc(document.id)}.json">'
+                         f'JSON</a>')
         return f'<p class="rk-edition">{" · ".join(parts)}</p>'
+
+    def upcoming_note(self, document: Document, path: str) -> str:
+        """On every page of a document with an edition not yet in force: when it takes effect and what it
+        changes. A saved copy notices by itself when the device's date has passed it (assets/dates.js)."""
+        notes = []
+        for info, changes, preview in self.histories.upcoming.get(document.info.kind, []):
+            when = esc(long_date(info.edition or ""))
+            changes_link = (f' — <a href="{esc(self.addresses.relative(path, changes))}">what changes</a>'
+                            if changes else "")
+            notes.append(
+                f'<div class="rk-upcoming" role="note" data-effective="{esc(info.edition or "")}" '
+                f'data-preview="{esc(self.addresses.relative(path, preview))}" data-when="{when}">'
+                f'<p>A new edition takes effect on <strong>{when}</strong>{changes_link} · '
+                f'<a href="{esc(self.addresses.relative(path, preview))}">read it</a></p></div>')
+        return "".join(notes) + dates_script(self.addresses.relative(path, "index.md")) if notes else ""
 
     def contents_html(self, document: Document, path: str, children) -> str:
         """Chapters and sections down to the page level, and under each page its titled rules (702.19 Trample)."""
         level = kinds.page_level(document.info.kind)
+        # a long index (the CR's 9 chapters hold about 150 sections) opens chapter by chapter
+        folded = sum(1 for section in document.sections if section.level <= level and section.number) > FOLD_INDEX_FROM
 
         def items(parent: Optional[str], depth: int) -> str:
             rows = []
@@ -138,7 +167,11 @@ class DocumentPages:
                 label = f'<span class="rk-num-inline">{esc(section.number)}</span> {esc(section.title)}'
                 anchor = f' id="{esc(anchor_of(section))}"' if self.addresses.locations[section.id][0] == path else ""
                 inner = items(section.id, depth + 1) if section.level < level else self.titled_rules(section, path, children)
-                rows.append(f'<li{anchor}><a href="{esc(href)}">{label}</a>{inner}</li>')
+                if folded and depth == 0 and inner:
+                    rows.append(f'<li{anchor}><details class="rk-fold rk-chapter"><summary><a href="{esc(href)}">'
+                                f'{label}</a></summary>{inner}</details></li>')
+                else:
+                    rows.append(f'<li{anchor}><a href="{esc(href)}">{label}</a>{inner}</li>')
             return f'<ul class="rk-contents">{"".join(rows)}</ul>' if rows else ""
         return items(None, 0)
 
@@ -157,13 +190,14 @@ class DocumentPages:
     def section_page(self, document: Document, path: str, sections: list[Section]) -> Page:
         top = sections[0]
         url_for = lambda target: self.addresses.href(path, target)  # noqa: E731
-        out = [banner(document), heading_html(top, 1)]
+        out = [banner(document), heading_html(top, 1), self.edition_line(document, path, data_link=False),
+               self.upcoming_note(document, path)]
         history = self.histories.pages.get(path)
         if history:
             out.append(self.changed_note(top, path, history, page=True))
         if top.infraction:
             out.append(penalty_path_html(top.infraction, self.repeat_rule(document, top, path), url_for))
-        out.append(self.page_contents(sections))
+        out.append(self.page_contents(sections, self.addresses.relative(path, "index.md")))
         out.append(blocks_html(top.blocks, top.refs, url_for, heading_level=2))
         out.append(examples_html(top, url_for))
         out.append(backlinks_html(self.citing(top.id, document, path)))
@@ -187,7 +221,7 @@ class DocumentPages:
             title = f"{top.number} {top.title}"
         return Page(path, title, "".join(out), description=f"{document_label(document)} {title}")
 
-    def page_contents(self, sections: list[Section]) -> str:
+    def page_contents(self, sections: list[Section], root: str) -> str:
         """A long page's titled rules as a list of links at its top (CR 702: every keyword)."""
         titled = [section for section in sections[1:] if section.title and section.number]
         if len(titled) < CONTENTS_FROM:
@@ -195,7 +229,10 @@ class DocumentPages:
         links = "".join(f'<li><a href="#{esc(anchor_of(section))}"><span class="rk-num-inline">{esc(section.number)}'
                         f'</span> {esc(section.title)}</a></li>' for section in titled)
         return (f'<details class="rk-toc"><summary>On this page: {len(titled)} rules</summary>'
-                f'<ul class="rk-contents rk-columns">{links}</ul></details>')
+                f'<input type="search" class="rk-filter" aria-label="Filter the rules on this page" '
+                f'placeholder="Filter: trample, 702.19" autocomplete="off" hidden>'
+                f'<ul class="rk-contents rk-columns">{links}</ul></details>'
+                f'<script src="{esc(root)}assets/contents.js" defer></script>')
 
     def changed_note(self, section: Section, path: str, history: Optional[str], page: bool = False) -> str:
         edition = self.histories.last_changed.get(section.id)
@@ -233,7 +270,8 @@ class DocumentPages:
 
     def glossary_page(self, document: Document, path: str) -> Page:
         url_for = lambda target: self.addresses.href(path, target)  # noqa: E731
-        out = ['<h1 id="glossary">Glossary</h1>', banner(document)]
+        out = ['<h1 id="glossary">Glossary</h1>', self.edition_line(document, path, data_link=False), banner(document),
+               self.upcoming_note(document, path)]
         letters = sorted({entry.term[:1].upper() for entry in document.glossary if entry.term[:1].isalpha()})
         out.append('<nav class="rk-letters" aria-label="Glossary letters">' +
                    "".join(f'<a href="#letter-{letter.lower()}">{letter}</a>' for letter in letters) + "</nav>")
@@ -266,11 +304,19 @@ class DocumentPages:
                 f'<p class="rk-chips">{links}</p></details>')
 
 
+def dates_script(root: str) -> str:
+    """The script that turns a saved page's "takes effect on" note into "now in force" once the date passes."""
+    return f'<script src="{esc(root)}assets/dates.js" defer></script>'
+
+
 def banner(document: Document) -> str:
     info = document.info
     notes = []
     if info.excerpt:
         notes.append("This is an <strong>excerpt</strong>, not the whole document.")
+    if info.current and info.upcoming:
+        notes.append(f"This edition takes effect on <strong>{esc(long_date(info.edition or ''))}</strong>; "
+                     f"no earlier edition is in this site, so it is shown before its date.")
     if not info.current:
         notes.append("This is an <strong>older edition</strong>.")
     if not info.complete and not info.excerpt:

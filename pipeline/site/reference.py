@@ -11,9 +11,10 @@ from typing import Optional
 
 from .. import kinds
 from ..addresses import Addresses
-from ..model import Corpus, Document, Section, slug
+from ..build_date import long_date
+from ..model import Corpus, Document, DocumentInfo, Section, slug
 from ..search.question import abbreviations, judges_words
-from .pages import Page
+from .pages import Page, dates_script
 from .render import esc, linked_text, penalty_class
 
 CATEGORY_ORDER = ["Game Play Error", "Tournament Error", "Unsporting Conduct"]
@@ -22,8 +23,10 @@ PENALTIES = "penalties.md"
 REGULAR = "regular.md"
 
 
-def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str]) -> Page:
-    """`older`: document id -> page path of each older edition's reader."""
+def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str],
+              upcoming: Optional[dict[str, list[tuple[DocumentInfo, str, str]]]] = None) -> Page:
+    """`older`: document id -> page path of each older (or upcoming) edition's reader; `upcoming`: kind ->
+    its editions not in force yet, with the pages of what they change and of their preview."""
     out = ['<h1 id="rulekb">Magic tournament rules</h1>',
            '<p class="rk-lead">The Comprehensive Rules, the Infraction Procedure Guide, the Magic Tournament Rules '
            'and Judging at Regular REL, cross-linked. Search by rule number (<code>704.5k</code>, <code>ipg 2.1</code>), '
@@ -46,13 +49,25 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str]) -> Pa
     out.append('<ul class="rk-quick">' + "".join(
         f'<li><a href="{href}"><strong>{esc(title)}</strong><span>{esc(note)}</span></a></li>'
         for href, title, note in links) + "</ul>")
+    for kind in sorted(upcoming or {}, key=kinds.order):
+        for info, changes, preview in upcoming[kind]:
+            when = esc(long_date(info.edition or ""))
+            out.append(f'<div class="rk-upcoming" role="note" data-effective="{esc(info.edition or "")}" '
+                       f'data-preview="{esc(Addresses.url(preview))}" data-when="{when}"><p>A new edition of the '
+                       f'{esc(info.title)} takes effect on <strong>{when}</strong> — '
+                       f'<a href="{esc(Addresses.url(changes))}">what changes</a> · '
+                       f'<a href="{esc(Addresses.url(preview))}">read it</a></p></div>' + dates_script(""))
     out.append('<h2 id="documents">Documents and editions</h2>')
     rows = []
-    for info in sorted(corpus.editions, key=lambda i: (kinds.order(i.kind), not i.current, i.edition or "")):
+    # newest first within each document: an upcoming edition, the current one, then the older ones
+    for info in sorted(sorted(corpus.editions, key=lambda i: (i.edition or "", i.current), reverse=True),
+                       key=lambda i: kinds.order(i.kind)):
         status = ["archived" if info.archived else "current"] if info.current else []
+        if info.upcoming:
+            status.append(f"takes effect {long_date(info.edition or '')}")
         if info.excerpt:
             status.append("excerpt")
-        if not info.current and not info.excerpt:
+        if not info.current and not info.excerpt and not info.upcoming:
             status.append("older edition")
         if not info.complete and not info.excerpt:
             status.append("incomplete")
@@ -66,8 +81,9 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str]) -> Pa
     return Page("index.md", "Home", "".join(out), description="Magic: The Gathering tournament rules reference")
 
 
-def penalties_page(ipg: Document, addresses: Addresses) -> Page:
-    """Every infraction and its penalty, by category; under each, what changes it; printable on one sheet."""
+def penalties_page(ipg: Document, addresses: Addresses, notice: str = "") -> Page:
+    """Every infraction and its penalty, by category; under each, what changes it; printable on one sheet.
+    `notice`: what the IPG's pages say of an edition not in force yet."""
     path = PENALTIES
     sections = {section.id: section for section in ipg.sections}
     groups: dict[str, list] = {}
@@ -77,7 +93,9 @@ def penalties_page(ipg: Document, addresses: Addresses) -> Page:
     out = ['<h1 id="penalties">Penalty quick reference</h1>',
            f'<p class="rk-edition">From the Infraction Procedure Guide effective <span class="rk-date">'
            f'{esc(ipg.info.edition or "")}</span>. Each row links to its infraction; what changes a penalty is '
-           f'under it.</p>']
+           f'under it.</p>', notice,
+           '<nav class="rk-chips" aria-label="Categories">' + "".join(
+               f'<a href="#{esc(slug(category))}">{esc(plural(category))}</a>' for category in order) + '</nav>']
     for category in order:
         out.append(f'<h2 id="{esc(slug(category))}">{esc(plural(category))}</h2>')
         repeat = _category_rule(ipg, groups[category], sections)
@@ -95,10 +113,12 @@ def penalties_page(ipg: Document, addresses: Addresses) -> Page:
             infraction = sections[penalty.section].infraction if penalty.section in sections else None
             changes = ([("up", "Upgrade", text) for text in infraction.upgrades] +
                        [("down", "Downgrade", text) for text in infraction.downgrades]) if infraction else []
-            if changes:
+            if changes:   # folded: each category fits a phone's screen; open one to read what changes it
                 lines = "".join(f'<span class="rk-{kind}"><strong>{label}:</strong> {esc(text)}</span>'
                                 for kind, label, text in changes)
-                out.append(f'<tr class="rk-path-row"><td colspan="2">{lines}</td></tr>')
+                labels = " and ".join(dict.fromkeys(label.lower() for _, label, _ in changes)).capitalize()
+                out.append(f'<tr class="rk-path-row"><td colspan="2"><details class="rk-changes"><summary>{labels}'
+                           f'</summary>{lines}</details></td></tr>')
         out.append("</tbody></table>")
     general = _general_rules(ipg, path, addresses)
     if general:

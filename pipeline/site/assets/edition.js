@@ -23,9 +23,25 @@
     return node;
   }
 
+  // The bar that stays in view: the same rule in the current edition, or that it is not there any more.
+  var bar = document.querySelector(".rk-older-current");
+  var front = bar && bar.getAttribute("href");
+  function pointBar(row) {
+    if (!bar) return;
+    var kind = bar.getAttribute("data-kind");
+    if (row && row[6]) {
+      bar.href = new URL(row[6], location.href).href;
+      bar.textContent = row[7] ? "current " + kind + " " + row[7] + " \u2192" : "same rule, current edition \u2192";
+    } else {
+      bar.href = front;
+      bar.textContent = row && row.length > 6 ? "not in the current edition \u2192 contents" : "current edition \u2192";
+    }
+  }
+
   function show(anchor) {
     if (!edition) return;
     var wanted = decodeURIComponent(anchor || "");
+    pointBar(edition.sections.filter(function (row) { return row[0] === wanted || row[3] === wanted; })[0]);
     var group = null;
     if (wanted === "glossary" || /^term-/.test(wanted)) group = "glossary";
     edition.sections.forEach(function (row) { if (!group && (row[0] === wanted || row[3] === wanted)) group = row[5]; });
