@@ -149,6 +149,10 @@ def test_nothing_runs_on_any_page_in_chromium(hostile_site):
     playwright_api = require_browser()
     site, _ = hostile_site
     pages = sorted("/" + path.relative_to(site).as_posix() for path in site.rglob("*.html"))
+    by_file: dict[int, str] = {}
+    for page in pages:          # a page linked at many addresses (a typed rule number's) is visited once
+        by_file.setdefault((site / page.lstrip("/")).stat().st_ino, page)
+    pages = sorted(by_file.values())
     pages = [page[:-len("index.html")] if page.endswith("/index.html") else page for page in pages]
     pages.append("/no/such/page/")                       # the 404 page, as a host serves it
     base, stop = serve_static(site)

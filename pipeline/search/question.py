@@ -71,11 +71,16 @@ NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in thi
 # Document names a question may start with (or hold), and the kind they name.
 DOCUMENT_WORDS = kinds.names()
 _DOCUMENT = "|".join(sorted((re.escape(name).replace(r"\ ", r"\s+") for name in DOCUMENT_WORDS), key=len, reverse=True))
+# A number as people type it on a phone: "702.19b", and "702,19" (a comma keypad), "702.19 b", "702 19b",
+# "702 19 b"; a letter stands apart only after the second part ("702 b" is two words), and a comma followed
+# by a space is a list ("702, 704"). ASCII digits only, as the browser's \d reads them.
 NUMBER_QUERY = re.compile(
     rf"^\s*(?:(?P<doc>{_DOCUMENT})\b\s*[:#]?\s*)?"
     r"(?:(?:rule|rules|section|sec\.?|§|no\.?|number)\s*)?"
-    r"(?P<number>\d{1,3}(?:\.\d{1,3}[a-z]?)?[a-z]?|appendix\s+[a-z])\.?\s*$", re.I)
+    r"(?P<number>[0-9]{1,3}(?:(?:\s*\.\s*|,|\s+)[0-9]{1,3}(?:\s*[a-z])?)?[a-z]?|appendix\s+[a-z])\.?\s*$", re.I)
 GLUED = re.compile(r"^\s*(cr|ipg|mtr)(\d)", re.I)      # "cr704.5k"
+NUMBER_DOT = re.compile(r"\s*\.\s*|,|\s+(?=[0-9])")      # between a number's parts: "702 19" is 702.19
+NUMBER_SPACE = re.compile(r"\s+")                        # before its letter: "702.19 b" is 702.19b
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 QUERY_WORD = re.compile(r"[^\W_][\w/'’-]*")
 
@@ -174,12 +179,21 @@ def fold(text: str) -> str:
 
 
 def as_number(query: str) -> Optional[tuple[Optional[str], str]]:
-    """(kind or None, number) for "704.5k", "cr 704.5k", "CR704.5k", "rule 704.5k", "mtr section 4.3"."""
+    """(kind or None, number) for "704.5k", "cr 704.5k", "CR704.5k", "rule 704.5k", "mtr section 4.3", "702,19",
+    "702 19 b"."""
     match = NUMBER_QUERY.match(GLUED.sub(r"\1 \2", query))
     if not match:
         return None
     doc = " ".join((match.group("doc") or "").lower().split())
-    return DOCUMENT_WORDS.get(doc) if doc else None, " ".join(match.group("number").lower().split())
+    return DOCUMENT_WORDS.get(doc) if doc else None, written_number(match.group("number"))
+
+
+def written_number(typed: str) -> str:
+    """A number in the documents' spelling: "702 19 B" -> "702.19b"; "Appendix  A" -> "appendix a"."""
+    typed = typed.lower().strip()
+    if not typed[:1].isdigit():
+        return " ".join(typed.split())
+    return NUMBER_SPACE.sub("", NUMBER_DOT.sub(".", typed))
 
 
 def terms(text: str) -> list[str]:
@@ -337,6 +351,8 @@ JS_PATTERNS = {
     "query_word": r"[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}_/'’-]*",
     "number_query": NUMBER_QUERY.pattern.replace("(?P<", "(?<"),
     "glued": GLUED.pattern,
+    "number_dot": NUMBER_DOT.pattern,
+    "number_space": NUMBER_SPACE.pattern,
 }
 
 

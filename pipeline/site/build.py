@@ -21,7 +21,7 @@ from typing import Callable, Optional
 
 from ..addresses import address_corpus
 from ..model import Corpus
-from . import publish
+from . import offline_figures, publish
 from .errors import BuildFailed
 from .mkdocs_site import SiteBuildError, render
 from .plan import plan_site
@@ -84,6 +84,7 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             publish.checkpoint("rendered")
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
+            offline_figures.stamp(staging / "site")      # what the phone saves, known only now
             publish.checkpoint("publishing")
             publish.publish(staging, out, generation,
                             {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None})

@@ -53,6 +53,8 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         config.extra_css.append("assets/rulekb.css")
         config.extra_javascript.append(config_options.ExtraScriptValue("assets/rulekb.js"))
         config.extra_javascript[-1].defer = True
+        config.extra_javascript.append(config_options.ExtraScriptValue("assets/offline.js"))   # the offline copy
+        config.extra_javascript[-1].defer = True
         config.extra["rulekb"] = dict(self.plan.template_flags)
         return config
 
@@ -78,11 +80,12 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
 
     def on_page_markdown(self, markdown, page, config, files):
         planned = self.plan.pages.get(page.file.src_uri)
-        if planned is not None:
-            page.meta["title"] = _escaped(planned.title)
-            page.title = page.meta["title"]
-            if planned.description:
-                page.meta["description"] = _escaped(planned.description)
+        if planned is None:
+            return markdown   # the project's own pages (docs/about.md): written by its maintainers, kept as written
+        page.meta["title"] = _escaped(planned.title)
+        page.title = page.meta["title"]
+        if planned.description:
+            page.meta["description"] = _escaped(planned.description)
         return ""   # Markdown never sees source text: the body is put in by on_page_content
 
     def on_page_content(self, html_body, page, config, files):

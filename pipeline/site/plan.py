@@ -20,7 +20,7 @@ from ..diff.history import KindHistory, summarize, trace
 from ..export import document_json, dumps
 from ..model import ERROR, Corpus, DocumentInfo
 from . import editions as older
-from . import history_pages, reference
+from . import history_pages, reference, shortcuts
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -52,28 +52,37 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     def load(info: DocumentInfo):          # the histories compare words: references need not be resolved
         return load_edition(corpus, info.id, use_cache, linked=False)
 
-    histories = {kind: trace([i for i in corpus.editions if i.kind == kind], load, use_cache)
+    # The history of each document runs up to its current edition; an upcoming one (not in force on the
+    # build's date) is compared with the current one on its own: what will change.
+    histories = {kind: trace([i for i in corpus.editions if i.kind == kind and not _preview(i)], load, use_cache)
                  for kind in sorted({info.kind for info in corpus.editions})}
     histories = {kind: history for kind, history in histories.items() if len(history.editions) > 1}
+    previews = {kind: trace([document.info, *corpus.upcoming(kind)], load, use_cache)
+                for kind, document in ((d.info.kind, d) for d in corpus.documents) if corpus.upcoming(kind)}
     marks = _history_marks(corpus, histories, addresses)
+    marks.upcoming = {kind: [(info, history_pages.pair_path(history.editions[index], info), f"{info.id}/index.md")
+                             for index, info in enumerate(history.editions[1:])]
+                      for kind, history in previews.items()}
 
     documents = DocumentPages(corpus, layout, marks)
     document_nav = [{document.info.title: documents.render(document)} for document in current_documents(corpus)]
 
     readers: dict[str, str] = {}
     for kind in sorted({info.kind for info in corpus.editions}):
-        editions = [(info, _summary(info, histories.get(kind), load, use_cache))
+        editions = [(info, _summary(info, (previews if _preview(info) else histories).get(kind), load, use_cache))
                     for info in corpus.editions if info.kind == kind and not info.current]
         if editions:
             current = next((d.info for d in corpus.documents if d.info.kind == kind), None)
-            part = older.older_editions(kind, editions, addresses, current)
+            changes = {info.id: changes_path for info, changes_path, _ in marks.upcoming.get(kind, [])}
+            now = {**_current_keys(histories.get(kind)), **_current_keys(previews.get(kind))}
+            part = older.older_editions(kind, editions, addresses, current, changes, now)
             layout.pages.update(part.pages)
             plan.files.update(part.files)
             plan.links.update({path: older.FORWARD for path in part.forwards})
             readers.update({info.id: f"{info.id}/index.md" for info, _ in editions})
 
     pairs = []
-    for history in histories.values():
+    for history in (*histories.values(), *previews.values()):
         for index, diff in enumerate(history.diffs):
             pairs.append((history.editions[index], history.editions[index + 1], diff, history))
     pairs.sort(key=lambda pair: pair[1].edition or "", reverse=True)
@@ -87,11 +96,12 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
         layout.pages["changes/index.md"] = history_pages.changes_index([pair[:3] for pair in pairs], addresses)
     _history_pages(corpus, histories, marks, layout)
 
-    layout.pages["index.md"] = reference.home_page(corpus, addresses, readers)
+    layout.pages["index.md"] = reference.home_page(corpus, addresses, readers, marks.upcoming)
     nav: list = [{"Home": "index.md"}]
     ipg = corpus.document("ipg")
     if ipg and ipg.penalties:
-        layout.pages[reference.PENALTIES] = reference.penalties_page(ipg, addresses)
+        layout.pages[reference.PENALTIES] = reference.penalties_page(
+            ipg, addresses, documents.upcoming_note(ipg, reference.PENALTIES))
         nav.append({"Penalty quick reference": reference.PENALTIES})
     if reference.has_regular(corpus):
         layout.pages[reference.REGULAR] = reference.regular_page(corpus.document("jar"), addresses)
@@ -107,7 +117,35 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     plan.template_flags = {"has_penalties": reference.PENALTIES in layout.pages,
                            "has_regular": reference.REGULAR in layout.pages, "build": build_id}
     _add_files(plan, corpus, addresses, build_id)
+    typed = shortcuts.typed_addresses(addresses, plan.pages, plan.files)     # /cr/702.19b, /search/?q=…
+    plan.pages.update(typed.pages)
+    plan.files.update(typed.files)
+    plan.links.update(typed.links)
     return plan
+
+
+def _preview(info: DocumentInfo) -> bool:
+    """An edition published ahead of its effective date (not the one visitors land on)."""
+    return info.upcoming and not info.current
+
+
+def _current_keys(history: Optional[KindHistory]) -> dict[str, dict[str, str]]:
+    """Edition id -> {a section's key there: the key of the same rule in the current edition} (rules since
+    removed are not there), from the lineages the history traced."""
+    if history is None:
+        return {}
+    now = next((index for index, info in enumerate(history.editions) if info.current), None)
+    if now is None:
+        return {}
+    found: dict[str, dict[str, str]] = {}
+    for lineage in history.lineages.values():
+        current_key = next((key for index, key in lineage if index == now), None)
+        if current_key is None:
+            continue
+        for index, key in lineage:
+            if index != now:
+                found.setdefault(history.editions[index].id, {})[key] = current_key
+    return found
 
 
 def _highlights(old: DocumentInfo, new: DocumentInfo, diff, use_cache: bool) -> list[str]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from .compress import precompress
 from .errors import BuildLocked, OutputRefused
 
 MARKER = ".rulekb-site"          # in a published site and in a staging folder
@@ -191,7 +192,9 @@ def _remove_ours(folder: Path) -> None:
 
 def publish(staging: Path, out: Path, generation: str, record: dict) -> None:
     """Publish a staged generation: its index goes beside the site, its site swaps with the old one. The
-    site's marker names its generation (so its index) and its sources: one rename publishes them all."""
+    site's marker names its generation (so its index) and its sources: one rename publishes them all. Its text
+    files are precompressed first (see compress), with what the site it replaces already has."""
+    precompress(staging / "site", previous=out if (out / MARKER).is_file() else None)
     index = None
     if (staging / "index").is_dir():
         index = index_folder(out, generation)

@@ -1,6 +1,6 @@
 /* rulekb: the search dialog (its engine runs in search/worker.js), copy-link from a rule's number, the
-   theme's menu, colour scheme and header title (Material's own script is not loaded), and saving the
-   reference for offline use (sw.js).
+   theme's menu, colour scheme and header title (Material's own script is not loaded). Saving the
+   reference for offline use is offline.js's.
    Text from the rules is only ever set as text (textContent), never as HTML. */
 (function () {
   "use strict";
@@ -169,10 +169,21 @@
     var latest = null;        // the last answer shown
     var selected = -1;
     var pending = {};         // request id -> callback (tests and the Enter key wait on answers)
+    // The search has an address (search/?q=...): open, it is a step of the history (Back closes it) whose
+    // address is the question, to share; on the search page itself it is the page's. Read once: the page's
+    // own address and the site's root (the address changes while the search is open).
+    var home = base();
+    var at = function (path) { return new URL(path, home).href; };
+    var pagePath = location.pathname;
+    var searchForm = document.querySelector("form.rk-search-page");
+    var notFound = Boolean(document.getElementById("not-found"));
+    var navigating = false;
+    var openedBefore = false;
+    var inSearchStep = function () { return Boolean(history.state && history.state.rkSearch); };
 
     var startWorker = function () {
       if (worker) return worker;
-      worker = new Worker(siteUrl("search/worker.js"));
+      worker = new Worker(at("search/worker.js"));
       worker.addEventListener("message", function (event) {
         var data = event.data;
         if (pending[data.id]) { pending[data.id](data); delete pending[data.id]; }
@@ -194,22 +205,71 @@
       });
     };
 
-    var open = function () {
+    // The question kept from one opening (and page) to the next, for this tab.
+    var kept = function () { try { return sessionStorage.getItem("rk-question") || ""; } catch (error) { return ""; } };
+    var keep = function (query) { try { sessionStorage.setItem("rk-question", query); } catch (error) { /* private mode */ } };
+    var addressOf = function (query) {
+      var words = query.replace(/\s+/g, " ").trim();
+      return at("search/") + (words ? "?q=" + encodeURIComponent(words).replace(/%20/g, "+") : "");
+    };
+    var setAddress = function (push) {
+      try {
+        if (push) history.pushState({rkSearch: true}, "", addressOf(input.value));
+        else history.replaceState(history.state, "", addressOf(input.value));
+      } catch (error) { /* a file: page may not change its address */ }
+    };
+    // A page not found: its address's words ("/cr/702.19x" -> "cr 702.19x") are the first question.
+    var addressWords = function () {
+      var path = location.pathname;
+      var root = new URL(home).pathname;
+      if (path.indexOf(root) === 0) path = path.slice(root.length);
+      try { path = decodeURIComponent(path); } catch (error) { /* left as it is */ }
+      return path.replace(/(?:index)?\.html?$/i, "").replace(/[\x00-\x1f\x7f\/_+-]+/g, " ").trim().slice(0, 100);
+    };
+
+    var show = function () {
       if (!dialog.open) {
         if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
       }
       document.documentElement.classList.add("rk-search-active");
+    };
+    var open = function (query) {
+      var opening = !dialog.open;
+      if (typeof query === "string") input.value = query;
+      else if (notFound && !openedBefore) input.value = addressWords();
+      else if (!input.value.trim()) input.value = kept();
+      openedBefore = true;
+      show();
+      if (opening && !searchForm && !inSearchStep()) setAddress(true);
+      else if (inSearchStep() || searchForm) setAddress(false);
       startWorker();
+      if (input.value.trim()) { keep(input.value); ask(input.value); }
       input.focus();
       input.select();
     };
     var close = function () {
       if (dialog.open) { if (dialog.close) dialog.close(); else dialog.removeAttribute("open"); }
     };
-    dialog.addEventListener("close", function () { document.documentElement.classList.remove("rk-search-active"); });
+    dialog.addEventListener("close", function () {
+      document.documentElement.classList.remove("rk-search-active");
+      if (inSearchStep() && !navigating) history.back();      // closed by its button, Escape or the backdrop
+    });
+    // Back (Android's too) closes the search; Forward, or a page restored from the back-forward cache at
+    // the search's step, shows it again.
+    var follow = function () {
+      if (inSearchStep() && !dialog.open) { show(); startWorker(); }
+      else if (!inSearchStep() && dialog.open && !searchForm) close();
+    };
+    window.addEventListener("popstate", follow);
+    window.addEventListener("pageshow", function (event) { navigating = false; if (event.persisted) follow(); });
     document.addEventListener("click", function (event) {
       if (event.target.closest && event.target.closest(".rk-search-open")) { event.preventDefault(); open(); }
     });
+    if (notFound) {          // the 404 page's way to the search names what it will look for
+      var words = addressWords();
+      var hint = document.querySelector("#rk-main .rk-search-open span");
+      if (words && hint) hint.textContent = "for \u201c" + words + "\u201d";
+    }
     dialog.querySelector(".rk-search__close").addEventListener("click", close);
     dialog.addEventListener("click", function (event) { if (event.target === dialog) close(); });   // the backdrop
     document.addEventListener("keydown", function (event) {
@@ -217,9 +277,16 @@
       if (event.key === "/" && !typing && !dialog.open) { event.preventDefault(); open(); }
     });
 
-    input.addEventListener("input", function () { ask(input.value); });   // the worker answers the latest
+    input.addEventListener("input", function () {     // the worker answers the latest
+      ask(input.value);
+      keep(input.value);
+      if (inSearchStep() || searchForm) setAddress(false);
+      if (searchForm) searchForm.elements.q.value = input.value;
+    });
 
     input.addEventListener("keydown", function (event) {
+      // Escape closes the search at once, keeping the question (a search field would first clear it)
+      if (event.key === "Escape") { event.preventDefault(); close(); return; }
       var links = list.querySelectorAll("a.rk-result");
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         if (!links.length) return;
@@ -242,14 +309,28 @@
       });
     });
 
+    // A result on this page: back out of the search's step, then to the rule's anchor (as a link to it
+    // would). Elsewhere: the search's step stays behind the new page, so that Back comes back to the answers.
     var go = function (url) {
-      close();
-      var target = new URL(siteUrl(url));
-      location.href = target.href;
-      if (target.pathname === location.pathname && target.hash) {
-        var element = document.getElementById(decodeURIComponent(target.hash.slice(1)));
-        if (element) element.scrollIntoView();
+      var target = new URL(at(url));
+      if (target.pathname !== pagePath || searchForm) {
+        navigating = true;
+        close();
+        location.href = target.href;
+        return;
       }
+      var jump = function () {
+        navigating = false;
+        location.hash = target.hash;
+        var element = target.hash && document.getElementById(decodeURIComponent(target.hash.slice(1)));
+        if (element) element.scrollIntoView();
+      };
+      if (!inSearchStep()) { close(); jump(); return; }
+      navigating = true;
+      close();
+      // after the step back is done (set within popstate, Chromium leaves :target on the old address)
+      window.addEventListener("popstate", function () { setTimeout(jump, 0); }, {once: true});
+      history.back();
     };
 
     var render = function (answer, ms) {
@@ -267,7 +348,11 @@
         suggestion.type = "button";
         suggestion.className = "rk-search__suggestion";
         suggestion.textContent = answer.suggestion;
-        suggestion.addEventListener("click", function () { input.value = answer.suggestion; ask(answer.suggestion); input.focus(); });
+        suggestion.addEventListener("click", function () {
+          input.value = answer.suggestion;
+          input.dispatchEvent(new Event("input"));      // asked, kept and in the address like a typed question
+          input.focus();
+        });
         status.append("Did you mean ", suggestion, "?");
         if (lines.length) status.append(" " + lines.join(" "));
       } else {
@@ -282,7 +367,7 @@
       var item = document.createElement("li");
       var link = document.createElement("a");
       link.className = "rk-result";
-      link.href = siteUrl(result.url);
+      link.href = at(result.url);
       link.setAttribute("data-id", result.id);
       var head = document.createElement("span");
       head.className = "rk-result__head";
@@ -348,6 +433,15 @@
 
     // For tests and tools: the answer the site's search gives to a question.
     window.rulekbSearch = function (query) { startWorker(); return ask(query).then(function (data) { return data; }); };
+
+    // The search page (search/?q=...) opens with its question answered; its form (for no JavaScript) asks here.
+    if (searchForm) {
+      var question = new URLSearchParams(location.search).get("q") || "";
+      if (inSearchStep()) history.replaceState(null, "", location.href);     // reloaded at a search's step
+      searchForm.elements.q.value = question;
+      searchForm.addEventListener("submit", function (event) { event.preventDefault(); open(searchForm.elements.q.value); });
+      open(question || undefined);       // no question asked: the last one, as on every page
+    }
   }
 
   /* -- an older edition's reader draws its text from shared data (assets/edition.js) ------------- */
@@ -355,60 +449,5 @@
     var reader = document.createElement("script");
     reader.src = siteUrl("assets/edition.js");
     document.body.appendChild(reader);
-  }
-
-  /* -- offline: the service worker keeps the reference for when the venue's wifi does not ----------- */
-  // Once the page is idle, the service worker saves every current document (sw.js "save"), unless the
-  // phone asks to save data; what it did is told in a toast and in <html data-rk-offline> (for tests).
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
-    window.addEventListener("load", function () {
-      navigator.serviceWorker.register(siteUrl("sw.js"))
-        .then(function () { return navigator.serviceWorker.ready; })
-        .then(function (registration) { whenIdle(function () { saveForOffline(registration.active); }); })
-        .catch(function () {});
-    });
-  }
-
-  // Idle, and a moment after the load: the page's own work comes first on a slow phone.
-  function whenIdle(run) {
-    setTimeout(function () {
-      if (window.requestIdleCallback) window.requestIdleCallback(run, {timeout: 4000});
-      else run();
-    }, 1500);
-  }
-
-  function saveForOffline(worker) {
-    var mark = function (state) { document.documentElement.setAttribute("data-rk-offline", state); };
-    if (!worker) return;
-    if (navigator.connection && navigator.connection.saveData) { mark("save-data"); return; }
-    mark("saving");
-    var channel = new MessageChannel();
-    channel.port1.onmessage = function (event) {
-      var state = event.data || {};
-      if (!state.complete) { mark("failed"); return; }
-      mark("saved");
-      if (state.fresh) say("Saved for offline: " + savedList(state.documents) + " \u2014 " + megabytes(state.bytes));
-    };
-    worker.postMessage({type: "save", resources: pageResources()}, [channel.port2]);
-  }
-
-  // The stylesheets, scripts and images this page loaded (the service worker did not see them: it
-  // started with this page).
-  function pageResources() {
-    var found = {};
-    performance.getEntriesByType("resource").forEach(function (entry) {
-      if (/^(link|script|css|img|other)$/.test(entry.initiatorType) && !/\/search\//.test(entry.name)) found[entry.name] = true;
-    });
-    return Object.keys(found);
-  }
-
-  function savedList(documents) {
-    var names = (documents || []).filter(function (name) { return name !== "search"; });
-    var list = names.join(", ");
-    return documents.indexOf("search") >= 0 ? (list ? list + " and the search" : "the search") : list;
-  }
-
-  function megabytes(bytes) {
-    return (bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1) + " MB";
   }
 })();

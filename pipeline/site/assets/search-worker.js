@@ -38,6 +38,8 @@ async function ready() {
       queryWord: new RegExp(p.query_word, "gu"),
       number: new RegExp(p.number_query, "iu"),
       glued: new RegExp(p.glued, "iu"),
+      numberDot: new RegExp(p.number_dot, "gu"),
+      numberSpace: new RegExp(p.number_space, "gu"),
     };
   }
   return manifest;
@@ -68,8 +70,14 @@ function asNumber(query) {
   const match = patterns.number.exec(query.replace(patterns.glued, "$1 $2"));
   if (!match) return null;
   const doc = (match.groups.doc || "").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
-  return {kind: doc ? rules.document_words[doc] || null : null,
-          number: match.groups.number.toLowerCase().split(/\s+/).join(" ")};
+  return {kind: doc ? rules.document_words[doc] || null : null, number: writtenNumber(match.groups.number)};
+}
+
+/* A number in the documents' spelling: "702 19 B" -> "702.19b" (question.written_number). */
+function writtenNumber(typed) {
+  typed = typed.toLowerCase().trim();
+  if (!/^[0-9]/.test(typed)) return typed.split(/\s+/).join(" ");
+  return typed.replace(patterns.numberDot, ".").replace(patterns.numberSpace, "");
 }
 
 function terms(text) {

@@ -1,45 +1,77 @@
-/* rulekb offline cache: the reference keeps working when the venue's wifi does not.
+/* rulekb offline copy: the reference keeps working when the venue's wifi does not, and a saved page opens at
+   once even when the network stalls (answers nothing, for seconds or for ever).
 
-   One cache per build ("rulekb-<build>"): a new build's service worker starts a new cache and deletes
-   the older ones, so a phone never mixes two builds.
-   - On install: the home page, the penalty page, the search tips, the stylesheets and scripts.
-   - On request of a page ("save" message, sent by assets/rulekb.js once the page is idle, and not when
-     the phone asks to save data): the current documents' pages and the search files, IPG, MTR, JAR and
-     the quick references first, then the CR; it answers what it saved and how many bytes it fetched.
-   - Pages: the network first (fresh rules when online), the saved copy when offline or slow; a page
-     never saved answers with a styled "not saved offline yet" page (the home page's frame).
-   - Other files (assets, search files: their names or contents change with each build): the cache first.
+   One cache per build ("rulekb-<build>"): a phone never mixes two builds.
+   - Install: the home page, the quick references, the search's entry files and what they are drawn with;
+     and, when the phone had the build before saved whole, the whole reference again, so that the phone
+     always has a complete copy: the old worker keeps answering from the old copy until the new one is in.
+   - "save" (asked by assets/offline.js): the current documents' pages and the search files, IPG, MTR, JAR
+     and the quick references first, then the CR; it answers whether everything was saved.
+   - Answering: whatever is saved answers from the cache at once, the network is not waited for. The check
+     for something newer runs in the background: stale-while-revalidate, with the build as what is
+     revalidated. Every saved file belongs to one build and this file's BUILD changes with each build, so
+     the browser's own check of this file, made after each page opened (the service worker rules), covers
+     them all in one small request, and no page of a newer build lands in this build's cache. (Calling
+     registration.update() from here instead keeps this worker busy, and the new one then waits for it.)
+     A new build installs beside this one, takes over once saved, and the open pages say a newer version
+     is ready (offline.js). Anything not saved: the network, then the "not saved offline yet" page.
    The list of pages is read from the search's manifest (search/manifest.json: every current page). */
 "use strict";
 const BUILD = "__RULEKB_BUILD__";
+// Written by the build once the site is complete (pipeline/site/offline_figures.py): the files of the
+// site's own the saved pages load (some pages load a script of their own), the gzip bytes of what "save"
+// fetches, and the build's day as people write it. Left as they are by `mkdocs serve`.
+const PAGE_ASSETS = [/*__RULEKB_OFFLINE_ASSETS__*/];
+const OFFLINE_BYTES = Number("__RULEKB_OFFLINE_BYTES__") || 0;
+const BUILT_ON = "__RULEKB_BUILT_ON__".startsWith("__") ? "" : "__RULEKB_BUILT_ON__";
 const CACHE = "rulekb-" + BUILD;
 const SCOPE = new URL("./", self.location.href).href;
 const STATE = new URL("offline-state.json", SCOPE).href;      // what "save" completed (stored in the cache)
 const CORE = ["./", "penalties/", "search-tips/", "search/manifest.json", "search/worker.js"];
-const QUICK = ["penalties/", "regular/", "search-tips/"];
+// the quick references, the search's own address (/search/?q=…) and what typed addresses (/cr/702.19b) need
+const QUICK = ["penalties/", "regular/", "search-tips/", "search/", "assets/number.html", "assets/typed-numbers.json"];
+const TYPED = /^[a-z]+\/[0-9][0-9a-z.]*\/(index\.html)?$/i;     // "<document>/<number>/" (from the scope): a typed address
 const FIRST = ["ipg", "mtr", "jar"];                              // then every other current document, the CR last
-const SLOW_NETWORK_MS = 4000;                                     // a page saved answers from the cache after this
+const FETCH_LIMIT_MS = 30000;         // a file that long without an answer is not saved (saving is retried later)
+const UNSAVED_PAGE_MS = 10000;        // a page never saved: this long for the network, then the offline page
 const PARALLEL = 4;
 const MATCH = { ignoreSearch: true, ignoreVary: true };
 
 const url = (path) => new URL(path, SCOPE).href;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then(installCore).then(() => self.skipWaiting()));
+  event.waitUntil(install().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((key) => key.startsWith("rulekb-") && key !== CACHE)
-      .map((key) => caches.delete(key))))
+    .then((keys) => Promise.all(others(keys).map((key) => caches.delete(key))))
     .then(() => self.clients.claim()));
 });
 
-/* The pages every visitor may need offline, and what they are drawn with (the home page's assets). */
-async function installCore(cache) {
-  await Promise.all(CORE.map((path) => keep(cache, url(path))));
+const others = (keys) => keys.filter((key) => key.startsWith("rulekb-") && key !== CACHE);
+
+/* The pages every visitor may need offline and what they are drawn with; everything, when the phone had
+   the build before saved whole. A file that could not be fetched fails the install: the worker before
+   (and its copy) stays, and the browser tries again at the next visit, keeping what this one saved. */
+async function install() {
+  const cache = await caches.open(CACHE);
+  const core = await keepAll(cache, CORE.map(url));
   const home = await cache.match(url("./"));
-  if (home) await keepAll(cache, assetsOf(await home.text(), url("./")));
+  const assets = home ? await keepAll(cache, assetsOf(await home.text(), url("./"))) : { missing: 1 };
+  if (core.missing || assets.missing) throw new Error("offline: the core files could not be saved");
+  if (await previousSavedWhole()) {
+    const state = await save([]);
+    if (!state.complete) throw new Error("offline: the new build could not be saved whole");
+  }
+}
+
+async function previousSavedWhole() {
+  for (const key of others(await caches.keys())) {
+    const stored = await (await caches.open(key)).match(STATE);
+    if (stored && (await stored.json()).complete) return true;
+  }
+  return false;
 }
 
 function assetsOf(html, base) {
@@ -53,18 +85,19 @@ function assetsOf(html, base) {
   return [...found];
 }
 
-/* A file in the cache (fetched unless it is there); the bytes fetched for it, as sent (gzip). */
+/* A file in the cache (fetched unless it is there): the bytes fetched for it, as sent (gzip); 0 for a file
+   the site does not have; null when there was no answer (no network, or none in FETCH_LIMIT_MS). */
 async function keep(cache, address) {
   const hit = await cache.match(address, MATCH);
   if (hit) return size(hit);
   try {
-    const response = await fetch(address, { cache: "no-cache" });
+    const response = await fetch(address, { cache: "no-cache", signal: AbortSignal.timeout(FETCH_LIMIT_MS) });
     if (!response.ok) return 0;
     const bytes = size(response) || (await response.clone().arrayBuffer()).byteLength;
     await cache.put(address, response);
     return bytes;
   } catch (error) {
-    return 0;
+    return null;
   }
 }
 
@@ -72,17 +105,19 @@ function size(response) {
   return Number(response.headers.get("content-length")) || 0;
 }
 
+/* Files in the cache, a few at a time: {bytes, missing}. */
 async function keepAll(cache, addresses) {
-  let bytes = 0;
+  const total = { bytes: 0, missing: 0 };
   const queue = [...addresses];
   const worker = async () => {
     while (queue.length) {
       const fetched = await keep(cache, queue.shift());     // not "bytes += await": the workers interleave
-      bytes += fetched;
+      if (fetched === null) total.missing += 1;
+      else total.bytes += fetched;
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return bytes;
+  return total;
 }
 
 /* -- "save": the whole current reference, in the order a judge needs it ---------------------------- */
@@ -91,13 +126,19 @@ let saving = null;
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   const port = event.ports[0];
+  const answer = (type) => (state) => port && port.postMessage({ type, ...about(), ...state });
   if (data.type === "status") {
-    event.waitUntil(readState().then((state) => port && port.postMessage({ type: "status", build: BUILD, ...state })));
+    event.waitUntil(readState().then(answer("status")));
   } else if (data.type === "save") {
     saving = saving || save(data.resources || []).finally(() => { saving = null; });
-    event.waitUntil(saving.then((state) => port && port.postMessage({ type: "saved", build: BUILD, ...state })));
+    event.waitUntil(saving.then(answer("saved")));
   }
 });
+
+/* What the page says about this build's copy: "Saved offline (2.4 MB, build of November 25, 2026)". */
+function about() {
+  return { build: BUILD, builtOn: BUILT_ON, offlineBytes: OFFLINE_BYTES };
+}
 
 async function readState() {
   const cache = await caches.open(CACHE);
@@ -105,6 +146,8 @@ async function readState() {
   return stored ? stored.json() : { complete: false, documents: [], bytes: 0 };
 }
 
+/* Saved whole only when every file was: a save that lost the network says so, and the next one fetches
+   only what is still missing. */
 async function save(resources) {
   const before = await readState();
   if (before.complete) return { ...before, fresh: false };
@@ -112,12 +155,17 @@ async function save(resources) {
   const groups = await offlineGroups(cache, resources);
   const documents = [];
   let bytes = 0;
+  let missing = 0;
   for (const group of groups) {
-    bytes += await keepAll(cache, group.addresses);
-    if (group.label) documents.push(group.label);
+    const kept = await keepAll(cache, group.addresses);
+    bytes += kept.bytes;
+    missing += kept.missing;
+    if (group.label && !kept.missing) documents.push(group.label);
   }
-  const state = { complete: true, documents, bytes };
-  await cache.put(STATE, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
+  const state = { complete: missing === 0, documents, bytes, missing };
+  if (state.complete) {
+    await cache.put(STATE, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
+  }
   return { ...state, fresh: true };
 }
 
@@ -137,7 +185,7 @@ async function offlineGroups(cache, resources) {
   const searchFiles = ["manifest.json", "worker.js", manifest.numbers, ...Object.values(manifest.words || {}),
     ...Object.values(manifest.terms || {}), ...(manifest.chunks || []).map((chunk) => chunk[1])].filter(Boolean);
   const label = (id) => ((manifest.documents || []).find((document) => document.id === id) || {}).short || id.toUpperCase();
-  const groups = [{ label: "", addresses: [...CORE, ...QUICK].map(url).concat(resources.filter(sameSite)) }];
+  const groups = [{ label: "", addresses: [...CORE, ...QUICK, ...PAGE_ASSETS].map(url).concat(resources.filter(sameSite)) }];
   for (const id of order) {
     if (id === "cr") groups.push({ label: "search", addresses: [...new Set(searchFiles)].map((name) => url("search/" + name)) });
     groups.push({ label: label(id), addresses: [...pagesOf[id]].map(url) });
@@ -166,20 +214,24 @@ self.addEventListener("fetch", (event) => {
 async function pageResponse(request) {
   const cache = await caches.open(CACHE);
   const saved = await cache.match(request, MATCH);
-  const network = fetch(request).then((response) => {
-    if (response.ok) cache.put(request, response.clone());
-    return response;
-  });
-  network.catch(() => {});                       // when the saved copy answered first
+  if (saved) return saved;
+  const network = fetch(request);
+  network.catch(() => {});                       // when the offline page answered first
   try {
-    return await (saved ? Promise.race([network, late(SLOW_NETWORK_MS, saved)]) : network);
+    const response = await Promise.race([network, late(UNSAVED_PAGE_MS)]);
+    if (response.ok) cache.put(request, response.clone()).catch(() => {});   // a page opened is kept
+    return response;
   } catch (error) {
-    return saved || offlinePage(cache, request);
+    // a typed address never opened before: its page is the same for every number, and it is saved
+    const address = new URL(request.url);
+    const typed = TYPED.test((address.origin + address.pathname).slice(SCOPE.length))
+      && (await cache.match(url("assets/number.html"), MATCH));
+    return typed || offlinePage(cache, request);
   }
 }
 
-function late(ms, value) {
-  return new Promise((resolve) => setTimeout(() => resolve(value), ms));
+function late(ms) {
+  return new Promise((resolve, reject) => setTimeout(() => reject(new Error("no answer")), ms));
 }
 
 async function fileResponse(request) {
@@ -187,7 +239,7 @@ async function fileResponse(request) {
   const saved = await cache.match(request, MATCH);
   if (saved) return saved;
   const response = await fetch(request);
-  if (response.ok) cache.put(request, response.clone());
+  if (response.ok) cache.put(request, response.clone()).catch(() => {});
   return response;
 }
 
@@ -200,7 +252,7 @@ async function offlinePage(cache, request) {
   const message =
     '<div id="rk-main" tabindex="-1"><div class="rk-page rk-offline">' +
     '<h1 id="offline">Not saved offline yet</h1>' +
-    `<p>This page (<code>${escapeHtml(decodeURIComponent(wanted.pathname))}</code>) is not saved on this phone, and ` +
+    `<p>This page (<code>${escapeHtml(decoded(wanted.pathname))}</code>) is not saved on this phone, and ` +
     "there is no connection. The search, the penalty quick reference and the pages saved before still work.</p>" +
     '<ul class="rk-quick">' +
     '<li><a class="rk-search-open" href="search-tips/"><strong>Search the rules</strong><span>numbers, words, abbreviations</span></a></li>' +
@@ -210,11 +262,20 @@ async function offlinePage(cache, request) {
   const html = (await home.text())
     .replace(/<head>/, `<head><base href="${escapeHtml(SCOPE)}">`)
     .replace(/<title>[^<]*<\/title>/, "<title>Not saved offline yet</title>")
-    .replace(/(<article class="md-content__inner md-typeset">)[\s\S]*?(<\/article>)/, `$1${message}$2`);
+    .replace(/(<article class="md-content__inner md-typeset">)[\s\S]*?(<\/article>)/, `$1${message}$2`)
+    .replace(/<nav class="md-footer__inner[\s\S]*?<\/nav>/, "");      // the home page's "Next" is not this page's
   const headers = { "Content-Type": "text/html; charset=utf-8" };
   const policy = home.headers.get("content-security-policy");
   if (policy) headers["Content-Security-Policy"] = policy;
   return new Response(html, { status: 200, headers });
+}
+
+function decoded(path) {
+  try {
+    return decodeURIComponent(path);
+  } catch (error) {
+    return path;                                   // a stray "%" in an address typed by hand
+  }
 }
 
 function escapeHtml(text) {

@@ -1,0 +1,219 @@
+"""The engine's answers for a server: what `engine.search` answers on the published search files, computed
+at a fraction of the cost, so that a question nobody asked before costs about what it costs the browser.
+
+`answer(index, query, limit, kind)` reads the question with `question.understand` and ranks with the
+formula of `scoring` (same operations, same order: the same floating-point scores), on a
+`published.PublishedIndex`. What it does once instead of again and again: a coverage factor for each
+pattern of matched words (not for each entry), the best MAX_RANKED by a partial sort, rows only for
+the answers shown, each snippet's pattern once a question over text whose spaces were folded when it
+was first shown, and the nearest numbers by bisection in lists sorted once. tests/test_server.py holds
+its answers equal to `engine.search`'s, scores included, on every question set and on misspelt ones.
+"""
+from __future__ import annotations
+
+import bisect
+import heapq
+import html
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Optional
+
+from .engine import Answer, Result, natural_key
+from .index import SCORE_SCALE
+from .published import PublishedIndex
+from .question import (
+    COVERAGE_POWER,
+    EXPANSION_BOOST,
+    FIELD_BOOSTS,
+    GLOSSARY_TARGETS,
+    GLOSSARY_WEIGHT,
+    LEVEL_BOOST,
+    MAX_RANKED,
+    NAMING_FIELDS,
+    NUMBER_KINDS,
+    STEMMED_FIELDS,
+    VARIANT_WEIGHT,
+    Question,
+    understand,
+)
+
+SNIPPET = 180               # characters of a snippet, as engine.snippet
+
+
+def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[str] = None) -> Answer:
+    """engine.search(index, query, limit, kind), faster (QueryError for a query that cannot be searched)."""
+    question = understand(query, index)
+    found = Answer(question.query, suggestion=question.suggestion)
+    if question.number:
+        return _answer_number(index, found, question, kind, limit)
+    ranked = _ranked(index, question, kind or question.kind)
+    if not ranked and question.kind and not kind:
+        ranked = _ranked(index, question, None)      # "mtr deathtouch": the document names nothing that matches
+    pattern = _pattern(tuple(question.marks))
+    found.results = [_result(index, position, score, pattern)
+                     for position, score in _with_rules_of_terms(index, ranked, limit)]
+    return found
+
+
+# -- words: scoring.ranked, the same operations in the same order -----------------------------------
+
+def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+    facts = index.facts()
+    keyed = ((facts[position][1], -_rounded(score * (GLOSSARY_WEIGHT if facts[position][2] else 1.0)), position,
+              score) for position, score in _scored(index, question, kind))
+    return [(position, score) for _, _, position, score in heapq.nsmallest(MAX_RANKED, keyed)]
+
+
+def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+    groups = [group for group in question.groups if group]
+    scores: dict[int, float] = {}
+    matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
+    named: set[int] = set()
+    for number, group in enumerate(groups):
+        bit = 1 << number
+        for alternative in group:
+            phrase = " " in alternative.stem
+            for name, postings in index.postings(alternative.stem):
+                if name == "phrases" if phrase else name in STEMMED_FIELDS:
+                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+            for name, postings in [] if phrase else index.postings(alternative.word):
+                if name == "exact":
+                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+    if not matched:
+        return []
+    facts = index.facts()
+    patterns = Counter(matched.values())
+    weights = [_rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
+               for n in range(len(groups))]
+    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
+    for stem in question.boosts:
+        for name, postings in index.postings(stem):
+            if name in ("title", "aliases"):
+                boost = FIELD_BOOSTS[name]
+                for position, value in postings:
+                    if position in found:
+                        found[position] = found[position] + (value / SCORE_SCALE) * boost * EXPANSION_BOOST
+    everything = sum(weights)
+    coverage = {}
+    for bits in patterns:
+        held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
+        coverage[bits] = held / everything if everything else 1.0
+    result = []
+    for position, score in found.items():
+        share = coverage[matched[position]]
+        for _ in range(COVERAGE_POWER):
+            score = score * share
+        fact = facts[position]
+        if question.level and fact[0] == question.level:
+            score = score * LEVEL_BOOST
+        if fact[3] and position not in named:
+            score = score * VARIANT_WEIGHT
+        result.append((position, score))
+    return result
+
+
+def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
+    boost = FIELD_BOOSTS[field]
+    for position, value in postings:
+        scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
+        matched[position] = matched.get(position, 0) | bit
+    if field in NAMING_FIELDS:
+        named.update(position for position, _ in postings)
+
+
+def _rarity(total: int, holding: int) -> float:
+    return math.floor(math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 if holding else 0.0
+
+
+def _rounded(value: float) -> float:
+    return math.floor(value * 1e6 + 0.5) / 1e6
+
+
+def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]], limit: int):
+    """A glossary term's rules just before it (engine._with_rules_of_terms), up to `limit` answers."""
+    ordered: list[tuple[int, float]] = []
+    seen: set[int] = set()
+    facts = index.facts()
+    for position, score in ranked:
+        if len(ordered) >= limit:
+            break
+        for target in index.rows[position][8][:GLOSSARY_TARGETS] if facts[position][2] else ():
+            if target not in seen:
+                ordered.append((target, 0.0))
+                seen.add(target)
+        if position not in seen:
+            ordered.append((position, score))
+            seen.add(position)
+    return ordered[:limit]
+
+
+# -- numbers: engine._answer_number ------------------------------------------------------------------
+
+def _answer_number(index: PublishedIndex, found: Answer, question: Question, kind: Optional[str],
+                   limit: int) -> Answer:
+    kinds = [question.kind or kind] if (question.kind or kind) else (
+        ["cr"] if re.match(r"\d{3}", question.number) else NUMBER_KINDS)
+    hits = [hit for wanted in kinds for hit in index.by_number(question.number, kind=wanted)]
+    if hits:
+        shown = {hit.id for hit in hits}
+        hits += sorted((hit for hit in index.by_parent(hits[0].id) if hit.id not in shown), key=lambda hit: hit.order)
+    else:
+        name = (question.kind or kind or kinds[0]).upper()
+        nearest = _nearest(index, question.number, tuple(kinds))
+        found.notice = f"there is no {name} {question.number}" + (
+            f"; nearest: {', '.join(label for _, _, label in nearest)}" if nearest else "")
+        for wanted_kind, number, _ in nearest:
+            hits.extend(index.by_number(number, kind=wanted_kind))
+    found.results = [_result(index, hit.order, hit.score, None) for hit in hits[:limit]]
+    return found
+
+
+def _nearest(index: PublishedIndex, number: str, kinds: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """The two numbers before and after where `number` would be (engine._nearest)."""
+    labelled, keys = index.numbers_in_order(kinds)
+    position = bisect.bisect_left(keys, natural_key(number))
+    return [(kind, n, label) for n, label, kind in labelled[max(0, position - 2): position + 2]]
+
+
+# -- what an answer shows: engine._result and engine.snippet ----------------------------------------
+
+def _result(index: PublishedIndex, position: int, score: float, pattern) -> Result:
+    hit = index.hit(position, score)
+    title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
+    return Result(hit.id, hit.document, hit.number, title, _snippet(index.folded_text(position), pattern),
+                  hit.url or None, hit.score, hit.kind, hit.penalty, not hit.archived, hit.action)
+
+
+@lru_cache(maxsize=256)
+def _pattern(marks: tuple[str, ...]):
+    """The words to mark in snippets, as one expression (engine.snippet's), None without any."""
+    words = [word for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower())
+             if len(word) > 2 or word.isdigit()]
+    stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}, key=len, reverse=True)
+    return (re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
+            if stems else None)
+
+
+def _snippet(text: str, pattern, size: int = SNIPPET) -> str:
+    """engine.snippet of a text whose spaces are already folded, with the question's pattern."""
+    first = pattern.search(text) if pattern else None
+    start = max(0, first.start() - size // 3) if first else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    excerpt = text[start:start + size]
+    if start + size < len(text) and " " in excerpt[size // 2:]:
+        excerpt = excerpt[:excerpt.rfind(" ")]
+    prefix = "…" if start else ""
+    suffix = "…" if start + len(excerpt) < len(text) else ""
+    if not pattern:
+        return html.escape(prefix + excerpt + suffix)
+    pieces, position = [], 0
+    for match in pattern.finditer(excerpt):
+        pieces.append(html.escape(excerpt[position:match.start()]))
+        pieces.append(f"<mark>{html.escape(match.group(0))}</mark>")
+        position = match.end()
+    pieces.append(html.escape(excerpt[position:]))
+    return html.escape(prefix) + "".join(pieces) + html.escape(suffix)
