@@ -1,5 +1,5 @@
 """What the browser tests share: Debian's chromium through Playwright, at phone size; the site served as a
-real host serves it (rulekb serve: gzip, security headers).
+real host serves it (rulekb serve: the build's brotli or gzip forms, security headers).
 
 In CI (RULEKB_REQUIRE_BROWSER=1) a missing browser fails the browser tests instead of skipping them;
 on a developer's machine without /usr/bin/chromium they are skipped, and say so.

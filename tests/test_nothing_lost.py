@@ -13,8 +13,8 @@ import re
 import pytest
 
 from pipeline import document_json, load_document
-from pipeline.parse.furniture import is_contents_line, is_page_number
 from pipeline.read import read_source
+from pipeline.read.shapes import is_contents_line, is_page_number
 
 from conftest import CORPUS, SEEDS, pdftotext_names
 

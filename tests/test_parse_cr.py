@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
 from pipeline.parse import PARSERS
 from pipeline.parse.cr import parse_cr, term_names
-from pipeline.parse.furniture import is_page_number
 from pipeline.parse.refs import find_references, find_references_in_texts
 from pipeline.read import read_bytes, read_source
+from pipeline.read.shapes import is_page_number
 
 from conftest import CORPUS, SEEDS
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from pipeline.model import ERROR, INFO, SUBHEADING, TABLE_ROW, WARNING, Document, DocumentInfo, Problem
 from pipeline.parse import PARSERS
-from pipeline.parse.furniture import is_page_number
 from pipeline.parse.ipg import parse_ipg
 from pipeline.read import Line, SourceText, read_bytes, read_source
+from pipeline.read.shapes import is_page_number
 
 from conftest import CORPUS, SEEDS
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from pipeline import kinds
 from pipeline.model import BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, DocumentInfo
 from pipeline.parse import PARSERS
-from pipeline.parse.furniture import is_contents_line, is_page_number
 from pipeline.parse.mtr import parse_mtr
 from pipeline.read import Line, SourceText, read_bytes, read_source
+from pipeline.read.shapes import is_contents_line, is_page_number
 
 from conftest import CORPUS, SEEDS
 

@@ -1,6 +1,8 @@
-"""`rulekb serve`: bad requests get 400/404/405/414/431 with a reason, never a dropped connection; security
-headers on every answer; gzip only when accepted; HEAD wherever GET works; a rebuild is followed without a
-restart; searches run in search processes of their own, which are replaced when they die, and end with it.
+"""`rulekb serve` (Starlette on uvicorn): bad or slow requests get 400/404/405/408/414/431 with a reason,
+never a dropped connection; security headers on every answer; the build's brotli or gzip form only when
+accepted; HEAD wherever GET works; a rebuild is followed without a restart; /api/search and /api/sections
+answer from what the build published (its search files and data files: sources/ may be gone), the same as
+`rulekb search` and `rulekb show`; one server process per core, replaced when killed, ended with it.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import FROZEN, SEEDS
+from conftest import FROZEN, ROOT, SEEDS
 
 SMALL = {"magic-online-floor-rules-2002.txt": "000_d5f726d99ad04a53.txt",
          "cr-2011-02-04-multiplayer-excerpt.txt": "002_75bbd6f8d1790816.txt",
@@ -132,7 +134,20 @@ def test_a_bad_request_gets_its_status_and_the_connection_goes_on(server, path, 
 def test_a_malformed_request_is_answered_before_the_connection_closes(server, request_bytes, status):
     answer = raw(server, request_bytes)
     assert answer.startswith(f"HTTP/1.1 {status} ".encode()), answer[:100]
-    assert b"\r\nConnection: close\r\n" in answer and b"Content-Security-Policy" in answer
+    head = answer.split(b"\r\n\r\n")[0].lower()
+    assert b"\r\nconnection: close" in head and b"\r\ncontent-security-policy: " in head
+
+
+@pytest.mark.parametrize("opening", [b"", b"GET / HTTP/1.1\r\nHost: x\r\n"])
+def test_a_client_too_slow_with_its_request_gets_408_and_is_let_go(server, monkeypatch, opening):
+    from pipeline.serve.web import GuardedHttpTools
+    monkeypatch.setattr(GuardedHttpTools, "head_seconds", 0.5)      # 30 s in service
+    with socket.create_connection(server, timeout=30) as connection:
+        connection.sendall(opening)                                # silent, or a head never finished
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 408 ") and b"content-security-policy: " in received.lower()
 
 
 def test_other_methods_are_not_allowed(server):
@@ -164,15 +179,63 @@ def test_the_csp_allows_exactly_the_inline_scripts_of_the_page(server, site):
         assert f"'sha256-{b64encode(hashlib.sha256(script).digest()).decode()}'" in script_src
 
 
-@pytest.mark.parametrize("accept, compressed", [
-    (None, False), ("gzip", True), ("gzip, deflate, br", True), ("gzip;q=0", False), ("gzip; q=0.0, br", False),
-    ("identity", False), ("*", True), ("*;q=0", False), ("deflate", False), ("GZIP;Q=0.5", True),
+@pytest.mark.parametrize("accept, encoding", [
+    (None, None), ("gzip", "gzip"), ("gzip, deflate, br", "br"), ("gzip;q=0", None), ("gzip; q=0.0, br", "br"),
+    ("identity", None), ("*", "br"), ("*;q=0", None), ("deflate", None), ("GZIP;Q=0.5", "gzip"),
+    ("br;q=0.5, gzip", "gzip"), ("br;q=0.8, gzip;q=0.8", "br"), ("br;q=0, *", "gzip"), ("zstd, br", "br"),
 ])
-def test_gzip_only_for_clients_that_accept_it(server, site, accept, compressed):
+def test_the_best_form_the_client_accepts(server, site, accept, encoding):
     status, headers, body = ask(server, "/", headers={"Accept-Encoding": accept} if accept else {})
     assert status == 200 and headers["vary"] == "Accept-Encoding"
-    assert (headers.get("content-encoding") == "gzip") == compressed
-    assert (gzip.decompress(body) if compressed else body) == (site / "index.html").read_bytes()
+    assert headers.get("content-encoding") == encoding
+    assert headers["content-length"] == str(len(body))
+    assert decompressed(body, encoding) == (site / "index.html").read_bytes()
+
+
+def decompressed(body: bytes, encoding) -> bytes:
+    import brotli
+    return brotli.decompress(body) if encoding == "br" else gzip.decompress(body) if encoding == "gzip" else body
+
+
+def test_the_build_writes_brotli_and_gzip_beside_each_text_file_and_the_server_sends_them(server, site):
+    texts = [path for path in site.rglob("*") if path.suffix in (".html", ".css", ".js", ".json", ".svg", ".xml")
+             and not any(part.startswith(".") for part in path.relative_to(site).parts)]
+    assert len(texts) > 50
+    for path in texts:
+        body = path.read_bytes()
+        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+            form = path.with_name(path.name + suffix)
+            if len(body) > 1000:        # a form is written when it is smaller, as it always is past a few hundred bytes
+                assert form.is_file(), form
+            if form.is_file():
+                assert decompressed(form.read_bytes(), encoding) == body, form
+                assert len(form.read_bytes()) < len(body) or form.name == "sitemap.xml.gz", form   # mkdocs writes that one
+    assert not list(site.rglob("*.png.gz")) and not list(site.rglob("*.gz.gz")) and not list(site.rglob("*.br.br"))
+    for path in ("/", "/cr/", "/assets/rulekb.css", "/data/index.json"):
+        file = site / path.strip("/") / "index.html" if path.endswith("/") else site / path.strip("/")
+        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+            _, headers, body = ask(server, path, headers={"Accept-Encoding": encoding})
+            assert headers["content-encoding"] == encoding and body == file.with_name(file.name + suffix).read_bytes()
+
+
+def test_a_rebuild_compresses_only_what_changed_and_linked_pages_share_their_forms(tmp_path, built_site):
+    from pipeline import api
+    out = tmp_path / "site"
+    api.build(small_sources(tmp_path / "sources"), out)
+    before = {path.relative_to(out): path.stat().st_ino for path in out.rglob("*.br")}
+    api.build(small_sources(tmp_path / "sources", extra_word="zymurgical"), out)
+    after = {path.relative_to(out): path.stat().st_ino for path in out.rglob("*.br")}
+    kept = [path for path in after if before.get(path) == after[path]]
+    assert Path("assets/rulekb.css.br") in kept and Path("data/floor.json.br") not in kept
+    assert b"zymurgical" in decompressed((out / "data/floor.json.br").read_bytes(), "br")
+    assert len(kept) > len(after) / 2
+    pages = {}
+    for page in built_site.rglob("index.html"):          # older editions' old addresses are hard links of one page
+        pages.setdefault(page.stat().st_ino, []).append(page)
+    linked = [group for group in pages.values() if len(group) > 1]
+    assert linked
+    for group in linked[:20]:
+        assert len({page.with_name("index.html.br").stat().st_ino for page in group}) == 1, group
 
 
 @pytest.mark.parametrize("path", ["/", "/cr", "/api/search?q=match", "/api/search?q=", "/api/sections/floor:111",
@@ -187,7 +250,7 @@ def test_head_answers_wherever_get_does_with_the_same_headers_and_no_body(server
 
 def test_http_1_0_closes_and_keep_alive_keeps(server):
     answer = raw(server, b"GET /api/search?q=match HTTP/1.0\r\n\r\n")
-    assert answer.startswith(b"HTTP/1.1 200 ") and b"Connection: close" in answer
+    assert answer.startswith(b"HTTP/1.1 200 ") and b"\r\nconnection: close" in answer.lower()
     connection = http.client.HTTPConnection(*server, timeout=30)
     try:
         for _ in range(5):
@@ -196,7 +259,21 @@ def test_http_1_0_closes_and_keep_alive_keeps(server):
         connection.close()
 
 
-# -- the generation and the search processes ------------------------------------------------------
+def test_answers_one_after_another_on_a_connection_do_not_wait_for_the_client_s_acknowledgements(server):
+    """A head and a body written apart, with Nagle's algorithm on, wait 40 ms for the client's delayed ACK each."""
+    connection = http.client.HTTPConnection(*server, timeout=30)
+    try:
+        took = []
+        for path in ["/", "/assets/rulekb.css", "/api/search?q=trampel", "/api/sections/floor:111"] * 6:
+            started = time.perf_counter()
+            assert ask(server, path, headers={"Accept-Encoding": "gzip"}, connection=connection)[0] == 200
+            took.append(time.perf_counter() - started)
+    finally:
+        connection.close()
+    assert sorted(took)[len(took) // 2] < 0.02, took           # a generous bound: a stalled answer takes 40 ms
+
+
+# -- the generation and the server's processes ------------------------------------------------------
 
 def test_a_rebuild_is_followed_without_a_restart(tmp_path):
     from pipeline import api
@@ -222,30 +299,117 @@ def test_a_rebuild_is_followed_without_a_restart(tmp_path):
         running.server_close()
 
 
-def test_rulekb_serve_searches_in_processes_of_its_own_replaced_when_killed_and_ended_with_it(site):
+def test_rulekb_serve_answers_from_one_process_per_core_replaced_when_killed_and_ended_with_it(site):
     from pipeline.bench.serving import _children, server_cpu, start_server, stop_server
-    process, port = start_server(site, workers=1)
+    process, port = start_server(site)
     address = ("127.0.0.1", port)
+    count = os.cpu_count() or 1
     try:
-        count = os.cpu_count() or 1
-        searchers = wait_for(lambda: len(_children(process.pid)) == count and _children(process.pid),
-                             f"{count} search processes starting (one per core)")
+        workers = wait_for(lambda: _workers(process.pid) if len(_workers(process.pid)) == count else None,
+                           f"{count} server processes starting (one per core)")
         questions = [f"match {n}" for n in range(40)] + [f"game {n}" for n in range(40)]
         with ThreadPoolExecutor(16) as pool:
             statuses = list(pool.map(lambda q: ask(address, f"/api/search?q={quote(q)}")[0], questions))
         assert statuses == [200] * len(questions)
-        used = {pid: server_cpu(pid) for pid in searchers}
-        assert all(seconds > 0 for seconds in used.values()), used        # every search process took questions
-        os.kill(searchers[0], signal.SIGKILL)
-        answers = [ask(address, f"/api/search?q=after+{n}")[0] for n in range(2 * len(searchers) + 1)]
-        assert set(answers) <= {200, 503} and answers[-1] == 200
-        wait_for(lambda: len(_children(process.pid)) == len(searchers),   # replaced (the killed one reaped)
-                 f"{len(searchers)} search processes again")
+        assert all(server_cpu(pid) > 0 for pid in workers)
+        os.kill(workers[0], signal.SIGKILL)
+        answers = [ask(address, f"/api/search?q=after+{n}")[0] for n in range(2 * count + 1)]
+        assert answers == [200] * len(answers)                            # the others answer meanwhile
+        replaced = wait_for(lambda: (lambda now: now if len(now) == count and workers[0] not in now else None)(
+            _workers(process.pid)), f"{count} server processes again, the killed one replaced")
+        assert ask(address, "/api/search?q=replaced")[0] == 200
         everyone = [process.pid] + _children(process.pid)
+        assert set(replaced) <= set(everyone)
     finally:
         stop_server(process)
     wait_for(lambda: all(not Path(f"/proc/{pid}").exists() or _zombie(pid) for pid in everyone),
              "every process of the server ending")
+
+
+def _workers(pid: int) -> list[int]:
+    """The server processes uvicorn's supervisor runs (not multiprocessing's resource tracker), alive."""
+    from pipeline.bench.serving import _children
+    found = []
+    for child in _children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command and not _zombie(child):
+            found.append(child)
+    return found
+
+
+# -- answers from what the build published -------------------------------------------------------
+
+def test_the_api_answers_sections_and_searches_after_sources_are_deleted(tmp_path):
+    from pipeline import api
+    from pipeline.serve import Site, make_server
+    sources = small_sources(tmp_path / "sources")
+    out = tmp_path / "site"
+    api.build(sources, out)
+    expected = api.show("floor:111", sources)
+    shutil.rmtree(sources)
+    running = make_server(Site(out), port=0)
+    threading.Thread(target=running.serve_forever, daemon=True).start()
+    try:
+        status, _, body = ask(running.server_address, "/api/sections/floor:111")
+        assert status == 200 and json.loads(body) == expected
+        assert "default number of games" in json.loads(body)["text"]
+        status, _, body = ask(running.server_address, "/api/search?q=defualt+numbr+of+games")
+        assert status == 200 and json.loads(body)["results"][0]["id"] == "floor:111"
+    finally:
+        running.shutdown()
+        running.server_close()
+
+
+SECTION_REFS = ["cr:704.5k", "704.5k", "cr 702.19b", "ipg:2.1", "2.1", "ipg 2.1", "mtr 3.3", "mtr:appendix-a",
+                "appendix a", "concede", "City's Blessing", "trample", "cr:100", "jar:common-issues", "no:such", "9.9.9",
+                "cr:glossary/term-abandon", "floor 111"]
+
+
+@pytest.mark.parametrize("ref", SECTION_REFS)
+def test_a_section_from_the_published_data_is_what_rulekb_show_prints(built_site, frozen_corpus, ref):
+    from pipeline import api
+    from pipeline.serve.generation import Site
+    expected = api.show(ref, corpus=frozen_corpus)
+    assert Site(built_site).current().sections().view(ref) == expected
+
+
+def test_the_api_ranks_as_the_engine_does_on_the_published_search_files(built_site):
+    """The server's ranking (search.ranking, on the browser's files) gives the engine's answers, scores included,
+    on every question set and on questions misspelt as the benchmark misspells them; and the browser's files give
+    the whoosh index's answers."""
+    from pipeline.bench.serving import new_questions
+    from pipeline.search.engine import search
+    from pipeline.search.index import KnowledgeBase
+    from pipeline.search.published import PublishedIndex
+    from pipeline.search.quality import read_questions
+    from pipeline.search.question import QueryError
+    from pipeline.search.ranking import answer
+    from pipeline.site.publish import index_folder, published
+    questions = [query for name in ("search.tsv", "search-more.tsv", "situations.tsv")
+                 for query, _ in read_questions(ROOT / "tests" / "fixtures" / name)]
+    misspelt = new_questions(questions)
+    asked = questions + [next(misspelt) for _ in range(400)] + ["rule 999.9", "ipg 9.9", "appendix z", "GRV", "mtr"]
+    published_index = PublishedIndex(built_site / "search")
+    kb = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
+
+    def answered(engine, index, query, limit, kind):
+        try:
+            return engine(index, query, limit=limit, kind=kind).as_json()
+        except QueryError as error:
+            return str(error)
+    try:
+        for query in asked:
+            for limit, kind in ((10, None), (3, "mtr")):
+                fast = answered(answer, published_index, query, limit, kind)
+                assert fast == answered(search, published_index, query, limit, kind), query
+                whoosh = answered(search, kb, query, limit, kind)
+                ids = (lambda found: found if isinstance(found, str) else [r["id"] for r in found["results"]])
+                assert ids(fast) == ids(whoosh), query
+    finally:
+        kb.close()
 
 
 def _zombie(pid: int) -> bool:

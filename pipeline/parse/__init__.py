@@ -1,9 +1,11 @@
-"""The parse stage: numbered lines of one source to a Document, by the parser its kind names.
+"""The parse stage: the typed stream of one source (pipeline.read.stream) to a Document, by the parser its
+kind names.
 
 `parse(source, info)` runs the parser the kind's registry entry (pipeline.kinds) names, then
 holds the result to the kind's invariants (`checks`). Parsers never raise on odd content: they
 record Problems (with file and line) and keep every passage of the source somewhere in the
-Document. What they share is in `common`, `furniture` (PDF page furniture) and `refs`.
+Document. What they share is in `common`, `ending` (credits, truncated files) and `refs`; what is
+about the format was settled by the read stage.
 """
 from __future__ import annotations
 

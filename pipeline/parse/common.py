@@ -1,7 +1,9 @@
-"""What every parser shares: how a line ends a sentence or reads like a title, the contents and
-credits labels, Markdown heading marks, unique section ids, truncation reports, a per-line guard
-so that odd content becomes a Problem (with its line) instead of an exception, how the lines of a
-paragraph join, and how PDF-to-text output is put back into lines a parser can read.
+"""What every parser shares: how a line ends a sentence or reads like a title, the contents label,
+unique section ids, the check that a layout was recognised, a per-line guard so that odd content
+becomes a Problem (with its line) instead of an exception, and how the lines of a paragraph join.
+How a document ends (its credits, a truncated file) is in `ending`; what is about the format
+(headings, lists, tables, page furniture, dot-leader contents lines) was settled by the read stage's
+typed stream.
 
 Each parser keeps only what is its document's own (numbering, penalties, glossary).
 """
@@ -9,38 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Optional, Sequence
+from typing import Optional
 
 from ..model import ERROR, WARNING, DocumentInfo, Problem
-from ..read.source import Line
-from .furniture import strip_dot_leader
+from ..read.shapes import CLOSING_MARKS, ends_sentence, glue, looks_like_title  # noqa: F401  (shared with the parsers)
 
-# What may close a sentence after its final punctuation: "...Option.”", "...(See rule 704.)".
-CLOSING_MARKS = "\"'”’)]"
-SENTENCE_MARKS = ".!?:"
 # "Contents", "Table of Contents", "CONTENTS:"; the MTR also lists "Appendices".
 CONTENTS_LABEL = re.compile(r"(?:table\s+of\s+)?contents:?|appendices", re.I)
-# "All trademarks are property of...", "™ & © 2024 Wizards", "Converted by: ...".
-CREDIT_LINE = re.compile(r"^(?:All trademarks\b|Converted by\b|™\s*&\s*©|TM\s*&\s*\(?c\)?|©|\(c\)\s*\d"
-                         r"|Copyright\b)", re.I)
-MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
-SENTENCE_INSIDE = re.compile(r"(?:[a-z]{3}|\))[.!?]\s+[A-Z]")   # not "Team vs. Team"
-NOT_TITLE_STARTS = ",.;:)]-–—•*"
-
-
-def ends_sentence(text: str, marks: str = SENTENCE_MARKS) -> bool:
-    """"...the game." / "...(see rule 704.)" / "Example:" end a sentence; "...a player" does not. Empty: True."""
-    return text.rstrip(CLOSING_MARKS)[-1:] in marks if text else True
-
-
-def looks_like_title(text: str, max_length: int = 100, max_words: int = 16, trailing: str = ".,;:") -> bool:
-    """Short, starts like a title (a capital, a digit or a quote), holds no sentence and does not end like one."""
-    if not text or len(text) > max_length or len(text.split()) > max_words:
-        return False
-    if text[0].islower() or text[0] in NOT_TITLE_STARTS:
-        return False
-    return text.rstrip(CLOSING_MARKS)[-1:] not in trailing and not SENTENCE_INSIDE.search(text)
-
 
 TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]*")
 TRAILING_NOTE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]$")       # "... Limited Events (these are guidelines)"
@@ -53,20 +30,8 @@ def title_case(title: str) -> bool:
     return not long_words or 2 * sum(word[0].isupper() for word in long_words) >= len(long_words)
 
 
-def broken_severity(info: DocumentInfo) -> str:
-    """What a broken invariant is: an error, but a warning in a file the manifest says is an excerpt (an
-    excerpt's contents list names what it left out)."""
-    return WARNING if info.excerpt else ERROR
-
-
 def is_contents_label(text: str) -> bool:
     return bool(CONTENTS_LABEL.fullmatch(text.strip()))
-
-
-def markdown_heading(text: str) -> Optional[tuple[str, str]]:
-    """"## 1.1 Tournament Types" -> ("1.1 Tournament Types", "h2"); None for a line without heading marks."""
-    match = MARKDOWN_HEADING.match(text)
-    return (match.group(2), f"h{len(match.group(1))}") if match else None
 
 
 class SectionIds:
@@ -145,23 +110,6 @@ def line_failed(problems: list[Problem], source: str, line: Optional[int], error
 
 # --- joining the lines of a paragraph ---------------------------------------------------------------
 
-# A line that ends inside a word: a letter (or a closing mark) right before a hyphen or dash, no space
-# between ("turn-" / "based", "occurs—" / "unless"). PDFs of these documents break lines only at hyphens
-# that are part of the word, so the hyphen stays and no space is put in.
-BROKEN_AT_DASH = re.compile(r"(?:[^\W_]|[\[(])[-‐–—−]$|[\"”’)][—–]$")   # "[−" / "N]": a minus sign too
-GOES_ON = re.compile(r"[^\W_]|[\[{(“\"‘']")          # what may follow such a dash without a space
-# "first- and second-order": a hyphen before a conjunction is a suspended compound, the space stays.
-SUSPENDED = re.compile(r"(?:and|or|nor|to)\b")
-
-
-def glue(before: str, after: str) -> str:
-    """What goes between two lines of one paragraph: "" after a word broken at its hyphen, else a space."""
-    if before and after and GOES_ON.match(after) and BROKEN_AT_DASH.search(before) \
-            and not (before[-1] == "-" and SUSPENDED.match(after)):
-        return ""
-    return " "
-
-
 def join_lines(parts: list[str]) -> str:
     """The lines of one paragraph as one text ("turn-" + "based" -> "turn-based", others with a space)."""
     if len(parts) == 1:
@@ -207,126 +155,3 @@ def ends_paragraph(line: str, following: str, width: Optional[int]) -> bool:
     Only for hard-wrapped text (`width` known); proportional fonts make "full" vary, hence the margin.
     """
     return width is not None and len(line) + 1 + len(first_word(following)) <= width * 0.9
-
-
-# --- pdftotext's default mode ------------------------------------------------------------------------
-
-# "2.1." / "1.1" / "2." alone on a line: a heading's number (a page number has no dot).
-NUMBER_ALONE = re.compile(r"[1-9]\d?\.(?:\d{1,2}\.?)*")
-LONE_BULLET = re.compile(r"[•●▪◦‣∙○■□➢➤❖\uf0b7\uf0a7]")
-ITEM_START = re.compile(r"[A-Z0-9“\"'‘(]")
-MAX_BLANKS_IN_HEADING = 2
-
-
-def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
-    """Lines of pdftotext's default mode made whole again; other lines pass through unchanged.
-
-    - A heading's number stands on a line of its own, its title one or two lines further
-      ("2.1." / "" / "Game Play Error — Missed Trigger"; "1.1" / "" / "Tournament Types"; in the
-      contents "2.1." / "Game Play Error — Missed Trigger ..... 7"): one line "2.1. Game Play ...".
-    - A list's bullets come first, each alone on a line, then the items' text ("•" / "•" / "" /
-      "Tournament Organizer" / "Head Judge"): each item gets its bullet back ("• Head Judge"), the
-      items being the lines of the block after the bullets when there are as many, else the lines that
-      start a sentence after one ended.
-    - A heading number drawn in the margin beside a list comes among its bullets ("•" / "1.7" /
-      "" / items... / "" / "Head Judge"): it goes to the first title after the list.
-    Nothing is dropped: a number joins its title, a bullet its item. Lines with a hint (PDF, HTML)
-    are never touched.
-    """
-    out: list[Line] = []
-    index, count = 0, len(lines)
-    bullets = 0
-    held: Optional[Line] = None          # a heading number waiting for its title
-    while index < count:
-        line = lines[index]
-        text = line.text.strip()
-        if line.hint:
-            pass
-        elif LONE_BULLET.fullmatch(text):
-            bullets += 1
-            index += 1
-            continue
-        elif bullets and held is None and NUMBER_ALONE.fullmatch(text):
-            held = line
-            index += 1
-            continue
-        elif bullets and not text:
-            index += 1                   # blank lines between the bullets
-            continue
-        elif bullets:
-            index = _bulleted_block(lines, index, bullets, out, held is not None)
-            bullets = 0
-            continue
-        elif held is not None and text:
-            title = _title_after(lines, index - 1, held.text.strip(), len(lines))
-            if title is not None:
-                out.append(_joined_heading(held, lines[title]))
-                held = None
-                index = title + 1
-                continue
-            out.append(held)
-            held = None
-        elif held is None and NUMBER_ALONE.fullmatch(text):
-            title = _title_after(lines, index, text, MAX_BLANKS_IN_HEADING + 1)
-            if title is not None:
-                out.append(_joined_heading(line, lines[title]))
-                index = title + 1
-                continue
-        out.append(line)
-        index += 1
-    if held is not None:
-        out.append(held)
-    if bullets:                          # bullets with no text after them: kept as drawn
-        out.append(Line(lines[-1].number, " ".join("•" * bullets), "", lines[-1].page))
-    return out
-
-
-def _joined_heading(number: Line, title: Line) -> Line:
-    return Line(number.number, f"{number.text.strip()} {title.text.strip()}", number.hint or title.hint, number.page)
-
-
-def _title_after(lines: Sequence[Line], index: int, number: str, reach: int) -> Optional[int]:
-    """The line a lone heading number's title is on: the next text line, if it reads like a title."""
-    for following in range(index + 1, min(len(lines), index + 1 + reach)):
-        text = lines[following].text.strip()
-        if not text:
-            continue
-        return following if _is_title(text) else None
-    return None
-
-
-def _is_title(text: str) -> bool:
-    title = strip_dot_leader(text) if "..." in text or "…" in text else text
-    return bool(title) and title[0].isupper() and not NUMBER_ALONE.fullmatch(text) \
-        and looks_like_title(title, 150, max_words=20, trailing=".,;")
-
-
-def _bulleted_block(lines: Sequence[Line], index: int, bullets: int, out: list[Line], number_held: bool) -> int:
-    """The text lines after `bullets` lone bullets, up to a blank line, with the bullets put back.
-
-    With a heading number held, a title-like line after a finished one and before a blank line ends
-    the list: it is that number's title.
-    """
-    end = index
-    while end < len(lines):
-        text = lines[end].text.strip()
-        if not text or LONE_BULLET.fullmatch(text) or lines[end].hint:
-            break
-        if number_held and end > index and _is_title(text) and ends_sentence(lines[end - 1].text.strip()) \
-                and (end + 1 >= len(lines) or not lines[end + 1].text.strip()):
-            break
-        end += 1
-    block = list(range(index, end))
-    if len(block) == bullets:
-        starts = set(block)
-    else:
-        found = [index] + [at for at in block[1:] if ITEM_START.match(lines[at].text.strip())
-                           and ends_sentence(lines[at - 1].text.strip(), ".!?:;")]
-        starts = set(found[:bullets])
-    for at in block:
-        line = lines[at]
-        out.append(Line(line.number, f"• {line.text.strip()}", "li", line.page) if at in starts else line)
-    missing = bullets - len(starts)
-    if missing > 0:                      # more bullets than items found: the rest stay as drawn
-        out.append(Line(lines[end - 1].number, " ".join("•" * missing), "", lines[end - 1].page))
-    return end

@@ -11,7 +11,8 @@ The document, in the order the file gives it:
   definition lines. Numbered senses ("1. Text on an object...") are definition text there;
 - the credits, from the "Credits" heading after the rules, and everything after them.
 
-How it decides, in one pass over the lines:
+How it decides, in one pass over the typed stream (pipeline.read.stream), reading every element as a line
+of text with its indentation:
 - A number at the start of a line is a heading only if it makes sense where it stands. The
   real anomalies are accepted ("119.1d." extra dot, "606.5 " missing dot, "901.4.All"
   missing space, "800.4c If" next to "800.4a." in one excerpt). In hard-wrapped copies a line
@@ -24,7 +25,8 @@ How it decides, in one pass over the lines:
 - Glossary entries are parted by blank lines; in a conversion without them, a short term-like
   line after a finished sentence starts the next entry.
 - The contents list is the run of heading lines after "Contents" (or dot-leader lines, or
-  headings that come back before any rule) up to the first heading seen twice.
+  headings that come back before any rule) up to the first heading seen twice. A heading it names
+  that never comes is a truncated file (pipeline.parse.ending).
 - In an excerpt (rules not followed by a glossary), unnumbered paragraphs set off by a blank
   line after the last rule are not rules text (a blog's "Post a Comment"): they go to credits.
 
@@ -35,7 +37,7 @@ line other than the contents list and page numbers.
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, fields, replace
+from dataclasses import MISSING, fields
 from typing import Callable, Optional
 
 from ..model import (
@@ -53,21 +55,20 @@ from ..model import (
     Section,
 )
 from ..read import SourceText
+from ..read.stream import ContentsLine, PageNumber, stream_of
 from . import common
 from .common import (
     CLOSING_MARKS,
     SectionIds,
-    broken_severity,
     ends_paragraph,
     glue,
     is_contents_label,
     join_lines,
     looks_like_title,
-    markdown_heading,
     wrap_width,
 )
-from .furniture import is_contents_line, is_page_number, strip_dot_leader
-from .refs import SUBRULE_LETTERS, find_references_in_texts
+from .ending import truncated
+from .refs import SUBRULE_LETTERS, find_references_in_texts, moved
 
 # --- the shapes of lines ---------------------------------------------------------------------------
 
@@ -96,7 +97,6 @@ CITES_RULE = re.compile(r"\b(?:rules?|section)\s+\d")
 # "See rule 702.141, “Encore”".
 ENDS_WITH_CITATION = re.compile(r"\b(?:rules?|section)\s+\d[\d.a-z]*(?:,\s*[“\"][^”\"]*[”\"])?$")
 RULE_TITLE_MAX = 80      # "702.2. Deathtouch", "204.4. Supertypes": a rule that is only a heading
-PAGE_NUMBER_MAX = 16     # "Page 123 of 456" at most
 # Three joins of a line cut mid-sentence with a line starting in lowercase prove hard wrapping.
 WRAPS_TO_PROVE_HARD_WRAPPING = 3
 # Names on a glossary term line: a quoted name (a comma inside the quotes belongs to it) or a plain one.
@@ -105,7 +105,6 @@ OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
 # Subrule letters skip l and o: the letter expected after each one.
 NEXT_LETTER = {ord(a): ord(b) for a, b in zip(SUBRULE_LETTERS, SUBRULE_LETTERS[1:])}
 FIRST_LETTER = ord(SUBRULE_LETTERS[0])
-MAX_MISSING_REPORTED = 5
 LEVELS = {"chapter": 1, "section": 2, "rule": 3, "subrule": 4}
 
 
@@ -202,7 +201,8 @@ class _CrParser:
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.source = source
         self.info = info
-        self.handle: Callable[[str, str, int], None] = self.front_line   # what the current part does with a line
+        # What the current part does with a line: (its indentation, its text, its number).
+        self.handle: Callable[[str, str, int], None] = self.front_line
         self.in_rules = False
         self.front: list[_Paragraph] = []
         self.credits: list[_Paragraph] = []
@@ -224,23 +224,24 @@ class _CrParser:
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.found_names: set[str] = set()
-        texts = [line.text.strip() for line in source.lines if line.text.strip()]
+        self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
+        self.stream = stream_of(source)
+        texts = [element.text for element in self.stream if element.text]
         self.width = wrap_width(texts)               # hard-wrapped text (PDF, pdftotext, old files): its width
         # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything).
-        self.margin = min((len(line.text) - len(line.text.lstrip()) for line in source.lines if line.text.strip()),
-                          default=0)
+        self.margin = min((len(element.indent) for element in self.stream if element.text), default=0)
 
     # -- driving ----------------------------------------------------------------------------------
 
     def parse(self) -> Document:
-        lines = self.source.lines
-        last = len(lines) - 1
+        stream = self.stream
+        last = len(stream) - 1
         before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
         before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
         page_break = False
-        for index, line in enumerate(lines):
-            text = line.text
-            if not text:
+        for index, element in enumerate(stream):
+            stripped = element.text
+            if not stripped:
                 if self.open is not None:
                     before_blank = self.open
                 self.after_blank = True
@@ -249,13 +250,8 @@ class _CrParser:
                     before_blank_term = self.term
                     self.finish_term()
                 continue
-            if text[0] == "#":
-                text = (markdown_heading(text) or (text,))[0] or text
-            stripped = text.strip() if text[0].isspace() else text
-            if not stripped:
-                continue
-            if (len(stripped) <= PAGE_NUMBER_MAX and is_page_number(stripped)
-                    and (index == 0 or not lines[index - 1].text or index == last or not lines[index + 1].text)):
+            if element.__class__ is PageNumber and (index == 0 or not stream[index - 1].text or index == last
+                                                    or not stream[index + 1].text):
                 page_break = True
                 continue
             if page_break or (self.after_blank and stripped[0].islower()
@@ -268,39 +264,40 @@ class _CrParser:
                 if self.terms and self.terms[-1] is held and (not held.lines or not ends_sentence(held.lines[-1])):
                     self.term = self.terms.pop()  # a term or a sentence the page break cut
             try:
-                self.handle(text, stripped, line.number)
+                self.leader_entry = element.entry if element.__class__ is ContentsLine else None
+                self.handle(element.indent, stripped, element.line)
             except Exception as error:  # never raise on odd content: say where, keep the text
-                common.line_failed(self.problems, self.info.source, line.number, error)
-                self.loose_text(self.credits if self.credits else self.front, stripped, line.number)
+                common.line_failed(self.problems, self.info.source, element.line, error)
+                self.loose_text(self.credits if self.credits else self.front, stripped, element.line)
             before_blank = before_blank_term = None
         self.finish_term()
         return self.document()
 
     # -- front matter and contents ------------------------------------------------------------------
 
-    def front_line(self, text: str, stripped: str, number: int) -> None:
+    def front_line(self, indent: str, stripped: str, number: int) -> None:
         if is_contents_label(stripped):
             self.handle = self.contents_line
             return
-        if is_contents_line(stripped):
+        if self.leader_entry is not None:
             self.handle = self.contents_line
-            self.contents_line(text, stripped, number)
+            self.contents_line(indent, stripped, number)
             return
         if stripped[0].isdigit() and heading_shape(stripped):
-            self.start_rules(text, stripped, number)
+            self.start_rules(indent, stripped, number)
             return
         self.loose_text(self.front, stripped, number)
 
-    def contents_line(self, text: str, stripped: str, number: int) -> None:
-        dotted = is_contents_line(stripped)
-        entry = strip_dot_leader(stripped) if dotted else stripped
+    def contents_line(self, indent: str, stripped: str, number: int) -> None:
+        dotted = self.leader_entry is not None
+        entry = self.leader_entry if dotted else stripped
         if not entry:                                          # dot leaders alone
             return
         shape = heading_shape(entry) if entry[0].isdigit() else None
         if shape:
             heading_number, kind = shape[0], shape[1]
             if kind in ("rule", "subrule") or heading_number in self.contents_numbers:
-                self.start_rules(text, stripped, number)      # the contents list is over
+                self.start_rules(indent, stripped, number)      # the contents list is over
             else:
                 self.contents_numbers[heading_number] = number
             return
@@ -308,16 +305,16 @@ class _CrParser:
             self.contents_names.setdefault(entry.casefold(), number)
             return
         self.handle = self.front_line                          # prose after the list: front matter
-        self.front_line(text, stripped, number)
+        self.front_line(indent, stripped, number)
 
-    def start_rules(self, text: str, stripped: str, number: int) -> None:
+    def start_rules(self, indent: str, stripped: str, number: int) -> None:
         self.handle = self.rules_line
         self.in_rules = True
-        self.rules_line(text, stripped, number)
+        self.rules_line(indent, stripped, number)
 
     # -- the rules ---------------------------------------------------------------------------------
 
-    def rules_line(self, text: str, stripped: str, number: int) -> None:
+    def rules_line(self, indent: str, stripped: str, number: int) -> None:
         first = stripped[0]
         if first.isdigit():
             shape = heading_shape(stripped)
@@ -333,7 +330,7 @@ class _CrParser:
             if label in (GLOSSARY_LABEL, CREDITS_LABEL):
                 self.label_line(label, stripped, number)
                 return
-        self.rule_text(text, stripped, number)
+        self.rule_text(indent, stripped, number)
 
     def heading(self, shape, line: int) -> bool:
         """Start the heading or rule a numbered line opens; False if the line is text after all."""
@@ -464,7 +461,7 @@ class _CrParser:
         self.open_is_example = owner is not None
         self.after_blank = False
 
-    def rule_text(self, text: str, stripped: str, line: int) -> None:
+    def rule_text(self, indent: str, stripped: str, line: int) -> None:
         """A line of rules text that is no heading: the rule above goes on, or gets another paragraph."""
         owner = self.current
         if owner is None:
@@ -476,7 +473,7 @@ class _CrParser:
             if mid_sentence and stripped[0].islower():
                 self.wraps_seen += 1
                 self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
-            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(text)):
+            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(indent)):
                 open_paragraph.parts.append(stripped)
                 return
         paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
@@ -513,7 +510,7 @@ class _CrParser:
 
     # -- glossary ------------------------------------------------------------------------------------
 
-    def glossary_line(self, text: str, stripped: str, line: int) -> None:
+    def glossary_line(self, indent: str, stripped: str, line: int) -> None:
         if stripped[0] in "Cc" and stripped.casefold() == CREDITS_LABEL:
             self.finish_term()
             self.start_credits(stripped, line)
@@ -525,7 +522,7 @@ class _CrParser:
         if term is not None:
             # No blank line between two entries (some conversions, pdftotext, a few editions).
             self.finish_term()
-        elif self.terms and self.indented(text):
+        elif self.terms and self.indented(indent):
             # An indented block after a blank line goes on with the entry above (the 2003 "Expansion
             # Symbol" entry lists each symbol so); a one-line "term" without definition just above it
             # ("Expansions and Editions") was a sub-heading of that entry, not a term.
@@ -570,8 +567,8 @@ class _CrParser:
             return
         lines.append(stripped)
 
-    def indented(self, text: str) -> bool:
-        return len(text) - len(text.lstrip()) > self.margin
+    def indented(self, indent: str) -> bool:
+        return len(indent) > self.margin
 
     def finish_term(self) -> None:
         if self.term is not None:
@@ -586,7 +583,7 @@ class _CrParser:
         self.credits.append(_Paragraph(stripped, line, kind=SUBHEADING))
         self.open = None
 
-    def credits_line(self, text: str, stripped: str, line: int) -> None:
+    def credits_line(self, indent: str, stripped: str, line: int) -> None:
         self.loose_text(self.credits, stripped, line)
 
     def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
@@ -642,7 +639,7 @@ class _CrParser:
             if len(paragraphs) == 1 and not examples:           # most rules
                 blocks = (new_block(kind=paragraphs[0].kind, text=texts[position]),)
                 found = refs[position]
-                section_refs = tuple(replace(ref, block=0) for ref in found) if found else ()
+                section_refs = tuple(moved(ref, block=0) for ref in found) if found else ()
                 position += 1
             else:
                 paragraphs_end = position + len(paragraphs)
@@ -650,7 +647,7 @@ class _CrParser:
                 blocks = tuple([new_block(kind=paragraph.kind, text=text)
                                 for paragraph, text in zip(paragraphs, texts[position:paragraphs_end])])
                 examples = tuple(texts[paragraphs_end:end])
-                section_refs = tuple([replace(reference, block=index) for index, found in enumerate(refs[position:end])
+                section_refs = tuple([moved(reference, block=index) for index, found in enumerate(refs[position:end])
                                       for reference in found])
                 position = end
             section_id = ids.unique(f"{doc_id}:{draft.number}")   # a duplicate number's second copy: "-2"
@@ -666,26 +663,18 @@ class _CrParser:
         for term, text, term_refs in zip(self.terms, texts, refs):
             if not term.lines:
                 self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
-            entries.append(GlossaryEntry(term.term, text, tuple(replace(ref, block=0) for ref in term_refs), term.line,
+            entries.append(GlossaryEntry(term.term, text, tuple(moved(ref, block=0) for ref in term_refs), term.line,
                                          term_names(term.term, terms)))
         return tuple(entries)
 
     def check_complete(self) -> DocumentInfo:
         """A heading the contents list names that never comes: the file stops early."""
-        missing = [(line, f"section {number}") for number, line in self.contents_numbers.items()
-                   if number not in self.seen]
-        missing += [(line, repr(name.title())) for name, line in self.contents_names.items()
-                    if name in (GLOSSARY_LABEL, CREDITS_LABEL) and name not in self.found_names]
-        if not missing:
-            return self.info
-        severity = broken_severity(self.info)
-        for line, what in missing[:MAX_MISSING_REPORTED]:
-            self.problem(severity, line, f"the contents list names {what} but the file never reaches it")
-        last = next((line.number for line in reversed(self.source.lines) if line.text.strip()), None)
-        if len(missing) > MAX_MISSING_REPORTED:
-            self.problem(severity, last, f"{len(missing)} headings named in the contents list never appear")
-        self.problem(severity, last, f"the file stops at line {last}: it looks truncated, so it is marked incomplete")
-        return replace(self.info, complete=False)
+        unreached = [number for number in self.contents_numbers if number not in self.seen]
+        unreached += [name.title() for name in self.contents_names
+                      if name in (GLOSSARY_LABEL, CREDITS_LABEL) and name not in self.found_names]
+        info, stops = truncated(self.info, unreached, self.stream, self.drafts[-1].number if self.drafts else None)
+        self.problems.extend(stops)
+        return info
 
 
 def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:

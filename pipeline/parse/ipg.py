@@ -1,8 +1,10 @@
 """Parse the Magic Infraction Procedure Guide (IPG) into a Document.
 
-What it does, in one pass over the lines of a SourceText:
+What it does, in one pass over the typed stream of a SourceText (pipeline.read.stream: headings, list
+items, table rows, dot-leader contents lines and page numbers already told apart):
 - skips page numbers and the contents list (dot-leader lines, or the run of entries after a
-  "Contents" line), remembering the entries so a truncated file can be told from a whole one;
+  "Contents" line), remembering the entries so a truncated file can be told from a whole one
+  (pipeline.parse.ending reports it, and takes the credits that close the document);
 - finds the numbered headings ("1. GENERAL PHILOSOPHY", "2.1 Game Play Error - Missed Trigger",
   "IPG 2.1 ...") and the appendix headings ("APPENDIX A — PENALTY QUICK REFERENCE");
 - for each infraction (2.1, 3.4, ..., and an older edition's 3.1-6.x under their own numbers) finds
@@ -50,11 +52,12 @@ from ..model import (
     Section,
     section_id,
 )
-from ..read import Line, SourceText
+from ..read import SourceText
+from ..read.stream import Blank, ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from . import common
-from .common import CREDIT_LINE, check_structure, is_contents_label, line_failed, markdown_heading, rejoin_split_lines
-from .furniture import is_contents_line, is_page_number, strip_dot_leader
-from .refs import find_references, may_hold_references
+from .common import check_structure, is_contents_label, line_failed
+from .ending import CREDIT_LINE, broken_severity, credits_start, truncated
+from .refs import find_references, may_hold_references, moved
 
 # --- Penalties ------------------------------------------------------------------------------
 
@@ -244,7 +247,7 @@ class _Chunk:
         found = []
         for reference in find_references(text, self.line):
             index = bisect.bisect_right(starts, reference.start) - 1
-            found.append(replace(reference, line=line_of[max(index, 0)], start=reference.start + offset,
+            found.append(moved(reference, line=line_of[max(index, 0)], start=reference.start + offset,
                                  end=reference.end + offset))
         return found
 
@@ -280,7 +283,6 @@ class _OpenSection:
     chunks: list = field(default_factory=list)
     part: str = ""
     penalty: str = ""
-    credits_from: Optional[int] = None       # index of the chunk where a run of credit lines began
     awaiting_penalty: Optional[int] = None   # line of a "Penalty" label whose value comes next
     upgrades: int = 0
     downgrades: int = 0
@@ -310,79 +312,73 @@ class _IpgParser:
         self.ids: dict[str, str] = {}               # number -> id of its first section
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
-        self.last_line = 0
-        self.last_text = ""
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
+        self.in_credits = False
 
     # -- driver ------------------------------------------------------------------------------
 
     def parse(self) -> Document:
-        for line in rejoin_split_lines(self.source.lines):
+        self.stream = stream_of(self.source)
+        credits_at = credits_start(self.stream)
+        for index, element in enumerate(self.stream):
+            self.in_credits = self.in_credits or (index >= credits_at and self.open is not None)
             try:
-                self.feed(line)
+                self.feed(element)
             except Exception as error:  # never raise on odd content: say where it happened
-                line_failed(self.problems, self.info.source, line.number, error)
-                self.chunks().append(_Chunk(PARAGRAPH, [line.text.strip()], line.number, open=False))
+                line_failed(self.problems, self.info.source, element.line, error)
+                self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
         if self.in_contents:
             self.end_contents()
-        self.take_credits()
         self.close_section()
         return self.finish()
 
-    def feed(self, line: Line) -> None:
-        text = line.text.strip()
-        if not text:
+    def feed(self, element: Element) -> None:
+        if isinstance(element, Blank):
             self.blank_before = True
             return
-        self.last_line, self.last_text = line.number, text
-        hint = line.hint
-        markdown = markdown_heading(text)
-        if markdown and not hint:
-            text, hint = markdown[0].strip(), markdown[1]
-        if is_page_number(text) and not hint.startswith("h"):
+        text, form = element.text, type(element)
+        if form is PageNumber or (MARKDOWN_RULE.match(text) and "-" in text):
             return
-        if MARKDOWN_RULE.match(text) and "-" in text:
+        if self.in_credits:
+            self.credit_line(self.credits, text, element.line)
+            self.blank_before = False
             return
-        if self.in_contents and self.contents_entry(line, text):
+        if form is ContentsLine:
+            self.register_contents(element.entry)
+            if self.in_contents:
+                self.contents_pending.append(None)
+            return
+        if self.in_contents and self.contents_entry(element):
             return
         if is_contents_label(_plain(text)) and not self.sections:
             self.in_contents = True
             self.contents_pending = []
             return
-        if is_contents_line(text):
-            self.register_contents(strip_dot_leader(text))
+        if form is TableRow and self.is_navigation_row(element.cells):
             return
-        if hint == "tr" and self.is_navigation_row(text):
-            return
-        heading = self.heading(text, hint, line.number)
+        heading = self.heading(text, form, element.line)
         if heading:
             self.open_section(heading)
             if heading.beside:
-                self.body_line(heading.beside, "", line.number)
+                self.body_line(heading.beside, Paragraph, element.line)
         elif self.open is not None and CREDIT_LINE.match(text):
-            self.credit_line(self.open, text, line.number)
+            self.credit_line(self.open.chunks, text, element.line)
         else:
-            chunks_before = len(self.open.chunks) if self.open else 0
-            self.body_line(text, hint, line.number)
-            if self.open is not None and len(self.open.chunks) > chunks_before:
-                self.open.credits_from = None      # more text after a credit line: it was no credit
+            self.body_line(text, form, element.line)
         self.blank_before = False
 
     # -- contents ----------------------------------------------------------------------------
 
-    def contents_entry(self, line: Line, text: str) -> bool:
+    def contents_entry(self, element: Element) -> bool:
         """Inside a contents list: True if this line is one of its entries (and so is skipped)."""
-        if is_contents_line(text):
-            self.register_contents(strip_dot_leader(text))
-            self.contents_pending.append(None)
-            return True
+        text = element.text
         entry = self.parse_entry(_plain(text))
         if entry is not None:
             number, title = entry
             repeat = (number and number in self.contents) or (not number and name_key(title) in self.contents_titles)
             if not repeat:
                 self.register_contents(text)
-                self.contents_pending.append((line, entry))
+                self.contents_pending.append((element, entry))
                 return True
         self.end_contents()
         return False
@@ -393,12 +389,12 @@ class _IpgParser:
         pending, self.contents_pending = self.contents_pending, []
         if len(pending) != 1 or pending[0] is None:
             return
-        line, (number, title) = pending[0]
+        element, (number, title) = pending[0]
         if number:
             self.contents.pop(number, None)
         else:
             self.contents_titles.discard(name_key(title))
-        self.feed(line)
+        self.feed(element)
 
     def parse_entry(self, text: str) -> Optional[tuple[str, str]]:
         match = NUMBERED_HEADING.match(text)
@@ -421,30 +417,29 @@ class _IpgParser:
         else:
             self.contents_titles.add(name_key(title))
 
-    def is_navigation_row(self, text: str) -> bool:
+    def is_navigation_row(self, cells: tuple[str, ...]) -> bool:
         """A table row listing subsections ("1.1. Definition of Penalties\t1.3. Randomizing a Deck")."""
-        cells = [cell.strip() for cell in text.split("\t") if cell.strip()]
         return bool(cells) and all(
             (m := NUMBERED_HEADING.match(cell)) and "." in m.group("number") and looks_like_title(m.group("title"))
             for cell in cells)
 
     # -- headings ----------------------------------------------------------------------------
 
-    def heading(self, text: str, hint: str, line: int) -> Optional[_Heading]:
-        if hint in ("tr", "li"):
+    def heading(self, text: str, form: type, line: int) -> Optional[_Heading]:
+        if form in (TableRow, ListItem):
             return None
         plain = _plain(text)
-        is_heading_hint = hint.startswith("h")
+        marked = form is Heading
         match = NUMBERED_HEADING.match(plain)
         if match:
-            return self.numbered_heading(match.group("number"), match.group("title").strip(), is_heading_hint, line)
+            return self.numbered_heading(match.group("number"), match.group("title").strip(), marked, line)
         match = APPENDIX_HEADING.match(plain)
         if match:
             return self.appendix_heading(match.group("letter").upper(), match.group("title").strip(),
-                                         is_heading_hint, line)
+                                         marked, line)
         return None
 
-    def numbered_heading(self, number: str, raw_title: str, is_heading_hint: bool, line: int) -> Optional[_Heading]:
+    def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_Heading]:
         beside = ""
         columns = COLUMN_GAP.split(raw_title, maxsplit=1)
         if len(columns) == 2 and not WHOLE_PENALTY.match(columns[1]):
@@ -460,7 +455,7 @@ class _IpgParser:
         if not looks_like_title(title):
             return None
         key = tuple(int(part) for part in number.split("."))
-        if not self.accept_numbered(number, key, title, is_heading_hint, bool(penalty)):
+        if not self.accept_numbered(number, key, title, marked, bool(penalty)):
             return None
         split = split_category(title)
         level = len(key)
@@ -470,9 +465,9 @@ class _IpgParser:
             heading.category, heading.name = split
         return heading
 
-    def accept_numbered(self, number: str, key: tuple, title: str, is_heading_hint: bool, penalty: bool) -> bool:
+    def accept_numbered(self, number: str, key: tuple, title: str, marked: bool, penalty: bool) -> bool:
         """Heading or numbered list item? ("3. Players present their decks..." inside 2.3 is an item.)"""
-        if is_heading_hint:
+        if marked:
             return True
         listed = self.contents.get(number)
         if listed is not None and _same_title(listed, title):
@@ -485,9 +480,9 @@ class _IpgParser:
             return False       # the contents list calls this number something else
         return self.expected(key) and len(title.split()) <= 10
 
-    def appendix_heading(self, letter: str, title: str, is_heading_hint: bool, line: int) -> Optional[_Heading]:
+    def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_Heading]:
         number = f"Appendix {letter}"
-        if (title and not looks_like_title(title)) or (number in self.seen and not is_heading_hint):
+        if (title and not looks_like_title(title)) or (number in self.seen and not marked):
             return None        # "Appendix A: Mulligan Procedure Error added." is a change note
         if not title and number in self.contents:
             title = self.contents[number]
@@ -614,7 +609,7 @@ class _IpgParser:
             if chunk.example:
                 examples.append(block.as_text())
             if chunk.kind != SUBHEADING:
-                refs.extend(replace(ref, block=index) for ref in chunk.references())
+                refs.extend(moved(ref, block=index) for ref in chunk.references())
         return tuple(blocks), tuple(refs), tuple(examples)
 
     # -- body --------------------------------------------------------------------------------
@@ -622,42 +617,33 @@ class _IpgParser:
     def chunks(self) -> list[_Chunk]:
         return self.open.chunks if self.open else self.front
 
-    def credit_line(self, open_: _OpenSection, text: str, line: int) -> None:
-        """ "All trademarks...", "©2024 Wizards": credits if nothing but credits follows (see take_credits)."""
-        if open_.credits_from is None:
-            open_.credits_from = len(open_.chunks)
-        open_.chunks.append(_Chunk(PARAGRAPH, [text], line))
+    def credit_line(self, chunks: list[_Chunk], text: str, line: int) -> None:
+        """ "All trademarks...", "©2024 Wizards": a paragraph of its own; a line after it in lower case goes on
+        with it (in the credits that close the document, pipeline.parse.ending)."""
+        if CREDIT_LINE.match(text):
+            chunks.append(_Chunk(PARAGRAPH, [text], line))
+        else:
+            self.paragraph(chunks, text, line, "")
 
-    def take_credits(self) -> None:
-        """The run of credit lines that ends the last section is the document's credits.
-
-        A credit-looking line followed by more text (a page footer in PDF text) stays where it is.
-        """
-        open_ = self.open
-        if open_ is None or open_.credits_from is None:
-            return
-        self.credits = open_.chunks[open_.credits_from:]
-        del open_.chunks[open_.credits_from:]
-
-    def body_line(self, text: str, hint: str, line: int) -> None:
+    def body_line(self, text: str, form: type, line: int) -> None:
         open_ = self.open
         if open_ is None:
-            self.plain_line(self.front, text, hint, line, "")
+            self.plain_line(self.front, text, form, line, "")
             return
-        if open_.awaiting_penalty is not None and self.penalty_value(open_, text, hint, line):
+        if open_.awaiting_penalty is not None and self.penalty_value(open_, text, form, line):
             return
         if open_.mode == "penalties":
-            self.penalty_row(open_, text, hint, line)
+            self.penalty_row(open_, text, form, line)
         elif open_.mode == "changes":
-            self.change_note(open_, text, hint, line)
+            self.change_note(open_, text, form, line)
         else:
-            self.section_line(open_, text, hint, line)
+            self.section_line(open_, text, form, line)
 
-    def penalty_value(self, open_: _OpenSection, text: str, hint: str, line: int) -> bool:
+    def penalty_value(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
         """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
         label_line = open_.awaiting_penalty
         open_.awaiting_penalty = None
-        if self.part_and_penalty(open_, text, hint, line):
+        if self.part_and_penalty(open_, text, form, line):
             return True
         columns = [cell for cell in COLUMN_GAP.split(text.strip()) if cell]
         if len(columns) > 1 and any(WHOLE_PENALTY.match(cell) for cell in columns):
@@ -665,7 +651,7 @@ class _IpgParser:
             value = next(cell for cell in columns if WHOLE_PENALTY.match(cell))
             self.set_penalty(open_, value, line)
             rest = " ".join(cell for cell in columns if cell is not value)
-            self.section_line(open_, rest, hint, line)
+            self.section_line(open_, rest, form, line)
             return True
         value = text.replace("\t", " ").strip()
         if not PART_LINE.match(_plain(value)) and (
@@ -684,10 +670,10 @@ class _IpgParser:
             self.invariant(line, f"infraction {heading.number} {heading.title} gives two different penalties: "
                                  f"{open_.penalty!r} and {value!r} (line {line}); kept the first")
 
-    def part_and_penalty(self, open_: _OpenSection, text: str, hint: str, line: int) -> bool:
+    def part_and_penalty(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
         """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
         match = PART_AND_PENALTY.match(_plain(text))
-        if not match or hint == "li" or open_.heading.level < 2:
+        if not match or form is ListItem or open_.heading.level < 2:
             return False
         open_.candidate = True
         self.set_penalty(open_, match.group("penalty"), line)
@@ -697,11 +683,12 @@ class _IpgParser:
             open_.chunks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
         return True
 
-    def section_line(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
+    def section_line(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
         plain = _plain(text)
         chunks = open_.chunks
         part_line = PART_LINE.match(plain)
-        if part_line and hint != "li" and (hint != "tr" or part_line.group("part").lower() == "penalty"):
+        if part_line and form is not ListItem and (form is not TableRow
+                                                   or part_line.group("part").lower() == "penalty"):
             part = PART_NAMES[part_line.group("part").lower()]
             if part == "penalty" and open_.candidate:
                 open_.awaiting_penalty = line
@@ -709,12 +696,12 @@ class _IpgParser:
             self.start_part(open_, part)
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
             return
-        if hint == "tr" and open_.candidate:
+        if form is TableRow and open_.candidate:
             cells = [cell.strip() for cell in text.split("\t") if cell.strip()]
             if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
                 self.set_penalty(open_, cells[1], line)
                 return
-        if self.part_and_penalty(open_, text, hint, line):
+        if self.part_and_penalty(open_, text, form, line):
             return
         label = PART_LABEL.match(plain)
         if label:
@@ -730,7 +717,7 @@ class _IpgParser:
                 and all(chunk.kind == SUBHEADING for chunk in chunks):
             self.set_penalty(open_, plain, line)       # on a line of its own, before any text but headings
             return
-        self.plain_line(chunks, text, hint, line, open_.part)
+        self.plain_line(chunks, text, form, line, open_.part)
 
     def start_part(self, open_: _OpenSection, part: str) -> None:
         if part == "upgrade":
@@ -741,15 +728,15 @@ class _IpgParser:
             part = f"downgrade:{open_.downgrades}"
         open_.part = part
 
-    def plain_line(self, chunks: list[_Chunk], text: str, hint: str, line: int, part: str) -> None:
+    def plain_line(self, chunks: list[_Chunk], text: str, form: type, line: int, part: str) -> None:
         """A body line that is not a heading or label: a list item, a subheading or paragraph text."""
         in_examples = part == "examples"
         letter = LETTER_ITEM.match(text)
-        if letter and (in_examples or hint == "li"):
+        if letter and (in_examples or form is ListItem):
             chunks.append(_Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(),
                                  part=part, example=in_examples))
             return
-        if hint == "li":
+        if form is ListItem:
             if in_examples:
                 chunks.append(_Chunk(PARAGRAPH, [text], line, part=part, example=True))
             else:
@@ -764,13 +751,13 @@ class _IpgParser:
         if bullet and (bullet.group("marker") not in "–-*" or ended or last.kind == BULLET):
             chunks.append(_Chunk(BULLET, [bullet.group("text")], line, bullet.group("marker"), part=part))
             return
-        if hint == "tr":
+        if form is TableRow:
             cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())
             chunks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, part=part, open=False))
             return
         # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
         # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
-        if hint.startswith("h") or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
+        if form is Heading or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
             if self.open is not None:
                 self.open.part = ""
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
@@ -805,7 +792,7 @@ class _IpgParser:
 
     # -- appendices --------------------------------------------------------------------------
 
-    def penalty_row(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
+    def penalty_row(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
         """A row of the penalty quick reference: a header, a group line, or infraction + penalty."""
         cells = _row_cells(text)
         if not cells:
@@ -844,9 +831,9 @@ class _IpgParser:
                                            f"before the infraction {single.name!r}, which has no penalty after it: "
                                            f"read as that infraction's penalty")
 
-    def change_note(self, open_: _OpenSection, text: str, hint: str, line: int) -> None:
+    def change_note(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
-        if DATE_LINE.match(text) or hint.startswith("h"):
+        if DATE_LINE.match(text) or form is Heading:
             open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
             return
         note = CHANGE_NOTE.match(text)
@@ -857,7 +844,7 @@ class _IpgParser:
         if self.continues(last, text):
             last.add(text, line)
             return
-        self.plain_line(open_.chunks, text, hint, line, "")
+        self.plain_line(open_.chunks, text, form, line, "")
 
     # -- the document ------------------------------------------------------------------------
 
@@ -870,16 +857,9 @@ class _IpgParser:
             self.problem(ERROR, self.sections[0].line,
                          "no infraction sections (like \"2.1 Game Play Error — Missed Trigger\") found: "
                          "is this an Infraction Procedure Guide?")
-        missing = [number for number in self.contents if number not in self.seen]
-        if missing:
-            info = replace(info, complete=False)
-            last = self.sections[-1] if self.sections else None
-            where = f"after section {last.number} (line {self.last_line})" if last else f"at line {self.last_line}"
-            if self.last_text and not common.ends_sentence(self.last_text):
-                where += ", in the middle of a sentence"
-            self.problem(common.broken_severity(info), self.last_line or None,
-                         f"the contents list names {len(missing)} section(s) that never appear "
-                         f"({_shorten(missing)}): the file stops {where}")
+        unreached = [f"{number} {title}".strip() for number, title in self.contents.items() if number not in self.seen]
+        info, stops = truncated(info, unreached, self.stream, self.sections[-1].number if self.sections else None)
+        self.problems.extend(stops)
         penalties = self.quick_reference(infractions)
         document = Document(
             info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
@@ -996,7 +976,7 @@ class _IpgParser:
 
     def coverage(self, line: Optional[int], message: str) -> None:
         """Appendix A and the sections name different infractions: broken, unless the document is an excerpt."""
-        severity = common.broken_severity(self.info)
+        severity = broken_severity(self.info)
         self.problem(severity, line, message + (" (an excerpt)" if severity == WARNING else ""))
 
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
@@ -1056,10 +1036,6 @@ def _row_cells(text: str) -> tuple[str, ...]:
     if len(cells) == 1 and TABLE_HEADER.match(cells[0]):
         cells = tuple(cells[0].split(None, 1))
     return cells
-
-
-def _shorten(numbers: list[str]) -> str:
-    return ", ".join(numbers) if len(numbers) <= 6 else f"{', '.join(numbers[:3])}, ..., {numbers[-1]}"
 
 
 def parse_ipg(source: SourceText, info: DocumentInfo) -> Document:

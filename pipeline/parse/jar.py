@@ -14,7 +14,7 @@ The document, as the magicjudges HTML and the PDF give it:
   ending without a full stop) followed by its fix, or a table row "error<TAB>fix". Each error is a
   subsection of kind "issue" whose blocks are the fix: the site's Regular REL quick reference is
   built from them;
-- the trademark line at the end: credits.
+- the trademark line at the end: credits (pipeline.parse.ending).
 
 Sections have no numbers: their ids are slugs of their titles ("jar:common-issues",
 "jar:common-issues/a-player-forgets-a-triggered-ability"). It must not drop a line: what is no
@@ -28,33 +28,41 @@ from typing import Optional
 
 from .. import kinds
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
-from ..read import Line, SourceText
-from ..read.source import ALONE
+from ..read import SourceText
+from ..read.stream import (
+    ALONE,
+    BOLD,
+    Blank,
+    ContentsLine,
+    Element,
+    Heading,
+    ListItem,
+    PageNumber,
+    Paragraph,
+    TableRow,
+    stream_of,
+)
 from .common import (
-    CREDIT_LINE,
     SectionIds,
     ends_paragraph,
     ends_sentence,
     glue,
     line_failed,
     looks_like_title,
-    markdown_heading,
-    rejoin_split_lines,
     title_case,
     wrap_width,
 )
-from .furniture import is_page_number
-from .refs import find_references, may_hold_references
+from .ending import credits_start
+from .refs import find_references, may_hold_references, moved
 
-HEADING_HINTS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 TITLE_LINE = kinds.BY_ID["jar"].title_line
 MAX_SLUG = 60
 ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
-UNMARKED = ("", ALONE)   # hints of lines no markup sets apart as headings or bold
 HEADING_MAX_CHARS = 60
 HEADING_MAX_WORDS = 6
+SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
 @dataclass
@@ -73,78 +81,76 @@ class _JarParser:
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.source = source
         self.info = info
+        self.stream = stream_of(source)
         self.problems: list[Problem] = []
         self.ids = SectionIds(self.problems, info.source)
         self.front: list[Block] = []
         self.credits: list[Block] = []
         self.sections: list[_Open] = []
         self.section: Optional[_Open] = None     # the headed section being read
-        self.section_hint = "h2"                  # the heading level that opened it
+        self.section_level = SECTION_LEVEL        # the heading level that opened it
         self.current: Optional[_Open] = None     # where body text goes (the section or one of its issues)
         self.in_credits = False
         self.previous = ""                        # the last text line, "" after a blank one
         self.previous_heading = False             # the last text line opened a section or an issue
         self.html = source.format == "html"
-        self.width = None if self.html else wrap_width([line.text.strip() for line in source.lines])
-        self.headings_marked = any(line.hint in HEADING_HINTS and not TITLE_LINE.search(line.text)
-                                   for line in source.lines)
-        self.section_mark = "" if self.headings_marked else _section_mark(source.lines)
+        self.width = None if self.html else wrap_width([element.text for element in self.stream])
+        self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
+                                   for element in self.stream)
+        self.section_look = "" if self.headings_marked else _section_look(self.stream)
 
     def parse(self) -> Document:
-        lines = [Line(line.number, line.text.strip(), line.hint, line.page)
-                 for line in rejoin_split_lines(self.source.lines)]
-        if not self.html:
-            lines = _wrapped_headings(lines)
-        for index, line in enumerate(lines):
-            if not line.text:
+        stream = self.stream
+        credits_at = credits_start(stream)
+        for index, element in enumerate(stream):
+            if isinstance(element, Blank):
                 self.previous = ""
                 continue
+            self.in_credits = self.in_credits or (index >= credits_at and bool(self.sections))
             sections = len(self.sections)
             try:
-                self.line(line, next((after for after in lines[index + 1:index + 4] if after.text), None))
+                self.element(element, next((after for after in stream[index + 1:index + 4]
+                                            if not isinstance(after, Blank)), None))
             except Exception as error:   # never raise on odd content: say where, keep the text
-                line_failed(self.problems, self.info.source, line.number, error)
-                self.add_block(Block(PARAGRAPH, line.text), line.number)
-            self.previous = line.text
+                line_failed(self.problems, self.info.source, element.line, error)
+                self.add_block(Block(PARAGRAPH, element.text), element.line)
+            self.previous = element.text
             self.previous_heading = len(self.sections) > sections
         return self.document()
 
-    def line(self, line: Line, following: Optional[Line]) -> None:
-        text, hint = line.text, line.hint
-        marked = markdown_heading(text)
-        if marked:
-            text, hint = marked
-        if is_page_number(text) and hint not in HEADING_HINTS:
-            return
-        if self.in_credits or (self.sections and CREDIT_LINE.match(text)):
-            self.in_credits = True
+    def element(self, element: Element, following: Optional[Element]) -> None:
+        text = element.text
+        if isinstance(element, (PageNumber, ContentsLine)):
+            return                                # page furniture, a contents entry: not the document's text
+        if self.in_credits:
             self.credits.append(Block(PARAGRAPH, text))
             return
-        if self.plain_heading(text, hint, following):
-            self.open_section(text, line.number, hint)
+        heading = isinstance(element, Heading)
+        if self.plain_heading(element, following):
+            self.open_section(text, element.line, element.level if heading else SECTION_LEVEL)
             return
-        if self.section is not None and self.is_issue(text, hint, following):
-            self.open_issue(text, line.number)
+        if self.section is not None and self.is_issue(element, following):
+            self.open_issue(text, element.line)
             return
-        if hint in HEADING_HINTS and not TITLE_LINE.search(text):
-            self.open_section(text, line.number, hint)
+        if heading and not TITLE_LINE.search(text):
+            self.open_section(text, element.line, element.level)
             return
-        if self.section is not None and self.plain_issue(text, hint, following):
-            self.open_issue(text, line.number)
+        if self.section is not None and self.plain_issue(element, following):
+            self.open_issue(text, element.line)
             return
-        if hint == "tr" and self.section is not None:
-            self.table_row(text, line.number)
+        if isinstance(element, TableRow) and self.section is not None:
+            self.table_row(element)
             return
         bullet = BULLET_ITEM.match(text)
-        if hint == "li" or bullet:
-            self.add_block(Block(BULLET, bullet.group(2) if bullet else text, "•"), line.number)
+        if isinstance(element, ListItem) or bullet:
+            self.add_block(Block(BULLET, bullet.group(2) if bullet else text, "•"), element.line)
             return
         last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
         if last is not None and self.continues(last, text):
             # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end) goes on
             self.current.blocks[-1] = replace(last, text=last.text + glue(last.text, text) + text)
         else:
-            self.add_block(Block(PARAGRAPH, text), line.number)
+            self.add_block(Block(PARAGRAPH, text), element.line)
 
     def continues(self, last: Block, text: str) -> bool:
         """Whether a line goes on with the paragraph or list item above it (no blank line between)."""
@@ -157,25 +163,27 @@ class _JarParser:
         return not self.html and (not ends_sentence(self.previous)
                                   or not ends_paragraph(self.previous, text, self.width) and self.width is not None)
 
-    def plain_heading(self, text: str, hint: str, following: Optional[Line]) -> bool:
+    def plain_heading(self, element: Element, following: Optional[Element]) -> bool:
         """Where the source marks no headings: a short title-like line standing alone before a longer passage or
         a list (see the module's docstring)."""
+        text = element.text
         if self.headings_marked or not _heading_like(text) or not _followed_by_body(text, following):
             return False
         if kinds.JAR_HEADING.match(text):               # named as JAR sections are
             return True
-        if hint and hint == self.section_mark:          # set as this document sets its section headings
+        if _look(element) and _look(element) == self.section_look:   # set as this document sets its sections
             return True
         after_a_passage = not self.previous or ends_sentence(self.previous)
-        if hint not in UNMARKED or not after_a_passage:
+        if not _unmarked(element) or not after_a_passage:
             return False
         return not self.html or title_case(text)        # a paragraph per line: one a title, not a phrase
 
-    def plain_issue(self, text: str, hint: str, following: Optional[Line]) -> bool:
+    def plain_issue(self, element: Element, following: Optional[Element]) -> bool:
         """In plain text (no bold to go by): an error named in a sentence-case line that ends without a full stop,
         standing at the start of a passage, with its fix right under it."""
-        if hint not in UNMARKED or (self.html and self.headings_marked) or following is None \
-                or not following.text or following.hint not in UNMARKED:
+        text = element.text
+        if not _unmarked(element) or (self.html and self.headings_marked) or following is None \
+                or not _unmarked(following):
             return False
         if self.previous and not self.previous_heading and not ends_sentence(self.previous):
             return False
@@ -188,15 +196,15 @@ class _JarParser:
         long_words = [word for word in words[1:] if len(word) > 3 and word[0].isalpha()]
         return sum(word[0].isupper() for word in long_words) * 2 < len(long_words)   # sentence case, not a title
 
-    def is_issue(self, text: str, hint: str, following: Optional[Line]) -> bool:
+    def is_issue(self, element: Element, following: Optional[Element]) -> bool:
         """An error named in bold, or under a heading of a smaller level than its section's, before its fix."""
-        if following is None or following.hint in HEADING_HINTS or not following.text or len(text) > ISSUE_MAX:
+        if following is None or isinstance(following, Heading) or len(element.text) > ISSUE_MAX:
             return False
-        return hint == "b" or (hint in HEADING_HINTS and hint > self.section_hint)
+        return _look(element) == BOLD or (isinstance(element, Heading) and element.level > self.section_level)
 
-    def open_section(self, title: str, line: int, hint: str) -> None:
+    def open_section(self, title: str, line: int, level: int) -> None:
         section_id = self.ids.unique(f"{self.info.id}:{slug(title)[:MAX_SLUG]}", title, line)
-        self.section_hint = hint if hint in HEADING_HINTS else "h2"
+        self.section_level = level
         self.section = _Open(section_id, title, 1, "section", None, line)
         self.sections.append(self.section)
         self.current = self.section
@@ -207,15 +215,15 @@ class _JarParser:
         self.current = _Open(issue_id, title, 2, "issue", parent.id, line)
         self.sections.append(self.current)
 
-    def table_row(self, text: str, line: int) -> None:
+    def table_row(self, row: TableRow) -> None:
         """"error<TAB>fix": an issue of its own; a header row ("Issue / Fix") or one cell stays a row."""
-        cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())
+        cells = row.cells
         if len(cells) == 2 and not (len(cells[0]) < 20 and len(cells[1]) < 20):
-            self.open_issue(cells[0], line)
-            self.add_block(Block(PARAGRAPH, cells[1]), line)
+            self.open_issue(cells[0], row.line)
+            self.add_block(Block(PARAGRAPH, cells[1]), row.line)
             self.current = self.section
             return
-        self.add_block(Block(TABLE_ROW, text, cells=cells), line)
+        self.add_block(Block(TABLE_ROW, row.text, cells=cells), row.line)
 
     def add_block(self, block: Block, line: int) -> None:
         if self.current is None:
@@ -230,7 +238,7 @@ class _JarParser:
             refs = []
             for index, (block, line) in enumerate(zip(draft.blocks, draft.block_lines)):
                 if may_hold_references(block.text):
-                    refs.extend(replace(ref, block=index) for ref in find_references(block.text, line))
+                    refs.extend(moved(ref, block=index) for ref in find_references(block.text, line))
             sections.append(Section(id=draft.id, number="", title=draft.title, level=draft.level,
                                     blocks=tuple(draft.blocks), parent=draft.parent, refs=tuple(refs),
                                     line=draft.line, kind=draft.kind))
@@ -241,42 +249,39 @@ class _JarParser:
                         credits=tuple(self.credits), problems=tuple(self.problems))
 
 
+def _look(element: Element) -> str:
+    """How a paragraph line is set apart: "bold", "alone" (between a converter's spacers) or ""."""
+    return element.look if isinstance(element, Paragraph) else ""
+
+
+def _unmarked(element: Element) -> bool:
+    """A line no markup sets apart as a heading, a list, a table or bold (it may stand between spacers)."""
+    return isinstance(element, Paragraph) and element.look != BOLD
+
+
 def _heading_like(text: str) -> bool:
     """Short and title-like, neither the document's title nor its date line."""
     return (looks_like_title(text, HEADING_MAX_CHARS, max_words=HEADING_MAX_WORDS)
             and not TITLE_LINE.search(text) and not EFFECTIVE.search(text))
 
 
-def _followed_by_body(text: str, following: Optional[Line]) -> bool:
+def _followed_by_body(text: str, following: Optional[Element]) -> bool:
     """A heading sits on a longer passage, a list, or the error named first under it."""
-    if following is None or following.hint in HEADING_HINTS:
+    if following is None or isinstance(following, Heading):
         return False
-    return len(following.text) > len(text) or following.hint == "li" or bool(BULLET_ITEM.match(following.text))
+    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(BULLET_ITEM.match(following.text))
 
 
-def _section_mark(lines) -> str:
-    """In a source that marks no headings: the hint its section headings carry, if one does.
+def _section_look(stream: list[Element]) -> str:
+    """In a source that marks no headings: how its section headings are set, if they are set apart.
 
     Heading-like lines standing alone between spacers ("alone") mark the sections, bold lines then name
-    the errors; without such lines, heading-like bold ones ("b") are the sections."""
-    for mark in (ALONE, "b"):
-        if any(line.hint == mark and _heading_like(line.text.strip()) and title_case(line.text) for line in lines):
-            return mark
+    the errors; without such lines, heading-like bold ones are the sections."""
+    for look in (ALONE, BOLD):
+        if any(_look(element) == look and _heading_like(element.text) and title_case(element.text)
+               for element in stream):
+            return look
     return ""
-
-
-def _wrapped_headings(lines: list[Line]) -> list[Line]:
-    """A heading a PDF wraps onto two lines comes as two lines with the same hint: one heading again."""
-    out: list[Line] = []
-    for line in lines:
-        before = out[-1] if out else None
-        if before is not None and line.text and before.text and line.hint and line.hint == before.hint \
-                and (line.hint in HEADING_HINTS or line.hint == "b") and not before.text.endswith((".", ":")):
-            out[-1] = Line(before.number, before.text + glue(before.text, line.text) + line.text, before.hint,
-                           before.page)
-            continue
-        out.append(line)
-    return out
 
 
 def parse_jar(source: SourceText, info: DocumentInfo) -> Document:

@@ -11,19 +11,21 @@ numbered sections, written in one of two numbering styles:
   "112a." subsections, and unnumbered subheadings ("Sideboarding") that get
   their own Section (number "", kind "subheading").
 
-How it decides:
-- A page-number line is one of an increasing run of number-only lines; a
-  number-only line outside such a run is text (tables hold numbers too).
+How it decides, reading the typed stream (pipeline.read.stream), which has settled headings, lists,
+tables, dot-leader contents lines and page numbers:
+- Page numbers in an increasing run are furniture; a number alone on a line outside such a run is
+  text (tables hold numbers too).
 - The contents list (dot-leader lines, or a run of heading-shaped lines whose
   numbers come back later, as in the HTML) is skipped; its entries confirm
   headings, give chapters their titles when only the contents names them, and
-  say when the document stops early (contents entries never found).
+  say when the document stops early (contents entries never found: pipeline.parse.ending).
 - "1. Players may exchange..." looks exactly like a chapter heading: a chapter
   is accepted only when the contents list names it, when a heading tag marks it,
   or when the next line is its own first section ("1.1 ...").
 - Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and
   end punctuation; files with one paragraph per line (plain text, HTML) are not.
-- Heading hints (HTML h1-h6, Markdown "#" or a bold line) help, but are never required.
+- Headings the source marks (HTML h1-h6, Markdown "#" or "**1.1 Title**", a PDF font) help, but are
+  never required.
 - A note run into a heading line ("Appendix D-Recommended Booster Mix (these numbers are
   guidelines)") is a paragraph of its own when the contents list gives the title without it.
 - A title and its contents entry match when one starts the other or most of their words are shared
@@ -56,25 +58,22 @@ from ..model import (
     section_id,
     subsection_id,
 )
-from ..read import Line, SourceText
+from ..read import SourceText
+from ..read.stream import ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from .common import (
     CLOSING_MARKS,
-    CREDIT_LINE,
     SectionIds,
-    broken_severity,
     check_structure,
     ends_sentence,
     first_word,
     is_contents_label,
     line_failed,
     looks_like_title,
-    markdown_heading,
-    rejoin_split_lines,
     title_case,
     wrap_width,
 )
-from .furniture import is_contents_line, is_page_number, strip_dot_leader
-from .refs import find_references, may_hold_references
+from .ending import credits_start, listed, truncated
+from .refs import find_references, may_hold_references, moved
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -89,7 +88,7 @@ EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
 TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
 NORMALISE = re.compile(r"[^0-9a-z]+")
-HEADING_HINTS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+BOLD_HEADING_LEVEL = 3       # "**1.1 Title**": a heading below the chapters'
 BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
 MARKDOWN_ROW = re.compile(r"^\|.*\|$")
 PAGE_AFTER_TITLE = re.compile(r"\s+\d{1,3}$")
@@ -190,12 +189,6 @@ def _title_and_note(text: str, title: str) -> Optional[tuple[str, str]]:
     return None
 
 
-def _listed(names: list[str], limit: int = 5) -> str:
-    """"a, b, c and 4 more": the first few of a list, for a message."""
-    more = f" and {len(names) - limit} more" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more
-
-
 def _title_ok(title: str, hinted: bool = False) -> bool:
     """A heading title: short, starts like a title, does not end like a sentence (unless marked as a heading)."""
     return looks_like_title(title, MAX_TITLE, max_words=14, trailing="" if hinted else ".,;:")
@@ -225,16 +218,15 @@ def shape_of(text: str, style: str) -> Optional[_Shape]:
     return None
 
 
-def _unmarked(line: Line) -> Line:
-    """Markdown heading marks ("## 1.1 Title", "**1.1 Title**") become a heading hint, like HTML's."""
-    heading = markdown_heading(line.text)
-    if heading:
-        return Line(line.number, heading[0], line.hint or heading[1], line.page)
-    match = BOLD_LINE.match(line.text)
+def _bold_heading(element: Element) -> Element:
+    """A line wholly in Markdown bold that is shaped like a heading ("**1.1 Title**") is one, as "## 1.1 Title"."""
+    match = BOLD_LINE.match(element.text) if isinstance(element, Paragraph) else None
     if match and (SECTION_HEADING.match(match.group(2)) or APPENDIX_HEADING.match(match.group(2))
                   or FLOOR_HEADING.match(match.group(2))):
-        return Line(line.number, match.group(2), line.hint or "h3")
-    return line
+        if element.look:
+            return Paragraph(match.group(2), element.line, element.page, "", element.look)
+        return Heading(match.group(2), element.line, element.page, "", BOLD_HEADING_LEVEL)
+    return element
 
 
 def numbering_style(texts: list[str]) -> str:
@@ -253,40 +245,11 @@ def order_key(shape: _Shape) -> tuple:
     return (0,) + tuple(int(part) for part in shape.number.split("."))
 
 
-def page_number_lines(lines: list[Line]) -> set[int]:
-    """Indexes of page-number lines: number-only lines forming an increasing run of at least 3.
-
-    A table cell alone on a line ("21", "10") is not part of such a run and stays text.
-    """
-    candidates = []
-    for index, line in enumerate(lines):
-        text = line.text.strip()
-        if text and len(text) <= 16 and is_page_number(text):
-            candidates.append((index, int(re.search(r"\d+", text).group())))
-    best: dict[int, tuple[int, int]] = {}         # value -> (chain length, position in candidates)
-    length = [1] * len(candidates)
-    previous = [-1] * len(candidates)
-    for position, (_, value) in enumerate(candidates):
-        for step in (1, 2):
-            if value - step in best and best[value - step][0] + 1 > length[position]:
-                length[position] = best[value - step][0] + 1
-                previous[position] = best[value - step][1]
-        best[value] = (length[position], position)
-    pages: set[int] = set()
-    for position in range(len(candidates) - 1, -1, -1):
-        if length[position] >= 3 and candidates[position][0] not in pages:
-            walk = position
-            while walk >= 0 and candidates[walk][0] not in pages:
-                pages.add(candidates[walk][0])
-                walk = previous[walk]
-    return pages
-
-
-def text_width(lines: list[Line], html: bool) -> Optional[int]:
+def text_width(lines: list[Element], html: bool) -> Optional[int]:
     """The width hard-wrapped text was wrapped at (contents lines aside), or None for one paragraph per line."""
     if html:
         return None
-    return wrap_width([line.text.strip() for line in lines if not is_contents_line(line.text)], UNWRAPPED_WIDTH)
+    return wrap_width([line.text for line in lines if not isinstance(line, ContentsLine)], UNWRAPPED_WIDTH)
 
 
 # --- the parser ----------------------------------------------------------------------------------
@@ -296,13 +259,10 @@ class _Parser:
         self.source = source
         self.info = info
         self.prefix = info.id
-        source_lines = rejoin_split_lines(source.lines)
-        pages = page_number_lines(source_lines)
-        # Surrounding whitespace goes (tabs inside a line are table cells and stay).
-        self.lines: list[Line] = [_unmarked(Line(line.number, line.text.strip(), line.hint))
-                                  for index, line in enumerate(source_lines) if index not in pages]
-        self.raw_tabbed = [line.text.startswith("\t") for index, line in enumerate(source_lines)
-                           if index not in pages]
+        # Page numbers that come in a run are furniture; one alone may be a table's cell, and stays text.
+        self.lines: list[Element] = [_bold_heading(element) for element in stream_of(source)
+                                     if not (isinstance(element, PageNumber) and element.in_run)]
+        self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
@@ -318,8 +278,7 @@ class _Parser:
         self.contents_subheadings = {normalise_title(entry.title): entry
                                      for entry in self.contents if not entry.number}
         self.subheadings_seen: set[str] = set()
-        self.last_heading_index = max((index for index, shape in enumerate(self.shapes)
-                                       if shape and index not in self.skip), default=-1)
+        self.credits_at = credits_start(self.lines)
         # Output being built.
         self.front: list[_Draft] = []
         self.credits: list[_Draft] = []
@@ -340,24 +299,16 @@ class _Parser:
 
     def _find_contents(self) -> None:
         """Mark contents lines to skip and remember their entries."""
-        leader = [bool(line.text) and is_contents_line(line.text) for line in self.lines]
+        leader = [isinstance(element, ContentsLine) for element in self.lines]
         wrapped_start = ""
-        for index, line in enumerate(self.lines):
+        for index, element in enumerate(self.lines):
             if leader[index]:
                 self.skip.add(index)
-                self._add_entry(f"{wrapped_start} {strip_dot_leader(line.text)}".strip(), line.number)
+                self._add_entry(f"{wrapped_start} {element.entry}".strip(), element.line)
                 wrapped_start = ""
-            elif line.text and 0 < index < len(self.lines) - 1 and leader[index - 1] and leader[index + 1]:
-                self.skip.add(index)
-                if PAGE_AFTER_TITLE.search(line.text) and _title_ok(PAGE_AFTER_TITLE.sub("", line.text)):
-                    # An entry the document drew without dot leaders ("Byes 49"): an entry of its own.
-                    self._add_entry(PAGE_AFTER_TITLE.sub("", line.text), line.number)
-                else:
-                    # A title too long for one contents line: its start sits between two leader lines.
-                    wrapped_start = line.text
             elif self._bare_appendix(index) and self._leader_follows(index, leader):
                 self.skip.add(index)          # "APPENDIX B" / "Time Limits ..... 47": one entry
-                wrapped_start = line.text
+                wrapped_start = element.text
         self._find_contents_runs()
         self.contents.sort(key=lambda entry: entry.line)
 
@@ -425,21 +376,20 @@ class _Parser:
             shape = self.shapes[index]
             if shape:   # "1.1 Tournament Types 5": a page number without dot leaders
                 self.contents.append(_Entry(shape.number, PAGE_AFTER_TITLE.sub("", shape.title),
-                                            self.lines[index].number, shape.form))
+                                            self.lines[index].line, shape.form))
 
     # --- main pass ---
 
     def run(self) -> Document:
         consumed: set[int] = set()
-        for index, line in enumerate(self.lines):
+        for index, element in enumerate(self.lines):
             if index in self.skip or index in consumed:
                 continue
-            if not line.text:
+            if not element.text:
                 self._close()
                 self.previous_text = None
                 continue
-            if not self.in_credits and index > self.last_heading_index and self.sections \
-                    and CREDIT_LINE.match(line.text):
+            if not self.in_credits and index >= self.credits_at and self.sections:
                 self._close()
                 self.in_credits = True
                 self.target = self.credits
@@ -447,9 +397,9 @@ class _Parser:
             try:
                 self._line(index, consumed)
             except Exception as error:  # never raise on odd content: say where, keep the text
-                line_failed(self.problems, self.info.source, line.number, error)
+                line_failed(self.problems, self.info.source, element.line, error)
                 self._close()
-                self.target.append(_Draft(PARAGRAPH, line.number, [line.text]))
+                self.target.append(_Draft(PARAGRAPH, element.line, [element.text]))
         self._close()
         return self._document()
 
@@ -486,19 +436,19 @@ class _Parser:
         shape = self.shapes[index]
         if shape is None:
             return False
-        line = self.lines[index]
+        element = self.lines[index]
         title_line = self._title_below(index)
         if title_line is not None:
             shape = replace(shape, title=self.lines[title_line].text)
         shape, note = self._without_note(shape)
-        if not self._accepted(index, shape, line.hint in HEADING_HINTS):
+        if not self._accepted(index, shape, isinstance(element, Heading)):
             return False
         if title_line is not None:
             consumed.add(title_line)
         title = self._full_title(index if title_line is None else title_line, shape, consumed)
-        self._open_section(shape, title, line.number)
+        self._open_section(shape, title, element.line)
         if note:
-            self.open = _Draft(PARAGRAPH, line.number, [note])
+            self.open = _Draft(PARAGRAPH, element.line, [note])
             self.previous_heading, self.previous_text = False, note
         return True
 
@@ -649,21 +599,22 @@ class _Parser:
     # --- unnumbered subheadings ---
 
     def _subheading(self, index: int) -> bool:
-        line = self.lines[index]
-        text = line.text
-        if "\t" in text or line.hint in ("li", "tr") or BULLET_ITEM.match(text) or self.raw_tabbed[index]:
+        element = self.lines[index]
+        text = element.text
+        if "\t" in text or isinstance(element, (ListItem, TableRow)) or BULLET_ITEM.match(text) \
+                or self.raw_tabbed[index]:
             return False
         known = (self.contents_subheadings and len(text) <= MAX_TITLE
                  and normalise_title(text) in self.contents_subheadings)
         if known:
             self.subheadings_seen.add(normalise_title(text))
-        elif not (line.hint in HEADING_HINTS or EXAMPLE_LABEL.match(text) or self._looks_like_subheading(index)):
+        elif not (isinstance(element, Heading) or EXAMPLE_LABEL.match(text) or self._looks_like_subheading(index)):
             return False
         self._close()
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
-            self._open_subheading_section(text, line.number)
+            self._open_subheading_section(text, element.line)
         else:
-            self.target.append(_Draft(SUBHEADING, line.number, [text]))
+            self.target.append(_Draft(SUBHEADING, element.line, [text]))
         self.previous_heading = True
         self.previous_text = text
         return True
@@ -687,9 +638,9 @@ class _Parser:
         if following >= len(self.lines) or not self.lines[following].text:
             return False           # a heading sits right on top of its text
         after = self.lines[following]
-        if after.hint in ("li",) or BULLET_ITEM.match(after.text) or NUMBERED_ITEM.match(after.text):
+        if isinstance(after, ListItem) or BULLET_ITEM.match(after.text) or NUMBERED_ITEM.match(after.text):
             return True
-        if after.hint in HEADING_HINTS or "\t" in after.text or self.shapes[following]:
+        if isinstance(after, Heading) or "\t" in after.text or self.shapes[following]:
             return False
         long_line = 60 if self.width is None else int(self.width * 0.6)
         return len(after.text) >= long_line or (self.width is None and _finished(after.text)
@@ -706,18 +657,20 @@ class _Parser:
     # --- body text ---
 
     def _body_line(self, index: int) -> None:
-        line = self.lines[index]
-        text = line.text
+        element = self.lines[index]
+        text = element.text
         finished_before = self._previous_finished()
         self.previous_heading = False
-        if line.hint == "tr" or ("\t" in text and not self._tab_bullet(index)) or MARKDOWN_ROW.match(text):
+        row = isinstance(element, TableRow)
+        if row or ("\t" in text and not self._tab_bullet(index)) or MARKDOWN_ROW.match(text):
             self._close()
-            if MARKDOWN_ROW.match(text) and line.hint != "tr":
+            if row:
+                cells = element.cells
+            elif MARKDOWN_ROW.match(text):
                 cells = tuple(cell.strip() for cell in text.strip("|").split("|"))
             else:
-                cells = tuple(cell.strip() for cell in (text.split("\t") if line.hint == "tr"
-                                                         else re.split(r"\t+", text)))
-            self.target.append(_Draft(TABLE_ROW, line.number, [text], cells=cells))
+                cells = tuple(cell.strip() for cell in re.split(r"\t+", text))
+            self.target.append(_Draft(TABLE_ROW, element.line, [text], cells=cells))
             self.previous_text = text
             return
         item = self._list_item(index, finished_before)
@@ -726,13 +679,13 @@ class _Parser:
             self.open = item
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
             self._close()
-            self.open = _Draft(PARAGRAPH, line.number, [text], example=True)
+            self.open = _Draft(PARAGRAPH, element.line, [text], example=True)
         elif self.open is not None and self._continues(text):
             self.open.parts.append(text)
             self.open.lines += 1
         else:
             self._close()
-            self.open = _Draft(PARAGRAPH, line.number, [text])
+            self.open = _Draft(PARAGRAPH, element.line, [text])
         self.previous_text = text
 
     def _tab_bullet(self, index: int) -> bool:
@@ -740,19 +693,19 @@ class _Parser:
         return self.raw_tabbed[index] and "\t" not in self.lines[index].text
 
     def _list_item(self, index: int, finished_before: bool) -> Optional[_Draft]:
-        line = self.lines[index]
-        text = line.text
+        element = self.lines[index]
+        text = element.text
         match = BULLET_ITEM.match(text)
         if match:
-            return _Draft(BULLET, line.number, [match.group(2)], marker=match.group(1))
+            return _Draft(BULLET, element.line, [match.group(2)], marker=match.group(1))
         match = NUMBERED_ITEM.match(text)
-        if match and (line.hint == "li" or finished_before or self._in_list()):
-            return _Draft(NUMBERED, line.number, [match.group(2)], marker=match.group(1))
+        if match and (isinstance(element, ListItem) or finished_before or self._in_list()):
+            return _Draft(NUMBERED, element.line, [match.group(2)], marker=match.group(1))
         match = DASH_ITEM.match(text)
         if match and (finished_before or (self.open is not None and self.open.marker == match.group(1))):
-            return _Draft(BULLET, line.number, [match.group(2)], marker=match.group(1))
-        if line.hint == "li" or self._tab_bullet(index):
-            return _Draft(BULLET, line.number, [text], marker="•")
+            return _Draft(BULLET, element.line, [match.group(2)], marker=match.group(1))
+        if isinstance(element, ListItem) or self._tab_bullet(index):
+            return _Draft(BULLET, element.line, [text], marker="•")
         return None
 
     def _in_list(self) -> bool:
@@ -795,17 +748,15 @@ class _Parser:
         if not any(section.number for section in sections):
             self._problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
                                        "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
-        missing = [entry for entry in self.contents if entry.number and entry.number not in self.numbered]
-        if missing:
-            names = _listed([f"{entry.number} {entry.title}" for entry in missing])
-            self._problem(broken_severity(self.info), missing[0].line,
-                          f"the contents list names {len(missing)} section(s) the text never reaches ({names}): "
-                          f"the document looks truncated")
-            info = replace(info, complete=False)
+        unreached = [f"{entry.number} {entry.title}" for entry in self.contents
+                     if entry.number and entry.number not in self.numbered]
+        last = next((draft.number for draft in reversed(self.sections) if draft.number), "")
+        info, stops = truncated(info, unreached, self.lines, last)
+        self.problems.extend(stops)
         unseen = [entry for entry in self.contents
                   if not entry.number and normalise_title(entry.title) not in self.subheadings_seen]
         if unseen:
-            names = _listed([f"\"{entry.title}\"" for entry in unseen])
+            names = listed([f"\"{entry.title}\"" for entry in unseen])
             self._problem(WARNING, unseen[0].line, f"the contents list names {names} but the text has no such heading")
         document = Document(info=info, sections=sections,
                             front_matter=tuple(draft.block() for draft in self.front),
@@ -818,7 +769,7 @@ class _Parser:
         for index, block in enumerate(draft.blocks + draft.examples):
             text = " ".join(block.parts)
             if may_hold_references(text):
-                refs.extend(replace(ref, block=index) for ref in find_references(text, block.line))
+                refs.extend(moved(ref, block=index) for ref in find_references(text, block.line))
         return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
                        blocks=tuple(block.block() for block in draft.blocks),
                        examples=tuple(" ".join(example.parts) for example in draft.examples),

@@ -1,8 +1,11 @@
-"""The read stage: a source file's bytes to numbered lines of text, whatever its format.
+"""The read stage: a source file's bytes to numbered lines of text, whatever its format, and those lines
+to the typed stream the parsers read.
 
 `read_source(path)` and `read_bytes(data, name)` decide the format (PDF, Word .docx, RTF, HTML,
-Markdown, plain text), hand the bytes to its reader and return a SourceText. Nothing here knows
-rules; `detect` (kind, title, edition) and `manifest` read what a document says of itself.
+Markdown, plain text), hand the bytes to its reader and return a SourceText; `stream.stream_of`
+turns its lines into headings, paragraphs, list items, table rows, contents lines and page numbers.
+Nothing here knows rules; `detect` (kind, title, edition) and `manifest` read what a document says
+of itself.
 """
 from __future__ import annotations
 

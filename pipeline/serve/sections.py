@@ -1,0 +1,102 @@
+"""/api/sections/<id>: a section as `rulekb show --json` prints it, from the files the build published.
+
+Reads the site's `data/<document>.json` (every section and glossary term of the current editions, with
+what cites them) and takes each one's address from the search files (`search.published`), so the server
+needs neither sources/ nor a corpus: a site copied elsewhere answers the same. Finds a section the way
+`api.find_section` does (an id, a number in any written form, a glossary term); tests hold the two answers
+equal.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+from .. import kinds
+from ..addresses import term_anchor
+from ..model import GlossaryEntry, section_id
+from ..search.question import as_number, fold
+
+
+class PublishedSections:
+    """The sections of a published site's current documents, by id."""
+
+    def __init__(self, site: Path, links: dict[str, str], numbers: dict[str, str]):
+        self.links = links              # section id -> address ("cr/704/#704.5k"), from the search rows
+        self.numbers = numbers          # "cr 704.5k" -> address (assets/numbers.json), for the others
+        index = json.loads((site / "data" / "index.json").read_text(encoding="utf-8"))
+        self.documents: dict[str, dict] = {}
+        for listed in index["documents"]:
+            data = json.loads((site / listed["url"]).read_text(encoding="utf-8"))
+            data["by_id"] = {section["id"]: section for section in data["sections"]}
+            for entry in data["glossary"]:
+                entry["id"] = f"{data['document']['id']}:glossary/{term_anchor(GlossaryEntry(entry['term'], ''))}"
+            self.documents[data["document"]["id"]] = data
+        self.ordered = sorted(self.documents.values(),       # current editions first, excerpts last
+                              key=lambda d: (not d["document"]["current"], d["document"]["excerpt"]))
+
+    def view(self, wanted: str) -> Optional[dict]:
+        """The `rulekb show --json` answer for an id, number or term; None if there is no such section."""
+        found = self.find(wanted)
+        if found is None:
+            return None
+        document, section = found
+        info = document["document"]
+        about = {"id": info["id"], "title": info["title"], "edition": info["edition"], "current": info["current"],
+                 "upcoming": info.get("upcoming", False)}       # a current edition is in force
+        if "term" in section:
+            return {"id": section["id"], "number": "", "title": section["term"], "kind": "glossary",
+                    "text": section["text"], "examples": [], "refs": section["refs"], "referenced_by": [],
+                    "names": section["names"], "line": section["line"], "document": about,
+                    "url": self.link(info["kind"], section["id"], "")}
+        number = section["number"]
+        view = dict(section)
+        view["subsections"] = [{"id": child["id"], "number": child["number"], "title": child["title"],
+                                "text": child["text"]}
+                               for child in document["sections"] if child["parent"] == section["id"]]
+        view["same_number_elsewhere"] = [
+            other["document"]["id"] + ":" + number.lower() for other in self.documents.values()
+            if number and other["document"]["current"] and other is not document
+            and other["document"]["kind"] != info["kind"]
+            and section_id(other["document"]["id"], number) in other["by_id"]]
+        view["document"] = about
+        view["url"] = self.link(info["kind"], section["id"], number)
+        return view
+
+    def link(self, kind: str, wanted_id: str, number: str) -> Optional[str]:
+        return self.links.get(wanted_id) or (self.numbers.get(f"{kind} {number.lower()}") if number else None)
+
+    def find(self, wanted: str) -> Optional[tuple[dict, dict]]:
+        """(document, section or glossary entry) for an id ("cr:704.5k"), a number ("704.5k", "ipg 2.1") or a
+        term ("concede"), as api.find_section finds it."""
+        wanted = wanted.strip()
+        if ":" in wanted:
+            document = self.documents.get(wanted.partition(":")[0])
+            if document is None:
+                return None
+            if wanted.partition(":")[2].startswith("glossary/"):
+                entry = next((entry for entry in document["glossary"] if entry["id"] == wanted), None)
+            else:
+                entry = document["by_id"].get(wanted)
+            return (document, entry) if entry else None
+        number = as_number(wanted)
+        if not number:
+            return self._term(wanted)
+        kind, number = number
+        wanted_kinds = [kind] if kind else [found for found in kinds.IN_SEARCH_ORDER
+                                              if kinds.BY_ID[found].number.fullmatch(number)]
+        for wanted_kind in wanted_kinds:
+            for document in self.ordered:
+                if document["document"]["kind"] == wanted_kind:
+                    section = next((s for s in document["sections"] if s["number"].lower() == number), None)
+                    if section is not None:
+                        return document, section
+        return None
+
+    def _term(self, wanted: str) -> Optional[tuple[dict, dict]]:
+        wanted = fold(wanted).casefold()
+        for document in self.ordered:
+            for entry in document["glossary"]:
+                if wanted in (fold(name).casefold() for name in (entry["term"], *entry["names"])):
+                    return document, entry
+        return None
