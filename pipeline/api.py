@@ -129,7 +129,7 @@ def editions_named(corpus: Corpus, wanted: str) -> list[DocumentInfo]:
     "upcoming" (those not in force yet) or "current"."""
     wanted = wanted.strip().lower()
     return [info for info in corpus.editions
-            if wanted in (info.id, info.edition) or (wanted == "upcoming" and info.upcoming and not info.current)
+            if wanted in (info.id, info.edition) or (wanted == "upcoming" and info.preview)
             or (wanted == "current" and info.current)]
 
 

@@ -164,6 +164,11 @@ class DocumentInfo:
     upcoming: bool = False        # its effective date is after the build's date: a preview, not in force
     edition_line: Optional[int] = None   # the line its effective date is written on (None: from the file name)
 
+    @property
+    def preview(self) -> bool:
+        """Published ahead of its effective date, beside the edition in force (not the one visitors land on)."""
+        return self.upcoming and not self.current
+
 
 @dataclass(frozen=True)
 class Document:
@@ -206,7 +211,7 @@ class Corpus:
 
     def upcoming(self, kind: str) -> list[DocumentInfo]:
         """The editions of a kind that take effect after the build's date, soonest first."""
-        return sorted((info for info in self.editions if info.kind == kind and info.upcoming and not info.current),
+        return sorted((info for info in self.editions if info.kind == kind and info.preview),
                       key=lambda info: (info.edition or "", info.source))
 
     def all_problems(self) -> tuple[Problem, ...]:

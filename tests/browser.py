@@ -43,6 +43,15 @@ def served(site: Path):
     return f"http://127.0.0.1:{server.server_address[1]}/", stop
 
 
+def chromium_browser():
+    """One Chromium for a test module (the body of its `browser` fixture): launched once, closed after."""
+    sync_api = require_browser()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield browser
+        browser.close()
+
+
 def console_errors(page) -> list:
     errors = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)

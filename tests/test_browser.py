@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
+from browser import PHONE, chromium_browser, console_errors, require_browser, served
 
 sync_api = require_browser()
 
@@ -17,12 +17,7 @@ def site_url(built_site):
     stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
+browser = pytest.fixture(scope="module")(chromium_browser)
 
 
 @pytest.fixture

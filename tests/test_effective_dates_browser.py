@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from test_effective_dates import BEFORE, NEW, OLD, ON_THE_DAY, build, new_edition
 
-from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
+from browser import PHONE, chromium_browser, console_errors, require_browser, served
 from conftest import CORPUS
 
 sync_api = require_browser()
@@ -32,12 +32,7 @@ def sites(tmp_path_factory):
         stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
+browser = pytest.fixture(scope="module")(chromium_browser)
 
 
 @pytest.fixture

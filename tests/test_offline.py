@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.bench.common import offline_set
 
-from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
+from browser import PHONE, chromium_browser, console_errors, require_browser, served
 
 sync_api = require_browser()
 
@@ -28,12 +28,7 @@ CACHED_PATHS = """async () => {
   for (const name of names) for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
   return paths;
 }"""
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
+browser = pytest.fixture(scope="module")(chromium_browser)
 
 
 @pytest.fixture

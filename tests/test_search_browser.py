@@ -14,7 +14,15 @@ from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import answer_rank, measure, read_questions
 from pipeline.site.publish import index_folder, published
 
-from browser import CHROMIUM, FLAGS, PHONE, console_errors, open_search, require_browser, served, type_question
+from browser import (
+    PHONE,
+    chromium_browser,
+    console_errors,
+    open_search,
+    require_browser,
+    served,
+    type_question,
+)
 from conftest import FIXTURES
 
 sync_api = require_browser()
@@ -35,12 +43,7 @@ def kb(built_site):
     knowledge_base.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
+browser = pytest.fixture(scope="module")(chromium_browser)
 
 
 @pytest.fixture

@@ -128,12 +128,20 @@ def _result(hit: Hit, marks: list[str]) -> Result:
 
 def snippet(text: str, marks: list[str], size: int = 180) -> str:
     """An HTML-escaped excerpt around the first query word found, with the words in <mark>."""
-    text = re.sub(r"\s+", " ", text).strip()
+    return marked_excerpt(re.sub(r"\s+", " ", text).strip(), snippet_pattern(marks), size)
+
+
+def snippet_pattern(marks) -> Optional[re.Pattern]:
+    """The words of a question to mark in snippets (their stems), as one expression; None without any."""
     words = [word for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower())
              if len(word) > 2 or word.isdigit()]
     stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}, key=len, reverse=True)
-    pattern = (re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
-               if stems else None)
+    return (re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
+            if stems else None)
+
+
+def marked_excerpt(text: str, pattern: Optional[re.Pattern], size: int = 180) -> str:
+    """An excerpt of a text whose spaces are folded, around the first match of `pattern`, the matches marked."""
     first = pattern.search(text) if pattern else None
     start = max(0, first.start() - size // 3) if first else 0
     if start:

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import html
-import math
 import re
 from collections import Counter
 from functools import lru_cache
 from typing import Optional
 
-from .engine import Answer, Result, natural_key
+from .engine import Answer, Result, marked_excerpt, natural_key, snippet_pattern
 from .index import SCORE_SCALE
 from .published import PublishedIndex
 from .question import (
@@ -31,13 +29,13 @@ from .question import (
     GLOSSARY_WEIGHT,
     LEVEL_BOOST,
     MAX_RANKED,
-    NAMING_FIELDS,
     NUMBER_KINDS,
     STEMMED_FIELDS,
     VARIANT_WEIGHT,
     Question,
     understand,
 )
+from .scoring import add_postings, rarity, rounded
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -61,7 +59,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
 
 def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
     facts = index.facts()
-    keyed = ((facts[position][1], -_rounded(score * (GLOSSARY_WEIGHT if facts[position][2] else 1.0)), position,
+    keyed = ((facts[position][1], -rounded(score * (GLOSSARY_WEIGHT if facts[position][2] else 1.0)), position,
               score) for position, score in _scored(index, question, kind))
     return [(position, score) for _, _, position, score in heapq.nsmallest(MAX_RANKED, keyed)]
 
@@ -77,15 +75,15 @@ def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
             phrase = " " in alternative.stem
             for name, postings in index.postings(alternative.stem):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
-                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
             for name, postings in [] if phrase else index.postings(alternative.word):
                 if name == "exact":
-                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
     if not matched:
         return []
     facts = index.facts()
     patterns = Counter(matched.values())
-    weights = [_rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
+    weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
                for n in range(len(groups))]
     found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
     for stem in question.boosts:
@@ -112,23 +110,6 @@ def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
             score = score * VARIANT_WEIGHT
         result.append((position, score))
     return result
-
-
-def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
-    boost = FIELD_BOOSTS[field]
-    for position, value in postings:
-        scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
-        matched[position] = matched.get(position, 0) | bit
-    if field in NAMING_FIELDS:
-        named.update(position for position, _ in postings)
-
-
-def _rarity(total: int, holding: int) -> float:
-    return math.floor(math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 if holding else 0.0
-
-
-def _rounded(value: float) -> float:
-    return math.floor(value * 1e6 + 0.5) / 1e6
 
 
 def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]], limit: int):
@@ -182,38 +163,12 @@ def _nearest(index: PublishedIndex, number: str, kinds: tuple[str, ...]) -> list
 def _result(index: PublishedIndex, position: int, score: float, pattern) -> Result:
     hit = index.hit(position, score)
     title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
-    return Result(hit.id, hit.document, hit.number, title, _snippet(index.folded_text(position), pattern),
-                  hit.url or None, hit.score, hit.kind, hit.penalty, not hit.archived, hit.action)
+    excerpt = marked_excerpt(index.folded_text(position), pattern, SNIPPET)
+    return Result(hit.id, hit.document, hit.number, title, excerpt, hit.url or None, hit.score, hit.kind,
+                  hit.penalty, not hit.archived, hit.action)
 
 
 @lru_cache(maxsize=256)
 def _pattern(marks: tuple[str, ...]):
-    """The words to mark in snippets, as one expression (engine.snippet's), None without any."""
-    words = [word for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower())
-             if len(word) > 2 or word.isdigit()]
-    stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}, key=len, reverse=True)
-    return (re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
-            if stems else None)
-
-
-def _snippet(text: str, pattern, size: int = SNIPPET) -> str:
-    """engine.snippet of a text whose spaces are already folded, with the question's pattern."""
-    first = pattern.search(text) if pattern else None
-    start = max(0, first.start() - size // 3) if first else 0
-    if start:
-        space = text.find(" ", start)
-        start = space + 1 if 0 <= space < start + 20 else start
-    excerpt = text[start:start + size]
-    if start + size < len(text) and " " in excerpt[size // 2:]:
-        excerpt = excerpt[:excerpt.rfind(" ")]
-    prefix = "…" if start else ""
-    suffix = "…" if start + len(excerpt) < len(text) else ""
-    if not pattern:
-        return html.escape(prefix + excerpt + suffix)
-    pieces, position = [], 0
-    for match in pattern.finditer(excerpt):
-        pieces.append(html.escape(excerpt[position:match.start()]))
-        pieces.append(f"<mark>{html.escape(match.group(0))}</mark>")
-        position = match.end()
-    pieces.append(html.escape(excerpt[position:]))
-    return html.escape(prefix) + "".join(pieces) + html.escape(suffix)
+    """The words to mark in snippets (engine's), made once per question."""
+    return snippet_pattern(marks)

@@ -38,10 +38,10 @@ def _rank_key(item: tuple[int, float], facts) -> tuple:
     """Archived documents after the others; then by score (a definition's counting half); then document order."""
     position, score = item
     _, archived, glossary, _ = facts[position]
-    return (archived, -_rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
+    return (archived, -rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
 
 
-def _rounded(value: float) -> float:
+def rounded(value: float) -> float:
     """To a millionth, as the browser rounds."""
     return math.floor(value * 1e6 + 0.5) / 1e6
 
@@ -58,14 +58,14 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
             phrase = " " in alternative.stem      # a phrase, where an entry says it
             for name, postings in kb.postings(alternative.stem):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
-                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
             for name, postings in [] if phrase else kb.postings(alternative.word):
                 if name == "exact":
-                    _add(postings, name, alternative.weight, scores, matched, bit, named)
+                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
     if not matched:
         return []
     facts = kb.facts()
-    weights = [_rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
+    weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
     found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
     for stem in question.boosts:        # an abbreviation's meaning in a title
         for name, postings in kb.postings(stem):
@@ -90,7 +90,7 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
     return result
 
 
-def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
+def add_postings(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
     boost = FIELD_BOOSTS[field]
     for position, value in postings:
         scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
@@ -99,7 +99,7 @@ def _add(postings, field: str, weight: float, scores: dict, matched: dict, bit: 
         named.update(position for position, _ in postings)
 
 
-def _rarity(total: int, holding: int) -> float:
+def rarity(total: int, holding: int) -> float:
     """log(1 + N/n), to a millionth (the browser's logarithm may differ in its last bit)."""
     return math.floor(math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 if holding else 0.0
 

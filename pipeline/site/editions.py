@@ -117,7 +117,7 @@ def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str,
                 summary: EditionSummary, addresses: Addresses, current: Optional[DocumentInfo],
                 changes: Optional[str] = None) -> Page:
     short = kinds.short_name(info.kind)
-    upcoming = info.upcoming and not info.current
+    upcoming = info.preview
     current_href = addresses.relative(path, f"{current.id}/index.md") if current is not None else ""
     if upcoming:
         note = (f'the <strong>upcoming edition</strong>, a preview: it takes effect on '

@@ -113,7 +113,7 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
         return f'<a href="{esc(url)}">{number}{title}</a>' if url else f"{number}{title}"
 
     glossary_count = len(diff.glossary.added) + len(diff.glossary.removed) + len(diff.glossary.changed)
-    heading = "What will change" if new.upcoming and not new.current else "What changed"
+    heading = "What will change" if new.preview else "What changed"
     out = [f'<h1 id="changes">{heading}: {esc(pair_title(old, new))}</h1>',
            _upcoming_line(new),
            f'<p class="rk-edition">{esc(new.title)}: the edition effective <span class="rk-date">'
@@ -156,7 +156,7 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
 
 
 def _upcoming_line(new: DocumentInfo) -> str:
-    if not (new.upcoming and not new.current):
+    if not new.preview:
         return ""
     return (f'<p class="rk-upcoming"><strong>Not in force yet:</strong> this edition takes effect on '
             f'<strong>{esc(long_date(new.edition or ""))}</strong>; until then the rules are the ones of the '

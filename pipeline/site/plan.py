@@ -54,7 +54,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
 
     # The history of each document runs up to its current edition; an upcoming one (not in force on the
     # build's date) is compared with the current one on its own: what will change.
-    histories = {kind: trace([i for i in corpus.editions if i.kind == kind and not _preview(i)], load, use_cache)
+    histories = {kind: trace([i for i in corpus.editions if i.kind == kind and not i.preview], load, use_cache)
                  for kind in sorted({info.kind for info in corpus.editions})}
     histories = {kind: history for kind, history in histories.items() if len(history.editions) > 1}
     previews = {kind: trace([document.info, *corpus.upcoming(kind)], load, use_cache)
@@ -69,7 +69,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
 
     readers: dict[str, str] = {}
     for kind in sorted({info.kind for info in corpus.editions}):
-        editions = [(info, _summary(info, (previews if _preview(info) else histories).get(kind), load, use_cache))
+        editions = [(info, _summary(info, (previews if info.preview else histories).get(kind), load, use_cache))
                     for info in corpus.editions if info.kind == kind and not info.current]
         if editions:
             current = next((d.info for d in corpus.documents if d.info.kind == kind), None)
@@ -123,10 +123,6 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     plan.links.update(typed.links)
     return plan
 
-
-def _preview(info: DocumentInfo) -> bool:
-    """An edition published ahead of its effective date (not the one visitors land on)."""
-    return info.upcoming and not info.current
 
 
 def _current_keys(history: Optional[KindHistory]) -> dict[str, dict[str, str]]:

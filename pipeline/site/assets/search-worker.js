@@ -389,7 +389,7 @@ async function match(question, kind) {
   return hits;
 }
 
-/* log(1 + N/n) to a millionth, as engine._rarity. */
+/* log(1 + N/n) to a millionth, as scoring.rarity. */
 function rarity(total, holding) {
   return holding ? Math.floor(Math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 : 0;
 }
