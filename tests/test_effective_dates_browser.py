@@ -88,3 +88,29 @@ def test_the_upcoming_editions_preview_says_it_is_not_in_force(page, sites):
     assert "Upcoming edition" in page.locator(".rk-older-bar").inner_text()
     assert "not in force before then" in page.locator(".rk-banner").inner_text()
     page.wait_for_function("() => /zebracorn/.test(document.querySelector('.rk-reader-text').textContent)")
+
+
+def test_an_older_editions_front_stays_at_its_title_and_points_to_the_current_edition(page, sites):
+    page.goto(sites["on the day"] + "ipg-2024-09-23/")
+    page.wait_for_function("() => document.querySelector('.rk-reader-text').children.length > 0")  # drawn
+    page.wait_for_timeout(100)
+    assert page.evaluate("() => window.scrollY") == 0          # the title, its date and the notice in view
+    assert page.locator("h1").first.bounding_box()["y"] < PHONE["height"] / 3
+    assert page.locator(".rk-older-bar a").inner_text() == "current edition →"
+    assert "read the current IPG" in page.locator(".rk-banner").inner_text()
+
+
+def test_a_rule_of_an_older_edition_is_not_hidden_by_its_bar_when_zoomed(browser, sites):
+    # 200 % zoom on a phone: half the CSS width, the bar wraps onto more lines
+    context = browser.new_context(viewport={"width": PHONE["width"] // 2, "height": PHONE["height"] // 2},
+                                  device_scale_factor=4, is_mobile=True, has_touch=True, service_workers="block")
+    page = context.new_page()
+    try:
+        page.goto(sites["on the day"] + "ipg-2024-09-23/#2.1")
+        page.wait_for_function("() => /2\\.1/.test(document.querySelector('.rk-older-bar a').textContent)")
+        page.wait_for_timeout(200)
+        bar = page.locator(".rk-older-bar").bounding_box()
+        rule = page.locator("[id='2.1']").bounding_box()
+        assert rule["y"] >= bar["y"] + bar["height"] - 1, (bar, rule)
+    finally:
+        context.close()

@@ -128,8 +128,8 @@ def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str,
         note = "an <strong>excerpt</strong>" if info.excerpt else "an <strong>older edition</strong>"
     current_link = ""
     if current is not None:
-        current_link = (f' The current edition (<span class="rk-date">{esc(current.edition or "")}</span>) is '
-                        f'<a href="{esc(current_href)}">here</a>.')
+        current_link = (f' The current edition is of <span class="rk-date">{esc(current.edition or "")}</span>: '
+                        f'<a href="{esc(current_href)}">read the current {esc(short)}</a>.')
     label = "Upcoming edition" if upcoming else ("Excerpt" if info.excerpt else "Older edition")
     bar = (f'<div class="rk-older-bar" role="note"><span>{label}: <strong>{esc(short)} '
            f'{esc(info.edition or info.id)}</strong></span>'

@@ -27,7 +27,7 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str],
               upcoming: Optional[dict[str, list[tuple[DocumentInfo, str, str]]]] = None) -> Page:
     """`older`: document id -> page path of each older (or upcoming) edition's reader; `upcoming`: kind ->
     its editions not in force yet, with the pages of what they change and of their preview."""
-    out = ['<h1 id="rulekb">Magic tournament rules</h1>',
+    out = ['<h1 id="rulekb">Magic rules</h1>',
            '<p class="rk-lead">The Comprehensive Rules, the Infraction Procedure Guide, the Magic Tournament Rules '
            'and Judging at Regular REL, cross-linked. Search by rule number (<code>704.5k</code>, <code>ipg 2.1</code>), '
            'words or judges\u2019 abbreviations.</p>']

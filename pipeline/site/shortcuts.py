@@ -98,4 +98,4 @@ def search_page() -> Page:
             '<button type="submit" class="md-button md-button--primary" style="margin:0">Search</button></form>'
             '<p>Rule numbers, words and judges’ abbreviations: see the <a href="../search-tips/">search tips</a>.</p>'
             '<noscript><p>The search runs in the browser and needs JavaScript.</p></noscript>')
-    return Page(SEARCH_PAGE, "Search", body, description="Search the Magic tournament rules")
+    return Page(SEARCH_PAGE, "Search", body, description="Search the Magic rules")

@@ -26,6 +26,12 @@
   // The bar that stays in view: the same rule in the current edition, or that it is not there any more.
   var bar = document.querySelector(".rk-older-current");
   var front = bar && bar.getAttribute("href");
+  var barBox = document.querySelector(".rk-older-bar");
+  function measureBar() {
+    if (barBox) document.documentElement.style.setProperty("--rk-bar-height", barBox.offsetHeight + "px");
+  }
+  measureBar();
+  window.addEventListener("resize", measureBar);
   function pointBar(row) {
     if (!bar) return;
     var kind = bar.getAttribute("data-kind");
@@ -38,10 +44,13 @@
     }
   }
 
+  // `anchor`: the part asked for in the address, or none (the edition's front: its title, dates and notice stay
+  // in view, and the first part is drawn below its contents without scrolling to it).
   function show(anchor) {
     if (!edition) return;
-    var wanted = decodeURIComponent(anchor || "");
-    pointBar(edition.sections.filter(function (row) { return row[0] === wanted || row[3] === wanted; })[0]);
+    var asked = decodeURIComponent(anchor || "");
+    var wanted = asked || (edition.sections[0] || [])[0] || "";
+    pointBar(asked ? edition.sections.filter(function (row) { return row[0] === wanted || row[3] === wanted; })[0] : null);
     var group = null;
     if (wanted === "glossary" || /^term-/.test(wanted)) group = "glossary";
     edition.sections.forEach(function (row) { if (!group && (row[0] === wanted || row[3] === wanted)) group = row[5]; });
@@ -83,8 +92,9 @@
         });
       }
       var contents = reader.querySelector("details.rk-fold");
-      if (contents && wanted && wanted !== group) contents.open = false;   // a rule was asked for: show it
-      var node = document.getElementById(wanted);
+      if (contents && asked && asked !== group) contents.open = false;   // a rule was asked for: show it
+      measureBar();          // the bar's words changed: a rule is scrolled to below it
+      var node = asked && document.getElementById(asked);
       if (node) node.scrollIntoView();
     }).catch(function () {
       target.textContent = "This part of the edition could not be loaded (offline?).";
@@ -93,7 +103,7 @@
 
   load(source).then(function (data) {
     edition = data;
-    show(location.hash.slice(1) || (edition.sections[0] || [])[0]);
+    show(location.hash.slice(1));
   }).catch(function () { target.textContent = "This edition could not be loaded (offline?)."; });
   window.addEventListener("hashchange", function () { show(location.hash.slice(1)); });
 })();

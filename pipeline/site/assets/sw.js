@@ -30,7 +30,8 @@ const STATE = new URL("offline-state.json", SCOPE).href;      // what "save" com
 const CORE = ["./", "penalties/", "search-tips/", "search/manifest.json", "search/worker.js"];
 // the quick references, the search's own address (/search/?q=…) and what typed addresses (/cr/702.19b) need
 const QUICK = ["penalties/", "regular/", "search-tips/", "search/", "assets/number.html", "assets/typed-numbers.json"];
-const TYPED = /^[a-z]+\/[0-9][0-9a-z.]*\/(index\.html)?$/i;     // "<document>/<number>/" (from the scope): a typed address
+const TYPED = /^([a-z]+\/[0-9][0-9a-z.]*?)\.?\/?(index\.html)?$/i;     // "<document>/<number>", slash or not (from the scope)
+const FILE = /\.(html?|json|js|css|xml|txt|png|svg|ico|webmanifest|br|gz)$/i;   // a file, not a folder typed without "/"
 const FIRST = ["ipg", "mtr", "jar"];                              // then every other current document, the CR last
 const FETCH_LIMIT_MS = 30000;         // a file that long without an answer is not saved (saving is retried later)
 const UNSAVED_PAGE_MS = 10000;        // a page never saved: this long for the network, then the offline page
@@ -213,7 +214,7 @@ self.addEventListener("fetch", (event) => {
 
 async function pageResponse(request) {
   const cache = await caches.open(CACHE);
-  const saved = await cache.match(request, MATCH);
+  const saved = (await cache.match(request, MATCH)) || (await typedAnswer(cache, new URL(request.url)));
   if (saved) return saved;
   const network = fetch(request);
   network.catch(() => {});                       // when the offline page answered first
@@ -222,12 +223,35 @@ async function pageResponse(request) {
     if (response.ok) cache.put(request, response.clone()).catch(() => {});   // a page opened is kept
     return response;
   } catch (error) {
-    // a typed address never opened before: its page is the same for every number, and it is saved
-    const address = new URL(request.url);
-    const typed = TYPED.test((address.origin + address.pathname).slice(SCOPE.length))
-      && (await cache.match(url("assets/number.html"), MATCH));
-    return typed || offlinePage(cache, request);
+    return offlinePage(cache, request);
   }
+}
+
+/* An address typed by hand answers from the saved copy as well: "/ipg/2.1" is the saved "/ipg/2.1/" (sent
+   there, as a host would), and a number without a page of its own ("/cr/702.19b", slash or not) is the one
+   saved page that forwards every number, when the saved list of numbers holds it. */
+async function typedAnswer(cache, address) {
+  const path = address.pathname.startsWith(new URL(SCOPE).pathname) ? address.pathname.slice(new URL(SCOPE).pathname.length) : "";
+  if (path && !path.endsWith("/") && !FILE.test(path)
+      && (await cache.match(url(path + "/"), MATCH))) {
+    return Response.redirect(url(path + "/") + address.search, 301);
+  }
+  const typed = TYPED.exec(decoded(path));
+  if (!typed || !(await typedNumbers(cache)).has(typed[1].toLowerCase())) return undefined;
+  return cache.match(url("assets/number.html"), MATCH);
+}
+
+let numbersSaved = null;         // "cr/702.19b", … : the numbers the forwarding page finds (one build, one list)
+async function typedNumbers(cache) {
+  if (numbersSaved) return numbersSaved;
+  const stored = await cache.match(url("assets/typed-numbers.json"), MATCH);
+  if (!stored) return new Set();
+  const pages = await stored.json();
+  numbersSaved = new Set();
+  for (const [page, numbers] of Object.entries(pages)) {
+    for (const item of numbers.split(" ")) numbersSaved.add(page.split("/")[0] + "/" + item.split("#")[0]);
+  }
+  return numbersSaved;
 }
 
 function late(ms) {
