@@ -146,6 +146,9 @@ def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str,
             f'<div class="admonition warning rk-banner"><p class="admonition-title">{esc(short)} '
             f'{esc(info.edition or "")}</p><p>This is {note} of the {esc(info.title)}{kept}.'
             f'{current_link}{" " + esc(info.note) if info.note else ""}</p></div>'
+            # asked for at once, beside the page's scripts (the edition's words are drawn from it)
+            f'<link rel="preload" as="fetch" crossorigin="anonymous" '
+            f'href="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">'
             f'<div class="rk-reader" data-edition="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">'
             f'<details class="rk-fold" open><summary>Contents</summary><ul class="rk-contents">{contents}{glossary}'
             f'</ul></details><div class="rk-reader-text" aria-live="polite"></div>'
@@ -157,10 +160,19 @@ def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str,
                 description=f"{info.title}, edition {info.edition or info.id}")
 
 
+# Written into the page itself, not loaded: an old address is then one request from its reader, not two.
+FORWARD_SCRIPT = """(function () {
+  "use strict";
+  var parts = location.pathname.replace(/index\\.html$/, "").split("/").filter(Boolean);
+  var page = decodeURIComponent(parts[parts.length - 1] || "");
+  location.replace("../" + (location.hash || (page ? "#" + encodeURIComponent(page) : "")));
+})();"""
+
+
 def forward_page() -> str:
     """An old address (`<edition>/702/#702.19b`) to its reader (`<edition>/#702.19b`); the page is the same for
     every such address, so the site holds it once (hard links)."""
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Older edition</title>'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
-            '<meta name="robots" content="noindex"><script src="../../assets/forward.js"></script></head>'
+            f'<meta name="robots" content="noindex"><script>{FORWARD_SCRIPT}</script></head>'
             '<body><p><a href="../">This older edition</a></p></body></html>')
