@@ -35,7 +35,7 @@ ANALYZER = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
 
 SCHEMA = Schema(
@@ -51,6 +51,7 @@ SCHEMA = Schema(
     headings=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
     phrases=TEXT(analyzer=PHRASES, phrase=False, field_boost=FIELD_BOOSTS["phrases"]),
+    commentary=TEXT(analyzer=ANALYZER, phrase=False, field_boost=FIELD_BOOSTS["commentary"]),   # annotations
     url=STORED,
     edition=STORED,
     archived=BOOLEAN(stored=True),
@@ -82,6 +83,7 @@ class Entry:
     aliases: str = ""
     targets: str = ""          # for a glossary term: the sections it points at
     action: str = ""           # the first thing to do: an infraction's remedy, a JAR situation's fix
+    commentary: str = ""       # the judges' annotations on it (searched, weighing little; not shown)
 
 
 @dataclass(frozen=True)
@@ -121,8 +123,9 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
             text=entry.text, phrases=phrases_said(phrases, entry.title, entry.aliases, *entry.headings.split(" › "),
                                                   entry.text),
             url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
-            penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets)
-        for value in (entry.title, entry.aliases, entry.headings, entry.text):
+            penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets,
+            commentary=entry.commentary)
+        for value in (entry.title, entry.aliases, entry.headings, entry.text, entry.commentary):
             words.update(token for token in TOKENS.findall(fold(value).lower()) if token not in STOP_WORDS)
     writer.commit()
     vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
