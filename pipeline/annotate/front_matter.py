@@ -1,5 +1,5 @@
 """An annotation file's front matter (the YAML between its two `---` lines): read safely, with the line of
-each field. The only module that imports PyYAML; `safe_load` builds plain data, never objects."""
+each field. The only module that imports PyYAML; its SafeLoader builds plain data, never objects."""
 from __future__ import annotations
 
 import re
@@ -9,6 +9,17 @@ from typing import Optional
 import yaml
 
 FENCE = "---"
+
+
+class _SafeLoader(yaml.SafeLoader):
+    """yaml's safe loader (plain data only), dates kept as text: each is checked with the line of its field
+    (yaml itself would refuse the whole front matter for `date: 2026-02-30`)."""
+
+
+_SafeLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
 FIELD_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 
 
@@ -39,8 +50,8 @@ def split(text: str) -> FrontMatter:
     if closing is None:
         raise FrontMatterError("the front matter is not closed: no second `---` line", 1)
     try:
-        fields = yaml.safe_load("\n".join(lines[1:closing]))
-    except yaml.YAMLError as error:
+        fields = yaml.load("\n".join(lines[1:closing]), Loader=_SafeLoader)     # a SafeLoader: no objects
+    except (yaml.YAMLError, ValueError, RecursionError) as error:     # a date like 2026-02-30 is a ValueError
         mark: Optional[yaml.Mark] = getattr(error, "problem_mark", None)
         reason = getattr(error, "problem", None) or "not YAML"
         line = (mark.line + 2) if mark else 1         # the YAML starts on the file's second line
