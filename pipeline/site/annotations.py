@@ -76,14 +76,16 @@ def orphans_by_edition(corpus: Corpus) -> dict[str, list[Annotation]]:
 
 
 def older_edition_notes(annotations: list[Annotation], url_for: UrlFor,
-                        section_href: Callable[[str], Optional[str]], anchor: str = "annotations") -> str:
+                        section_href: Callable[[str], Optional[str]], anchor: str = "annotations",
+                        opened: bool = False) -> str:
     """On an older edition's page: the notes on its rules that later editions removed."""
     items = []
     for annotation in annotations:
         number = annotation.written_for.partition(":")[2]
         href = section_href(annotation.written_for)
         label = f'<a href="{esc(href)}">{esc(number)}</a>' if href else esc(number)
-        items.append(f'<li><p class="rk-annotation-rule">{label}</p>{annotation_html(annotation, url_for)}</li>')
+        items.append(f'<li><p class="rk-annotation-rule">{label}</p>'
+                     f'{annotation_html(annotation, url_for, opened=opened)}</li>')
     return (f'<h2 id="{esc(anchor)}">Annotations on rules removed since</h2>'
             f'<ul class="rk-annotation-list">{"".join(items)}</ul>')
 
@@ -108,7 +110,7 @@ def annotations_page(corpus: Corpus, url_for: UrlFor, section_href: Callable[[st
         out.append("</ul>")
     removed = [annotation for annotation in corpus.annotations if annotation.orphaned]
     if removed:
-        out.append(older_edition_notes(removed, url_for, section_href, anchor="removed"))
+        out.append(older_edition_notes(removed, url_for, section_href, anchor="removed", opened=True))
     if not corpus.annotations:
         out.append("<p>No annotations yet.</p>")
     return Page(PAGE, "Annotations", "".join(out), description="Judges' annotations on the rules")
