@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     sources_option(bench)
     bench.add_argument("--runs", type=int, default=5, help="repetitions for timings (best of N)")
     bench.add_argument("--only", action="append", help="run one part (repeatable): parse, search, build, browser, "
-                                                      "serve, archive, pdf")
+                                                      "serve, archive, pdf, annotations")
     bench.add_argument("--archive", default=None, help="a folder (or .tar.xz) of CR editions, for the archive figures")
     bench.add_argument("--questions", action="append", default=None,
                        help="a question set for the search figures (repeatable; default: the project's three, "
