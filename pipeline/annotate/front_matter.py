@@ -11,9 +11,10 @@ import yaml
 FENCE = "---"
 
 
-class _SafeLoader(yaml.SafeLoader):
-    """yaml's safe loader (plain data only), dates kept as text: each is checked with the line of its field
-    (yaml itself would refuse the whole front matter for `date: 2026-02-30`)."""
+class _SafeLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """yaml's safe loader (plain data only; libyaml's parser when the wheel has it, ten times faster), dates kept
+    as text: each is checked with the line of its field (yaml would refuse the whole front matter for
+    `date: 2026-02-30`)."""
 
 
 _SafeLoader.yaml_implicit_resolvers = {
