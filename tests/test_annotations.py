@@ -201,6 +201,7 @@ def test_validation_problems_name_file_and_line(tmp_path):
     write_note(notes, "dangling.md", "cr:704.5k", "2026-01-16", "First line.\nSee rule 799.9 for nothing.")
     write_note(notes, "extra.md", "cr:704.5k", "2026-01-16", "Text.", colour="blue")
     write_note(notes, "README.md", "not:a-note", "never", "This folder's own documentation.")
+    write_note(notes, "old-edition.md", "cr:704.5k", "2019-01-01", "Written for an edition not in the sources.")
     sources = project(tmp_path / "p", notes)
     report = api.check(sources, annotations=notes)
     found = {(p.file.removeprefix("annotations/"), p.severity, p.line) for p in report.problems
@@ -213,6 +214,7 @@ def test_validation_problems_name_file_and_line(tmp_path):
     assert {("bad-yaml.md", ERROR, 3), ("bad-yaml.md", ERROR, 4)} & found   # where the YAML parser sees the unclosed [
     assert ("dangling.md", WARNING, 8) in found
     assert ("extra.md", WARNING, 6) in found
+    assert ("old-edition.md", WARNING, 3) in found        # placed by its number in the current edition
     assert not any(name == "README.md" for name, _, _ in found)
     messages = {p.file.removeprefix("annotations/"): p.message for p in report.problems}
     assert "unknown section cr:999.99z" in messages["unknown.md"]

@@ -97,9 +97,11 @@ def _annotation(note: NoteFile, editions: Editions, targets: references.Targets,
         return None
     info = editions.named(kind, edition)
     if info is None:
+        why = ("is not in force yet" if editions.named(kind, edition, upcoming=True) is not None
+               else "is not among the sources")
         problems.append(Problem(WARNING, note.name, lines.get("edition"),
-                                f"no {kinds.title(kind)} of {edition} among the sources: the note is placed by its "
-                                f"number in the current edition ({document.info.edition})"))
+                                f"the {kinds.title(kind)} of {edition} {why}: the note is placed by its number in the "
+                                f"current edition ({document.info.edition})"))
         info = document.info
     landing = editions.land(kind, key, info)
     if landing is None:

@@ -28,22 +28,25 @@ class Editions:
         self.corpus = corpus
         self.use_cache = use_cache
         self._histories: dict[str, KindHistory] = {}
+        self._current_ids = {section.id for document in corpus.documents if document.info.current
+                             for section in document.sections}
         self._lineages: dict[str, dict[tuple[int, str], list[tuple[int, str]]]] = {}
 
     def current(self, kind: str):
         return next((d for d in self.corpus.documents if d.info.kind == kind and d.info.current), None)
 
-    def named(self, kind: str, edition: str) -> Optional[DocumentInfo]:
-        """The complete edition of a kind in force from `edition` (an ISO date) in the sources, if any."""
+    def named(self, kind: str, edition: str, upcoming: bool = False) -> Optional[DocumentInfo]:
+        """The complete edition of a kind in force from `edition` (an ISO date) in the sources, if any (or, with
+        `upcoming`, one not in force yet)."""
         return next((info for info in self.corpus.editions if info.kind == kind and info.edition == edition
-                     and not info.excerpt and not info.preview), None)
+                     and not info.excerpt and info.preview == upcoming), None)
 
     def land(self, kind: str, key: str, info: DocumentInfo) -> Optional[Landing]:
         """Section `key` of the edition `info`, carried to the current edition (None: no such section there)."""
         document = self.current(kind)
         if document is not None and info.id == document.id:
-            section = document.section(f"{document.id}:{key}")
-            return Landing(section.id, section.id, False) if section else None
+            section_id = f"{document.id}:{key}"
+            return Landing(section_id, section_id, False) if section_id in self._current_ids else None
         history = self._history(kind)
         index = next((i for i, chained in enumerate(history.editions) if chained.id == info.id), None)
         now = next((i for i, chained in enumerate(history.editions) if chained.current), None)
