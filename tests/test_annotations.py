@@ -18,8 +18,8 @@ import pytest
 from pipeline import api
 from pipeline.model import ERROR, WARNING
 from pipeline.search.engine import search
-from pipeline.search.index import KnowledgeBase
-from pipeline.search.question import understand
+from pipeline.search.index import ANALYZER, KnowledgeBase
+from pipeline.search.question import is_variant, understand
 from pipeline.search.scoring import ranked
 from pipeline.site.publish import index_folder, published
 
@@ -333,6 +333,21 @@ def test_a_note_never_ranks_above_the_rule_text_that_says_the_same_words(kb):
     assert "cr:704.5k" in found
     own = [rule for rule in ("cr:702.19b", "cr:702.19c", "cr:702.19e") if rule in found]
     assert own and all(found.index(rule) < found.index("cr:704.5k") for rule in own), found
+
+
+@pytest.mark.parametrize("word", ["trample", "excess", "damage", "assigned", "blockers"])
+def test_for_one_word_every_rule_saying_it_ranks_above_the_rule_whose_note_says_it(kb, word):
+    """Common words too ("damage" is in hundreds of rules): each rule of the CR's game rules (not the variants'
+    chapters 8 and 9, which rank at half weight by design) whose own text says the word comes before 704.5k."""
+    found = every_entry(kb, word)
+    stems = {token.text for token in ANALYZER(word)}
+    holders = [fields["id"] for fields in kb.stored()
+               if fields["kind"] == "cr" and fields.get("section_kind") != "glossary"
+               and not is_variant("cr", fields.get("number") or "") and fields["id"] != "cr:704.5k"
+               and stems & {token.text for token in ANALYZER(fields.get("text") or "")}]
+    assert holders and "cr:704.5k" in found
+    late = [rule for rule in holders if found.index(rule) > found.index("cr:704.5k")]
+    assert not late, (word, len(holders), late[:10])
 
 
 def test_the_site_s_search_ranks_notes_as_the_engine_does(built, kb):

@@ -18,6 +18,7 @@ from whoosh import index as whoosh_index
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import Term
+from whoosh.scoring import BM25F
 
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
 
@@ -38,6 +39,20 @@ PHRASE_SLACK = 1                          # words a phrase may have between its 
 SCHEMA_VERSION = "6"
 SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
 
+class Weighting(BM25F):
+    """whoosh's BM25F, but for the judges' notes: a note's word weighs by its rarity in the rules' own text (not
+    among the few notes, where every word is rare), whatever the note's length (commentary_B=0). So a note says
+    a word at most as strongly as a short rule does, and FIELD_BOOSTS["commentary"] puts it well below."""
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        scorer = super().scorer(searcher, fieldname, text, qf)
+        if fieldname == "commentary" and hasattr(scorer, "idf"):
+            scorer.idf = searcher.get_parent().idf("text", text)
+        return scorer
+
+
+WEIGHTING = Weighting(commentary_B=0.0)
+
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
     document=ID(stored=True),
@@ -51,7 +66,10 @@ SCHEMA = Schema(
     headings=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
     phrases=TEXT(analyzer=PHRASES, phrase=False, field_boost=FIELD_BOOSTS["phrases"]),
-    commentary=TEXT(analyzer=ANALYZER, phrase=False, field_boost=FIELD_BOOSTS["commentary"]),   # annotations
+    # The judges' annotations on a rule. Their weight is FIELD_BOOSTS["commentary"], applied by the ranking
+    # only: whoosh's own boost (and its length normalisation, against an average over the many rules without
+    # a note) would make a note's scores round to zero in the exported hundredths.
+    commentary=TEXT(analyzer=ANALYZER, phrase=False),
     url=STORED,
     edition=STORED,
     archived=BOOLEAN(stored=True),
@@ -183,7 +201,7 @@ class KnowledgeBase:
     def __init__(self, directory: Path | str):
         self.directory = Path(directory)
         self.ix = whoosh_index.open_dir(str(directory))
-        self.searcher = self.ix.searcher()
+        self.searcher = self.ix.searcher(weighting=WEIGHTING)
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}
