@@ -80,7 +80,7 @@ def _annotation(note: NoteFile, editions: Editions, targets: references.Targets,
         if kind not in kinds.IDS or not key.strip():
             error("section", f"`section: {section}` is not a section as rulekb names them (cr:702.19b, ipg:2.1, "
                              f"mtr:4.2, a JAR id)")
-        key = key.strip()
+        key = key.strip().lower()          # ids are lower case: cr:702.19b, mtr:appendix-a
     elif section not in (None, ""):
         error("section", "`section` is not text (write it as cr:702.19b)")
     edition = _date(fields.get("edition"), "edition", error)
