@@ -8,8 +8,9 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: site build test check bench lint serve clean
 
+# `make site ANNOTATIONS=tests/fixtures/annotations` builds with the example notes instead of annotations/
 site: $(STAMP)
-	$(BIN)/rulekb build --sources sources --out site
+	$(BIN)/rulekb build --sources sources --out site $(if $(ANNOTATIONS),--annotations $(ANNOTATIONS))
 
 build: site
 

@@ -6,6 +6,10 @@
     api.search("missed trigger")         # an Answer; .as_json() is `rulekb search --json`
     api.compare("cr-2025-11-14", "cr")   # what changed, as `rulekb diff --json` prints it
     api.build("sources", "site")         # the site and its search index, published together
+    api.annotations("sources")           # the judges' notes (annotations/ beside sources/), where each landed
+
+Every function reading the sources reads the notes of `annotations` too: by default `annotations/` beside
+the sources folder, when there is one.
 """
 from __future__ import annotations
 
@@ -14,10 +18,10 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from . import kinds
+from . import annotate, kinds
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, load_edition, rename_document
-from .export import document_json, ref_json, section_json
+from .export import annotation_json, document_json, ref_json, section_json
 from .model import ERROR, Corpus, Document, DocumentInfo, GlossaryEntry, Problem, Section, replace
 from .search.question import as_number, fold
 
@@ -58,28 +62,55 @@ class CheckReport:
                 "problems": [problem.as_json() for problem in self.problems]}
 
 
-def check(sources: Path | str = "sources", use_cache: bool = True) -> CheckReport:
-    corpus = load_corpus(sources, use_cache=use_cache)
+def notes_folder(sources: Path | str, annotations: Optional[Path | str] = None) -> Optional[Path]:
+    """The annotations folder named (it must exist), else `annotations/` beside the sources when there is one."""
+    if annotations is not None:
+        if not Path(annotations).is_dir():
+            raise UsageError(f"no annotations folder {annotations}")
+        return Path(annotations)
+    default = annotate.default_folder(sources)
+    return default if default.is_dir() else None
+
+
+def load_annotated(sources: Path | str = "sources", annotations: Optional[Path | str] = None,
+                   use_cache: bool = True) -> Corpus:
+    """The corpus of a sources folder with the notes of its annotations folder."""
+    folder = notes_folder(sources, annotations)
+    return annotate.attach(load_corpus(sources, use_cache=use_cache), folder, use_cache)
+
+
+def annotations(sources: Path | str = "sources", annotations: Optional[Path | str] = None,
+                corpus: Optional[Corpus] = None) -> list[dict]:
+    """Every note, as `rulekb show --json` gives them: where it was written for, where it is now."""
+    corpus = corpus if corpus is not None else load_annotated(sources, annotations)
+    return [annotation_json(annotation) for annotation in corpus.annotations]
+
+
+def check(sources: Path | str = "sources", use_cache: bool = True,
+          annotations: Optional[Path | str] = None) -> CheckReport:
+    corpus = load_annotated(sources, annotations, use_cache)
     return CheckReport(str(sources), len(corpus.editions), len(corpus.documents),
                        sum(len(d.sections) for d in corpus.documents), corpus.all_problems())
 
 
-def export(target: Path | str, sources: Path | str = "sources", alone: bool = False, use_cache: bool = True) -> dict:
-    """One document as JSON: a file (read with its folder, or `alone`), or a document id in `sources`."""
+def export(target: Path | str, sources: Path | str = "sources", alone: bool = False, use_cache: bool = True,
+           annotations: Optional[Path | str] = None) -> dict:
+    """One document as JSON: a file (read with its folder, or `alone`), or a document id in `sources`; with the
+    notes on its sections."""
     path = Path(target)
     if path.is_file():
         if alone:
             document, problems = load_document(path, use_cache=use_cache)
             corpus = None
         else:
-            corpus = load_corpus(path.parent, use_cache=use_cache)
+            corpus = load_annotated(path.parent, annotations, use_cache)
             info = next((info for info in corpus.editions if info.source == path.name), None)
             document = load_edition(corpus, info.id, use_cache) if info else None   # an older edition too
             problems = [p for p in corpus.all_problems() if p.file == path.name]
         if document is None:
             raise SourcesHaveErrors([p for p in problems if p.severity == ERROR] or list(problems))
         return document_json(document, corpus)
-    corpus = load_corpus(sources, use_cache=use_cache)
+    corpus = load_annotated(sources, annotations, use_cache)
     document = corpus.document(str(target))
     if document is None:
         raise UsageError(f"{target} is no file, and no document id in {sources} "
@@ -88,16 +119,20 @@ def export(target: Path | str, sources: Path | str = "sources", alone: bool = Fa
 
 
 def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind: Optional[str] = None,
-           index: Optional[Path | str] = None, edition: Optional[str] = None) -> Answer:
+           index: Optional[Path | str] = None, edition: Optional[str] = None,
+           annotations: Optional[Path | str] = None) -> Answer:
     """Search the current editions (the index of `sources`, or the index folder given); or the sources as
-    they stand on the day the `edition` named takes effect ("upcoming", an id or a date)."""
+    they stand on the day the `edition` named takes effect ("upcoming", an id or a date). The notes on a
+    rule are searched as its commentary."""
     from .search.engine import search as search_index
     from .search.index import KnowledgeBase
     from .search.indexing import index_for_sources
     if index is None:
         if not Path(sources).is_dir():
             raise UsageError(f"no sources folder {sources}")
-        index = index_for_sources(sources, effective_day(sources, edition) if edition else None)
+        folder = notes_folder(sources, annotations)
+        index = index_for_sources(sources, effective_day(sources, edition) if edition else None, notes=folder,
+                                  attach=lambda corpus: annotate.attach(corpus, folder))
     kb = KnowledgeBase(index)
     try:
         return search_index(kb, query, limit=limit, kind=kind)
@@ -106,10 +141,10 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
 
 
 def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = None,
-         edition: Optional[str] = None) -> Optional[dict]:
-    """One section (or glossary term) by id, number or term, with what it cites and what cites it; from
-    the current editions, or from the `edition` named (an id, an effective date, "upcoming")."""
-    corpus = corpus or load_corpus(sources)
+         edition: Optional[str] = None, annotations: Optional[Path | str] = None) -> Optional[dict]:
+    """One section (or glossary term) by id, number or term, with what it cites and what cites it, and the
+    notes on it; from the current editions, or from the `edition` named (an id, an effective date, "upcoming")."""
+    corpus = corpus or load_annotated(sources, annotations)
     if edition:
         return _show_in_edition(corpus, ref, edition)
     found = find_section(corpus, ref)
@@ -166,13 +201,15 @@ def compare(old: str, new: str, sources: Path | str = "sources") -> dict:
 
 
 def build(sources: Path | str = "sources", out: Path | str = "site", config: Optional[Path | str] = None,
-          use_cache: bool = True) -> tuple[BuildResult, Corpus]:
-    """The site and its search index, published together; SourcesHaveErrors leaves the old site as it is."""
+          use_cache: bool = True, annotations: Optional[Path | str] = None) -> tuple[BuildResult, Corpus]:
+    """The site and its search index, published together; SourcesHaveErrors leaves the old site as it is. A
+    note in error is left out of the site (the others are published), as `rulekb check` says."""
     from .search.indexing import write_search_index
     from .site.build import build_site
-    corpus = load_corpus(sources, use_cache=use_cache)
+    corpus = load_annotated(sources, annotations, use_cache)
     errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
-    if any(problem.file not in flagged_sources(corpus) for problem in errors):
+    left_out = {problem.file for problem in corpus.note_problems()}
+    if any(problem.file not in flagged_sources(corpus) | left_out for problem in errors):
         raise SourcesHaveErrors(errors)
     addresses = address_corpus(corpus)
     result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
@@ -241,6 +278,8 @@ def section_view(corpus: Corpus, document: Document, section: Section | Glossary
                 "names": list(section.names), "line": section.line, "document": about,
                 "url": addresses.link(entry_id)}
     data = section_json(section, corpus.backlinks)
+    data["annotations"] = [annotation_json(annotation) for annotation in corpus.annotations
+                           if section.id == (annotation.target if document.info.current else annotation.written_for)]
     data["subsections"] = [{"id": child.id, "number": child.number, "title": child.title, "text": child.text}
                            for child in document.sections if child.parent == section.id]
     data["same_number_elsewhere"] = [

@@ -8,7 +8,7 @@ import json
 from dataclasses import asdict
 from typing import Any, Optional
 
-from .model import Corpus, Document, Reference, Section
+from .model import Annotation, Corpus, Document, Reference, Section
 
 
 def document_json(document: Document, corpus: Optional[Corpus] = None) -> dict[str, Any]:
@@ -30,7 +30,27 @@ def document_json(document: Document, corpus: Optional[Corpus] = None) -> dict[s
         "credits": [block.as_text() for block in document.credits],
         "penalties": [asdict(penalty) for penalty in document.penalties],
         "problems": [asdict(problem) for problem in document.problems],
+        "annotations": [annotation_json(annotation) for annotation in annotations_of(document, corpus)],
     }
+
+
+def annotations_of(document: Document, corpus: Optional[Corpus]) -> list[Annotation]:
+    """The notes on a document's sections: on the current edition, those carried to it; on an older one,
+    those written for it."""
+    if corpus is None:
+        return []
+    prefix = f"{document.id}:"
+    return [annotation for annotation in corpus.annotations
+            if ((annotation.target if document.info.current else annotation.written_for) or "").startswith(prefix)]
+
+
+def annotation_json(annotation: Annotation) -> dict[str, Any]:
+    """A judge's note as the CLI, the API and the exports give it (its Markdown as written)."""
+    return {"file": annotation.file, "line": annotation.line, "section": annotation.section,
+            "edition": annotation.edition, "authors": list(annotation.authors), "date": annotation.date,
+            "target": annotation.target, "written_for": annotation.written_for,
+            "changed_since": annotation.changed_since, "orphaned": annotation.orphaned, "text": annotation.body,
+            "refs": [ref_json(ref) for ref in annotation.refs]}
 
 
 def section_json(section: Section, backlinks: dict) -> dict[str, Any]:

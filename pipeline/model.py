@@ -193,6 +193,39 @@ class Document:
 
 
 @dataclass(frozen=True)
+class Annotation:
+    """A judge's note on one section, as its file says it, and where it lands in the current edition.
+
+    `section` and `edition` are as written ("cr:702.19b", "2025-11-14"); `written_for` is that section's
+    id in the edition it was written for ("cr-2025-11-14:702.19b", or "cr:702.19b" for the current one);
+    `target` is the same rule in the current edition (renumberings and moves followed), None when it was
+    removed since. `html` is the body rendered and sanitised, its references as `href="rulekb:<id>"`
+    for the site to turn into its own links.
+    """
+    file: str                       # as problems name it: "annotations/trample.md"
+    line: int                       # the line of `section:` in the front matter
+    section: str
+    edition: str
+    authors: tuple[str, ...]
+    date: str
+    body: str                       # Markdown as written
+    html: str
+    refs: tuple[Reference, ...] = ()
+    written_for: str = ""
+    target: Optional[str] = None
+    changed_since: bool = False     # the rule's words differ from those the note was written for
+    body_line: int = 0              # the line the body starts on
+
+    @property
+    def kind(self) -> str:
+        return self.section.partition(":")[0]
+
+    @property
+    def orphaned(self) -> bool:
+        return self.target is None
+
+
+@dataclass(frozen=True)
 class Corpus:
     """A sources/ folder: the current edition of each document, linked (references resolved,
     backlinks known), and what is known of every edition, older ones included."""
@@ -202,6 +235,8 @@ class Corpus:
     editions: tuple[DocumentInfo, ...] = ()     # every document of the folder, current and older, in file order
     folder: Optional[str] = None                # where they are read from (older editions are read when needed)
     today: Optional[str] = None                 # the build's date (ISO): which editions are in force
+    annotations: tuple[Annotation, ...] = ()    # the judges' notes, carried to the current editions
+    notes_folder: Optional[str] = None          # the name their problems' files start with ("annotations")
 
     def document(self, doc_id: str) -> Optional[Document]:
         for document in self.documents:
@@ -214,6 +249,11 @@ class Corpus:
         return sorted((info for info in self.editions if info.kind == kind and info.preview),
                       key=lambda info: (info.edition or "", info.source))
 
+    def note_problems(self) -> list[Problem]:
+        """The problems of the annotations folder's files."""
+        prefix = f"{self.notes_folder}/"
+        return [problem for problem in self.problems if self.notes_folder and problem.file.startswith(prefix)]
+
     def all_problems(self) -> tuple[Problem, ...]:
         found = list(self.problems)
         for document in self.documents:
@@ -225,5 +265,5 @@ __all__ = [
     "slug", "section_id", "subsection_id",
     "ERROR", "WARNING", "INFO", "PARAGRAPH", "BULLET", "NUMBERED", "SUBHEADING", "TABLE_ROW",
     "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty",
-    "DocumentInfo", "Document", "Corpus", "replace",
+    "DocumentInfo", "Document", "Annotation", "Corpus", "replace",
 ]

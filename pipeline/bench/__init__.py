@@ -7,7 +7,8 @@ One module a family of figures, each with `run(args)`:
 - browsing: the site's search typed in Chromium (quality, agreement, bytes until the first result, latency);
 - serving: `rulekb serve` under 100 concurrent clients;
 - archive: builds of 10, 40 and all CR editions of an archive (pages, time, memory, disk, rebuild);
-- pdf: PDF read+parse time per document.
+- pdf: PDF read+parse time per document;
+- annotating: what 100 and 1,000 annotations add to a build.
 """
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ import importlib
 import os
 import sys
 
-PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf")
+PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating")
 DEFAULT = ("parsing", "building", "searching", "browsing", "serving")
 ALIASES = {"parse": "parsing", "build": "building", "search": "searching", "browser": "browsing",
-           "serve": "serving"}
+           "serve": "serving", "annotations": "annotating"}
 
 
 def main(args) -> int:

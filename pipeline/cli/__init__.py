@@ -24,11 +24,16 @@ def build_parser() -> argparse.ArgumentParser:
     def sources_option(command, help_text="folder of rule documents (default: sources)"):
         command.add_argument("--sources", default=os.environ.get("RULEKB_SOURCES", "sources"), help=help_text)
 
+    def annotations_option(command):
+        command.add_argument("--annotations", metavar="DIR", default=os.environ.get("RULEKB_ANNOTATIONS"),
+                             help="folder of judges' notes (default: annotations/ beside the sources folder)")
+
     check = sub.add_parser("check", help="read every document in a folder, resolve references, list problems")
     check.add_argument("dir", nargs="?", default=os.environ.get("RULEKB_SOURCES", "sources"),
                        help="folder of rule documents (default: sources)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--no-cache", action="store_true", help="parse everything again")
+    annotations_option(check)
     check.set_defaults(run=commands.check)
 
     export = sub.add_parser("export", help="print one document as JSON")
@@ -37,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--alone", action="store_true",
                         help="read only this file (references to other documents stay unresolved)")
     export.add_argument("--no-cache", action="store_true", help="parse again")
+    annotations_option(export)
     export.set_defaults(run=commands.export)
 
     build = sub.add_parser("build", help="ingest sources/ and build the static site and its search index")
@@ -46,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--config", default=None,
                        help="the site's mkdocs.yml (default: the one beside the sources folder)")
     build.add_argument("--no-cache", action="store_true", help="parse everything again")
+    annotations_option(build)
     build.set_defaults(run=commands.build)
 
     search = sub.add_parser("search", help="find sections by number, phrase, abbreviation (typos welcome)")
@@ -57,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--index", default=None, help="an index folder to search (default: the index of --sources)")
     search.add_argument("--edition", help='search the sources as they stand when this edition takes effect: '
                         '"upcoming", its id or its effective date')
+    annotations_option(search)
     search.set_defaults(run=commands.search)
 
     show = sub.add_parser("show", help="print one section: text, examples, penalty, references both ways")
@@ -65,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--edition", help='an edition other than the current one: its id, its effective date, '
                       'or "upcoming"')
     sources_option(show)
+    annotations_option(show)
     show.set_defaults(run=commands.show)
 
     serve = sub.add_parser("serve", help="serve the built site and its JSON search API on 127.0.0.1")
@@ -86,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     sources_option(bench)
     bench.add_argument("--runs", type=int, default=5, help="repetitions for timings (best of N)")
     bench.add_argument("--only", action="append", help="run one part (repeatable): parse, search, build, browser, "
-                                                      "serve, archive, pdf")
+                                                      "serve, archive, pdf, annotations")
     bench.add_argument("--archive", default=None, help="a folder (or .tar.xz) of CR editions, for the archive figures")
     bench.add_argument("--questions", action="append", default=None,
                        help="a question set for the search figures (repeatable; default: the project's three, "

@@ -49,7 +49,10 @@ def summary(problems: Sequence[Problem]) -> str:
 
 
 def check(args) -> int:
-    report = api.check(args.dir, use_cache=not args.no_cache)
+    try:
+        report = api.check(args.dir, use_cache=not args.no_cache, annotations=args.annotations)
+    except api.UsageError as error:
+        raise Refused(str(error)) from None
     if args.json:
         say(json.dumps(report.as_json(), ensure_ascii=False, indent=1))
     else:
@@ -61,7 +64,8 @@ def check(args) -> int:
 
 def export(args) -> int:
     try:
-        data = api.export(args.file, args.sources, alone=args.alone, use_cache=not args.no_cache)
+        data = api.export(args.file, args.sources, alone=args.alone, use_cache=not args.no_cache,
+                          annotations=args.annotations)
     except api.SourcesHaveErrors as error:
         print_problems(error.problems)
         return 1
@@ -74,13 +78,14 @@ def export(args) -> int:
 def build(args) -> int:
     try:
         _check_output(args)            # before reading anything: a refused --out is said at once
-        result, corpus = api.build(args.sources, args.out, config=args.config, use_cache=not args.no_cache)
+        result, corpus = api.build(args.sources, args.out, config=args.config, use_cache=not args.no_cache,
+                                   annotations=args.annotations)
     except api.SourcesHaveErrors as error:
         print_problems(error.problems)
         say(f"rulekb build: {len(error.problems)} error(s) in {args.sources}; the site was not changed "
             f"(`rulekb check {args.sources}` lists every problem)", stream=sys.stderr)
         return 1
-    except (OutputRefused, BuildLocked) as error:
+    except (OutputRefused, BuildLocked, api.UsageError) as error:
         raise Refused(str(error)) from None
     except BuildFailed as error:
         say(f"rulekb build: {error}; the published site is unchanged", stream=sys.stderr)
@@ -94,6 +99,14 @@ def build(args) -> int:
     if flagged:
         print_problems(errors, limit=10)
         say(f"marked incomplete, published with a banner saying why: {', '.join(flagged)}", stream=sys.stderr)
+    left_out = [problem for problem in corpus.note_problems() if problem.severity == ERROR]
+    if left_out:
+        print_problems(left_out, limit=10)
+        say(f"annotations left out: {', '.join(sorted({problem.file for problem in left_out}))}", stream=sys.stderr)
+    if corpus.annotations:
+        orphaned = sum(1 for annotation in corpus.annotations if annotation.orphaned)
+        say(f"annotations: {len(corpus.annotations)} from {corpus.notes_folder}/"
+            + (f" ({orphaned} on rules removed since, shown with their older edition)" if orphaned else ""))
     indexed = result.index or {}
     say(f"built {result.pages} pages into {args.out}/ in {result.seconds:.1f} s; search index: "
         f"{indexed.get('entries', 0)} entries of {len(indexed.get('documents', []))} documents")
@@ -127,7 +140,7 @@ def _command() -> str:
 def search(args) -> int:
     try:
         answer = api.search(args.query, args.sources, limit=args.limit, kind=args.doc, index=args.index,
-                            edition=args.edition)
+                            edition=args.edition, annotations=args.annotations)
     except QueryError as error:
         say(f"rulekb search: {error}", stream=sys.stderr)
         return 2
@@ -170,7 +183,10 @@ def _terminal_snippet(snippet: str) -> str:
 
 
 def show(args) -> int:
-    view = api.show(args.ref, args.sources, edition=args.edition)
+    try:
+        view = api.show(args.ref, args.sources, edition=args.edition, annotations=args.annotations)
+    except api.UsageError as error:
+        raise Refused(str(error)) from None
     if view is None:
         where = f" in the edition {args.edition!r}" if args.edition else ""
         say(f"rulekb show: no section {args.ref!r}{where} (try `rulekb search {args.ref!r}`)", stream=sys.stderr)
@@ -204,6 +220,8 @@ def section_text(view: dict) -> str:
     if not view["text"] and view.get("subsections"):
         for child in view["subsections"]:
             lines += [wrap(f"{child['number']} {child['title']} {child['text']}".strip(), "  "), ""]
+    for note in view.get("annotations", []):
+        lines += [annotation_heading(note), wrap(note["text"], "  "), ""]
     if view["refs"]:
         shown = list(dict.fromkeys(f"{ref['text']} -> {ref['target'] or 'not found'}" for ref in view["refs"]))
         lines += ["References: " + "; ".join(shown)]
@@ -211,9 +229,20 @@ def section_text(view: dict) -> str:
         lines += ["Referenced by: " + ", ".join(view["referenced_by"])]
     if view.get("same_number_elsewhere"):
         lines += ["Same number elsewhere: " + ", ".join(view["same_number_elsewhere"])]
+
     if view.get("url"):
         lines += [f"Link: {view['url']}"]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def annotation_heading(note: dict) -> str:
+    """"ANNOTATION by A. Judge, 2026-11-01 (written for the 2025-11-14 text of cr:702.124m; changed since)"."""
+    written = f"written for the {note['edition']} text"
+    if note["section"] != (note["target"] or note["section"]):
+        written += f" of {note['section']}"
+    if note["changed_since"]:
+        written += "; this rule has changed since"
+    return f"ANNOTATION by {', '.join(note['authors'])}, {note['date']} ({written})"
 
 
 def diff(args) -> int:

@@ -1,7 +1,8 @@
 """The corpus as search entries: every section and glossary term of the current editions.
 
 Older editions and excerpts are not searched (a rule's old wordings are found through its
-history page). Each entry carries its address on the site. Pure function of the corpus.
+history page). Each entry carries its address on the site, and a rule's annotations as its
+commentary (a note on a rule removed since is not searched). Pure function of the corpus.
 """
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
     addresses = addresses or address_corpus(corpus)
     found = []
     order = 0
+    commentary: dict[str, list[str]] = {}
+    for annotation in corpus.annotations:
+        if annotation.target:
+            commentary.setdefault(annotation.target, []).append(annotation.body)
     for document in searched_documents(corpus):
         info = document.info
         by_id = {section.id: section for section in document.sections}
@@ -42,7 +47,8 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 text="\n".join([section.text, *section.examples]), url=addresses.link(section.id) or "",
                 edition=info.edition or "", order=order, archived=info.archived,
                 penalty=section.infraction.penalty if section.infraction else "", parent=section.parent or "",
-                aliases=section.infraction.name if section.infraction else "", action=action(info.kind, section)))
+                aliases=section.infraction.name if section.infraction else "", action=action(info.kind, section),
+                commentary="\n\n".join(commentary.get(section.id, ()))))
             order += 1
         for entry in document.glossary:
             entry_id = glossary_id(document, entry)

@@ -18,6 +18,7 @@ from whoosh import index as whoosh_index
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import Term
+from whoosh.scoring import BM25F
 
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
 
@@ -35,8 +36,22 @@ ANALYZER = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
+
+class Weighting(BM25F):
+    """whoosh's BM25F, but for the judges' notes: a note's word weighs by its rarity in the rules' own text (not
+    among the few notes, where every word is rare), whatever the note's length (commentary_B=0). So a note says
+    a word at most as strongly as a short rule does, and FIELD_BOOSTS["commentary"] puts it well below."""
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        scorer = super().scorer(searcher, fieldname, text, qf)
+        if fieldname == "commentary" and hasattr(scorer, "idf"):
+            scorer.idf = searcher.get_parent().idf("text", text)
+        return scorer
+
+
+WEIGHTING = Weighting(commentary_B=0.0)
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -51,6 +66,10 @@ SCHEMA = Schema(
     headings=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
     phrases=TEXT(analyzer=PHRASES, phrase=False, field_boost=FIELD_BOOSTS["phrases"]),
+    # The judges' annotations on a rule. Their weight is FIELD_BOOSTS["commentary"], applied by the ranking
+    # only: whoosh's own boost (and its length normalisation, against an average over the many rules without
+    # a note) would make a note's scores round to zero in the exported hundredths.
+    commentary=TEXT(analyzer=ANALYZER, phrase=False),
     url=STORED,
     edition=STORED,
     archived=BOOLEAN(stored=True),
@@ -82,6 +101,7 @@ class Entry:
     aliases: str = ""
     targets: str = ""          # for a glossary term: the sections it points at
     action: str = ""           # the first thing to do: an infraction's remedy, a JAR situation's fix
+    commentary: str = ""       # the judges' annotations on it (searched, weighing little; not shown)
 
 
 @dataclass(frozen=True)
@@ -121,8 +141,9 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
             text=entry.text, phrases=phrases_said(phrases, entry.title, entry.aliases, *entry.headings.split(" › "),
                                                   entry.text),
             url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
-            penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets)
-        for value in (entry.title, entry.aliases, entry.headings, entry.text):
+            penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets,
+            commentary=entry.commentary)
+        for value in (entry.title, entry.aliases, entry.headings, entry.text, entry.commentary):
             words.update(token for token in TOKENS.findall(fold(value).lower()) if token not in STOP_WORDS)
     writer.commit()
     vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
@@ -180,7 +201,7 @@ class KnowledgeBase:
     def __init__(self, directory: Path | str):
         self.directory = Path(directory)
         self.ix = whoosh_index.open_dir(str(directory))
-        self.searcher = self.ix.searcher()
+        self.searcher = self.ix.searcher(weighting=WEIGHTING)
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}

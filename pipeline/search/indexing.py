@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from datetime import date
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from .. import cache, kinds
 from ..addresses import Addresses
@@ -28,6 +28,8 @@ def corpus_fingerprint(corpus: Corpus) -> str:
     for document in corpus.documents:
         info = document.info
         digest.update(f"{info.id}|{info.sha256}|{info.current}|{info.excerpt}|{info.archived}|".encode())
+    for annotation in corpus.annotations:      # a rule's commentary is part of its entry
+        digest.update(f"{annotation.target}|{annotation.body}|".encode())
     return digest.hexdigest()[:24]
 
 
@@ -53,16 +55,20 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
     return {"entries": len(found), "documents": [document.id for document in documents]}
 
 
-def index_for_sources(sources: Path | str, today: Optional[date] = None) -> Path:
+def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: Optional[Path] = None,
+                      attach: Optional[Callable[[Corpus], Corpus]] = None) -> Path:
     """The index of a sources folder as of `today` (the build's date by default: which editions are in
-    force), from the cache when nothing changed (loads the corpus otherwise)."""
+    force), from the cache when nothing changed (loads the corpus otherwise); with the annotations of the
+    `notes` folder, which `attach` adds to the corpus."""
     from ..corpus import load_corpus
     today = today or build_date()
-    fingerprint = _sources_fingerprint(Path(sources), today)
+    fingerprint = _sources_fingerprint(Path(sources), today, notes)
     folder = cache.folder() / "indexes" / fingerprint
     if index_state(folder) is not None:
         return folder
     corpus = load_corpus(sources, today=today)
+    if attach is not None:
+        corpus = attach(corpus)
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
     try:
@@ -76,14 +82,22 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None) -> Path
     return folder
 
 
-def _sources_fingerprint(sources: Path, today: date) -> str:
-    """A hash of every file in a sources folder, the code, the search's word lists and the day (an edition
-    may take effect on it): cheap, no parsing."""
+def _sources_fingerprint(sources: Path, today: date, notes: Optional[Path] = None) -> str:
+    """A hash of every file in a sources folder (and of the notes folder), the code, the search's word lists
+    and the day (an edition may take effect on it): cheap, no parsing."""
     digest = hashlib.sha256(cache.code_version().encode() + _word_lists() + today.isoformat().encode())
     digest.update(str(sources.resolve()).encode())
     for path in sorted(sources.iterdir()):
         if path.is_file() and not path.name.startswith("."):
             digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    if notes is not None:
+        digest.update(b"notes\0" + str(notes.resolve()).encode())
+        for path in sorted(notes.rglob("*")):      # a link is hashed as where it points: never read through
+            name = path.relative_to(notes).as_posix().encode() + b"\0"
+            if path.is_symlink():
+                digest.update(name + os.readlink(path).encode())
+            elif path.is_file():
+                digest.update(name + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:24]
 
 

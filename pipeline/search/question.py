@@ -51,8 +51,11 @@ FOLDED_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`"
 # first four hold terms (Porter stems: "commander" and "command" are one term); "exact" holds a
 # title's words as written, so that the title that has the very word asked comes first. "phrases" holds
 # the judges' words' meanings of several words ("additional turns") where an entry says them together.
-FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0, "phrases": 4.0}
-STEMMED_FIELDS = ("title", "aliases", "headings", "text")
+# "commentary": the judges' annotations on a rule, searched as part of its entry but weighing a fifth of
+# its own text, so that a rule's words outrank another rule's commentary using them.
+FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0, "phrases": 4.0,
+                "commentary": 0.2}
+STEMMED_FIELDS = ("title", "aliases", "headings", "text", "commentary")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
 GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
 COMPLETIONS = 3             # a word being typed stands for its most frequent completions

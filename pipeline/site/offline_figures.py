@@ -17,7 +17,7 @@ from ..build_date import build_date, long_date
 from .compress import compressed
 
 # What the service worker saves besides the current documents' pages (assets/sw.js: CORE and QUICK).
-QUICK_PAGES = ("", "penalties/", "regular/", "search-tips/")
+QUICK_PAGES = ("", "penalties/", "regular/", "search-tips/", "annotations/")
 WORKER = "sw.js"
 SIZE_MARK = "__RULEKB_OFFLINE_BYTES__"
 DATE_MARK = "__RULEKB_BUILT_ON__"

@@ -57,8 +57,10 @@ def current_documents(corpus: Corpus) -> list[Document]:
 class DocumentPages:
     """Renders every page of the current editions."""
 
-    def __init__(self, corpus: Corpus, layout: Layout, histories: Histories):
+    def __init__(self, corpus: Corpus, layout: Layout, histories: Histories,
+                 notes: Optional[Callable[[Section, str], str]] = None):
         self.corpus = corpus
+        self.notes = notes or (lambda section, path: "")     # the annotations under a rule (site.annotations)
         self.layout = layout
         self.addresses = layout.addresses
         self.histories = histories
@@ -200,9 +202,11 @@ class DocumentPages:
         out.append(self.page_contents(sections, self.addresses.relative(path, "index.md")))
         out.append(blocks_html(top.blocks, top.refs, url_for, heading_level=2))
         out.append(examples_html(top, url_for))
+        out.append(self.notes(top, path))
         out.append(backlinks_html(self.citing(top.id, document, path)))
         for section in sections[1:]:
-            after = self.changed_note(section, path, history) + backlinks_html(self.citing(section.id, document, path))
+            after = (self.changed_note(section, path, history) + self.notes(section, path)
+                     + backlinks_html(self.citing(section.id, document, path)))
             if section.title or not section.number:
                 depth = max(2, min(section.level - top.level + 1, 4))
                 out.append(heading_html(section, depth))

@@ -19,6 +19,7 @@ from ..corpus import load_corpus, load_edition
 from ..diff.history import KindHistory, summarize, trace
 from ..export import document_json, dumps
 from ..model import ERROR, Corpus, DocumentInfo
+from . import annotations as notes
 from . import editions as older
 from . import history_pages, reference, shortcuts
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
@@ -64,7 +65,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
                              for index, info in enumerate(history.editions[1:])]
                       for kind, history in previews.items()}
 
-    documents = DocumentPages(corpus, layout, marks)
+    documents = DocumentPages(corpus, layout, marks, _notes_under_rules(corpus, addresses, marks))
     document_nav = [{document.info.title: documents.render(document)} for document in current_documents(corpus)]
 
     readers: dict[str, str] = {}
@@ -80,6 +81,11 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
             plan.files.update(part.files)
             plan.links.update({path: older.FORWARD for path in part.forwards})
             readers.update({info.id: f"{info.id}/index.md" for info, _ in editions})
+    for edition_id, orphans in notes.orphans_by_edition(corpus).items():   # kept with the edition they explain
+        reader = layout.pages.get(f"{edition_id}/index.md")
+        if reader is not None:
+            link = lambda section_id, path=reader.path: _href(addresses, corpus, path, section_id)  # noqa: E731
+            reader.body += notes.older_edition_notes(orphans, link, link)
 
     pairs = []
     for history in (*histories.values(), *previews.values()):
@@ -109,6 +115,9 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     nav.extend(document_nav)
     if pairs:
         nav.append({"What changed": "changes/index.md"})
+    if corpus.annotations:
+        layout.pages[notes.PAGE] = _annotations_page(corpus, addresses, marks)
+        nav.append({"Annotations": notes.PAGE})
     layout.pages["search-tips.md"] = reference.search_tips_page(corpus, addresses)
     nav.append({"Search tips": "search-tips.md"})
 
@@ -123,6 +132,39 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     plan.links.update(typed.links)
     return plan
 
+
+
+def _changes_of(addresses: Addresses, marks: Histories, from_path: str, section_id: Optional[str]) -> Optional[str]:
+    """Where a current rule's wordings through the editions are shown, word by word: its history page."""
+    location = addresses.locations.get(section_id or "")
+    history = marks.pages.get(location[0]) if location else None
+    if not history:
+        return None
+    return addresses.relative(from_path, history) + (f"#{location[1]}" if location[1] else "")
+
+
+def _notes_under_rules(corpus: Corpus, addresses: Addresses, marks: Histories):
+    """The annotations block under each annotated rule of a page (site.annotations)."""
+    on = notes.by_section(corpus)
+
+    def under(section, path: str) -> str:
+        found = on.get(section.id)
+        if not found:
+            return ""
+        url_for = lambda target: addresses.href(path, target)  # noqa: E731
+        changes = _changes_of(addresses, marks, path, section.id)
+        return "".join(notes.annotation_html(annotation, url_for, changes) for annotation in found)
+    return under
+
+
+def _annotations_page(corpus: Corpus, addresses: Addresses, marks: Histories):
+    wanted = {annotation.target for annotation in corpus.annotations if annotation.target}
+    titles = {section.id: section.title for document in corpus.documents for section in document.sections
+              if section.id in wanted}
+    link = lambda section_id: _href(addresses, corpus, notes.PAGE, section_id)  # noqa: E731
+    return notes.annotations_page(corpus, link, link,
+                                  lambda annotation: _changes_of(addresses, marks, notes.PAGE, annotation.target),
+                                  titles)
 
 
 def _current_keys(history: Optional[KindHistory]) -> dict[str, dict[str, str]]:
