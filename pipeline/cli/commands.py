@@ -105,7 +105,7 @@ def build(args) -> int:
         say(f"annotations left out: {', '.join(sorted({problem.file for problem in left_out}))}", stream=sys.stderr)
     if corpus.annotations:
         orphaned = sum(1 for annotation in corpus.annotations if annotation.orphaned)
-        say(f"annotations: {len(corpus.annotations)} from {corpus.notes_folder}/"
+        say(f"annotations: {len(corpus.annotations)} from {api.notes_folder(args.sources, args.annotations)}/"
             + (f" ({orphaned} on rules removed since, shown with their older edition)" if orphaned else ""))
     indexed = result.index or {}
     say(f"built {result.pages} pages into {args.out}/ in {result.seconds:.1f} s; search index: "
