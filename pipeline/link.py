@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from . import kinds
 from .model import SUBHEADING, WARNING, Corpus, Document, Problem, Reference, Section
-from .parse.common import changed
+from .parse.common import changed, without_cycle_collection
 from .parse.refs import title_key
 from .read import SourceText
 
@@ -57,6 +57,7 @@ class _Targets:
         return sorted(same_kind, key=rank, reverse=True)
 
 
+@without_cycle_collection
 def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ()) -> Corpus:
     documents = list(documents)
     documents = [mention_references(document, documents) if document.info.kind in MENTIONING else document

@@ -65,6 +65,7 @@ from .common import (
     is_contents_label,
     join_lines,
     looks_like_title,
+    without_cycle_collection,
     wrap_width,
 )
 from .ending import truncated
@@ -271,6 +272,7 @@ class _CrParser:
                 self.loose_text(self.credits if self.credits else self.front, stripped, element.line)
             before_blank = before_blank_term = None
         self.finish_term()
+        self.handle = None      # (a bound method of the parser: no cycle left to collect)
         return self.document()
 
     # -- front matter and contents ------------------------------------------------------------------
@@ -735,5 +737,6 @@ new_section = fast_constructor(Section)
 new_block = fast_constructor(Block)
 
 
+@without_cycle_collection
 def parse_cr(source: SourceText, info: DocumentInfo) -> Document:
     return _CrParser(source, info).parse()

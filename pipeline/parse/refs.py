@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from typing import Iterator, Optional
+from typing import Optional
 
 from ..model import Reference
 from .common import changed, fast_constructor
@@ -103,7 +103,7 @@ def _places(text: str, triggers: list) -> list[tuple[int, int, str, str, Optiona
     """
     found: list[tuple[int, int, str, str, Optional[str]]] = []
     consumed = trigger_end = 0
-    for start, end, kind, trigger in triggers:
+    for start, end, kind, detail in triggers:
         if start < trigger_end:
             continue        # inside the previous place (as one left-to-right scan would see it)
         trigger_end = end
@@ -135,7 +135,7 @@ def _places(text: str, triggers: list) -> list[tuple[int, int, str, str, Optiona
             before = _document_before(text, start)
             document = document_kind(before.group("doc")) if before else None
             written = text[before.start() if before else start:end]
-            found.append((start, end, written, " ".join(trigger.group(0).split()), document))
+            found.append((start, end, written, detail, document))
             consumed = end
         elif kind == "named":
             match = NAMED.match(text, start)
@@ -148,8 +148,8 @@ def _places(text: str, triggers: list) -> list[tuple[int, int, str, str, Optiona
             title = TITLE_BEFORE.search(text, max(0, start - 80), start)
             if not title:
                 continue
-            number_start, number_end = trigger.span("number")
-            found.append((number_start, number_end, text[title.start():end], trigger.group("number"), None))
+            number_start, number_end, number = detail
+            found.append((number_start, number_end, text[title.start():end], number, None))
             consumed = end
     return found
 
@@ -220,19 +220,25 @@ BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123
 SEPARATOR = "\x00"         # between texts scanned at once: no literal holds it, so none runs across two texts
 
 
-def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, int, str, re.Match]]]:
-    """For each text, the matches of every trigger's pattern in it (as its finditer gives them), by start,
+def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, int, str, object]]]:
+    """For each text, the places a reference may start in it: (start, end, kind, what the reading needs of
+    the match), one for each match of each trigger's pattern (as its finditer gives them), by start,
     longest first.
 
     A regular expression scan costs far more per character than a search for a literal, and most
-    paragraphs hold no reference: the literals are looked for in all the texts at once, and each
-    pattern is tried only where one is written, in a text holding what the trigger needs.
+    paragraphs hold no reference: the texts are joined and the literals looked for in all of them at
+    once; each pattern is tried only where one is written, and a match counts in a text holding what
+    the trigger needs. The separator stands where a text ends or starts as the patterns see it (no
+    word character, space, digit or dot), so a pattern matches in the joined texts where it does in
+    the text alone.
     """
     joined = SEPARATOR.join(texts)
     ascii_lowered = None
     offsets = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
-    places: dict[int, dict[_Trigger, list[int]]] = {}
+    found_by_text: list[list] = [[] for _ in texts]
+    bisect_right = bisect.bisect_right
     for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
+        starts = []
         for start in trigger.starts:
             if start.lowered:
                 if ascii_lowered is None:   # one byte per character ("?" for any other than ASCII), lowered
@@ -241,48 +247,51 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
             else:
                 haystack = joined
             offset, first = start.offset, start.first
-            for written in start.places(haystack):
-                if first and (written + offset < 0 or haystack[written + offset] not in first):
-                    continue
-                index = bisect.bisect_right(offsets, written) - 1
-                at = written - offsets[index] + offset      # in the text the literal is written in
-                if at >= 0:
-                    places.setdefault(index, {}).setdefault(trigger, []).append(at)
-    found_by_text: list[list] = [[] for _ in texts]
-    for index, by_trigger in places.items():
-        found_by_text[index] = _matches(texts[index], by_trigger)
-    return found_by_text
-
-
-def _matches(text: str, by_trigger: dict[_Trigger, list[int]]) -> list[tuple[int, int, str, re.Match]]:
-    """What each trigger's pattern.finditer(text) gives, tried only at the places its matches can start."""
-    found = []
-    for trigger, starts in by_trigger.items():
-        for need in trigger.needs:
-            if need in text:
-                break
-        else:
-            continue
+            starts.extend(written + offset for written in start.places(haystack)
+                          if written + offset >= 0 and (not first or haystack[written + offset] in first))
         if len(trigger.starts) > 1:
             starts.sort()
-        kind = trigger.kind
+        kind, needs, detailed = trigger.kind, trigger.needs, trigger.kind in DETAILED
+        holds: dict[int, bool] = {}     # text -> whether it holds what the trigger needs
         match_at = trigger.pattern.match
         end = 0
         for start in starts:
             if start < end:
                 continue        # finditer goes on after a match's end
-            match = match_at(text, start)
-            if match is not None:
-                end = match.end()
-                found.append((start, end, kind, match))
-    if len(by_trigger) > 1:     # (one pattern's matches come in order already)
-        found.sort(key=lambda place: (place[0], -place[1]))
-    return found
+            match = match_at(joined, start)
+            if match is None:
+                continue
+            end = match.end()
+            index = bisect_right(offsets, start) - 1
+            if index not in holds:
+                text = texts[index]
+                holds[index] = any(need in text for need in needs)
+            if holds[index]:
+                base = offsets[index]
+                found_by_text[index].append((start - base, end - base, kind,
+                                             _detail(kind, match, base) if detailed else None))
+    for found in found_by_text:
+        if len(found) > 1:
+            found.sort(key=lambda place: (place[0], -place[1]))
+    return found_by_text
 
 
-def scanned_triggers(text: str, bare_cr_numbers: bool) -> list[tuple[int, int, str, re.Match]]:
+DETAILED = ("appendix", "paren")
+
+
+def _detail(kind: str, match: re.Match, base: int):
+    """What reading a place needs of its trigger's match: the words of "Appendix C"; the span and
+    number of "(3.1)"."""
+    if kind == "appendix":
+        return " ".join(match.group(0).split())
+    if kind == "paren":
+        return match.start("number") - base, match.end("number") - base, match.group("number")
+    return None
+
+
+def scanned_triggers(text: str, bare_cr_numbers: bool) -> list[tuple[int, int, str, object]]:
     """What _triggers finds in one text, by scanning all of it with each pattern (its definition, for the tests)."""
-    found = [(match.start(), match.end(), trigger.kind, match)
+    found = [(match.start(), match.end(), trigger.kind, _detail(trigger.kind, match, 0))
              for trigger in _TRIGGERS + (BARE,) if (trigger is not BARE or bare_cr_numbers)
              and any(need in text for need in trigger.needs)
              for match in trigger.pattern.finditer(text)]
@@ -314,8 +323,11 @@ def _document_before(text: str, position: int):
     return DOCUMENT_BEFORE.search(text, max(0, position - 60), position)
 
 
-def _expand(items: str, offset: int) -> Iterator[tuple[int, int, str]]:
+def _expand(items: str, offset: int) -> list[tuple[int, int, str]]:
     """Split "103.2 and 103.3" / "603.7d–f" / "801–811" into single numbers with their spans."""
+    if items.replace(".", "").isalnum():    # one number ("704.5k"): no separator, no dash (most references)
+        return [(offset, offset + len(items), items.rstrip("."))]
+    found = []
     position = 0
     for piece in ITEM_SPLIT.split(items):
         start = items.index(piece, position)
@@ -323,10 +335,10 @@ def _expand(items: str, offset: int) -> Iterator[tuple[int, int, str]]:
         span = (offset + start, offset + start + len(piece))
         parts = RANGE_SPLIT.split(piece)
         if len(parts) == 2:
-            for number in expand_range(parts[0], parts[1]):
-                yield span[0], span[1], number
+            found.extend((span[0], span[1], number) for number in expand_range(parts[0], parts[1]))
         else:
-            yield span[0], span[1], piece.rstrip(".")
+            found.append((span[0], span[1], piece.rstrip(".")))
+    return found
 
 
 def expand_range(first: str, last: str) -> list[str]:
