@@ -46,6 +46,10 @@ class SectionIds:
         self.source = source
 
     def unique(self, wanted: str, number: str = "", line: Optional[int] = None) -> str:
+        if wanted not in self.counts and wanted not in self.used:     # (almost every id)
+            self.counts[wanted] = 1
+            self.used.add(wanted)
+            return wanted
         count = self.counts.get(wanted, 0) + 1
         self.counts[wanted] = count
         unique = wanted if count == 1 else f"{wanted}-{count}"
@@ -191,11 +195,19 @@ def changed(item, **changes):
     """dataclasses.replace(item, **changes) for a frozen model object, without running its __init__ again
     (which sets each field through object.__setattr__: linking a CR changes thousands of references)."""
     cls = type(item)
-    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__"):
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = "__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__")
+    if not plain:
         return replace(item, **changes)
-    copy = object.__new__(cls)
-    object.__setattr__(copy, "__dict__", {**item.__dict__, **changes})
+    copy = _new(cls)
+    _set(copy, "__dict__", {**item.__dict__, **changes})
     return copy
+
+
+_PLAIN: dict[type, bool] = {}       # class -> whether it keeps its fields in __dict__ and checks nothing after __init__
+_new = object.__new__
+_set = object.__setattr__
 
 
 def without_cycle_collection(function):
