@@ -1,6 +1,8 @@
 """What every parser shares: how a line ends a sentence or reads like a title, the contents label,
 unique section ids, the check that a layout was recognised, a per-line guard so that odd content
-becomes a Problem (with its line) instead of an exception, and how the lines of a paragraph join.
+becomes a Problem (with its line) instead of an exception, how the lines of a paragraph join, and
+what makes a parse fast (model objects built and copied without the frozen classes' __init__, the
+cycle collector paused).
 How a document ends (its credits, a truncated file) is in `ending`; what is about the format
 (headings, lists, tables, page furniture, dot-leader contents lines) was settled by the read stage's
 typed stream.
