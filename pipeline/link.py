@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from . import kinds
 from .model import SUBHEADING, WARNING, Corpus, Document, Problem, Reference, Section
+from .parse.common import changed, without_cycle_collection
 from .parse.refs import title_key
 from .read import SourceText
 
@@ -56,6 +57,7 @@ class _Targets:
         return sorted(same_kind, key=rank, reverse=True)
 
 
+@without_cycle_collection
 def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ()) -> Corpus:
     documents = list(documents)
     documents = [mention_references(document, documents) if document.info.kind in MENTIONING else document
@@ -68,9 +70,11 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
         unresolved: list[Problem] = []
         sections = []
         for section in document.sections:
-            refs = tuple(_resolve(ref, document, section, targets) for ref in section.refs)
-            if refs != section.refs:
-                section = replace(section, refs=refs)
+            refs = section.refs
+            if refs:
+                refs = tuple([_resolve(ref, document, section, targets) for ref in refs])
+                if any(ref is not before for ref, before in zip(refs, section.refs)):
+                    section = changed(section, refs=refs)
             sections.append(section)
             for ref in refs:
                 if ref.target:
@@ -82,11 +86,12 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
                     unresolved.append(_unresolved_problem(ref, document))
         glossary = []
         for entry in document.glossary:
-            refs = tuple(_resolve(ref, document, None, targets) for ref in entry.refs)
+            refs = tuple([_resolve(ref, document, None, targets) for ref in entry.refs])
             for ref in refs:
                 if not ref.target:
                     unresolved.append(_unresolved_problem(ref, document))
-            glossary.append(replace(entry, refs=refs) if refs != entry.refs else entry)
+            glossary.append(changed(entry, refs=refs) if any(ref is not before for ref, before in zip(refs, entry.refs))
+                            else entry)
         linked.append(replace(document, sections=tuple(sections), glossary=tuple(glossary),
                               problems=tuple(document.problems) + tuple(_dedupe(unresolved))))
     return Corpus(documents=tuple(linked), problems=tuple(found_problems),
@@ -116,13 +121,13 @@ def _resolve(ref: Reference, document: Document, section: Optional[Section], tar
         for candidate in targets.of_kind(ref.document, document):
             found = targets.find(candidate, ref.number)
             if found:
-                return replace(ref, target=found.id)
+                return changed(ref, target=found.id)
         return ref
     if not _by_number(ref):
         return _resolve_title(ref, document, targets)
     found = targets.find(document, ref.number)
     if found and _title_agrees(ref, found):
-        return replace(ref, target=found.id)
+        return changed(ref, target=found.id)
     if "(" in ref.text:
         # "Tardiness (3.1)" written in one document about another: the title decides which.
         for other in targets.documents:
@@ -130,7 +135,7 @@ def _resolve(ref: Reference, document: Document, section: Optional[Section], tar
                 continue
             candidate = targets.find(other, ref.number)
             if candidate and _title_agrees(ref, candidate, required=True) and other.info.current:
-                return replace(ref, target=candidate.id)
+                return changed(ref, target=candidate.id)
     return ref
 
 
@@ -147,7 +152,7 @@ def _resolve_title(ref: Reference, document: Document, targets: _Targets) -> Ref
         for place in places:
             found = targets.find(place, reading)
             if found:
-                return replace(ref, target=found.id)
+                return changed(ref, target=found.id)
     return ref
 
 
@@ -262,7 +267,7 @@ def mention_references(document: Document, documents: list[Document]) -> Documen
     pattern = re.compile(r"(?<![\w-])(?:" + "|".join(r"\s+".join(map(re.escape, stem.split())) for stem in stems)
                          + r")(?:es|s)?(?![\w-])", re.I)
     sections = []
-    changed = False
+    found_any = False
     for section in document.sections:
         found = []
         linked: set[str] = set()          # each section links a name's first mention only
@@ -284,10 +289,10 @@ def mention_references(document: Document, documents: list[Document]) -> Documen
                 found.append(Reference(written, target.number, kind, target.id, section.line, index,
                                        match.start(), match.end()))
         if found:
-            changed = True
+            found_any = True
             section = replace(section, refs=section.refs + tuple(found))
         sections.append(section)
-    return replace(document, sections=tuple(sections)) if changed else document
+    return replace(document, sections=tuple(sections)) if found_any else document
 
 
 def _singular(name: str) -> str:

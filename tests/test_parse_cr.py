@@ -1,8 +1,9 @@
 """The Comprehensive Rules parser on the real CR files (2011-2026) and the 2011 blog excerpt."""
 from __future__ import annotations
 
+import gc
 import re
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import cache
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
 from pipeline.parse import PARSERS
+from pipeline.parse.common import changed, fast_constructor
 from pipeline.parse.cr import parse_cr, term_names
 from pipeline.parse.refs import find_references, find_references_in_texts
 from pipeline.read import read_bytes, read_source
@@ -481,6 +483,29 @@ def test_model_objects_equal_those_built_by_the_dataclass_constructors():
     assert reference == Reference(reference.text, reference.number, None, None, reference.line, reference.block,
                                   reference.start, reference.end)
     assert section.text[reference.start:reference.end] == reference.number   # where the number is written
+
+
+def test_fast_constructors_and_copies_give_what_the_dataclass_gives():
+    reference = Reference("rule 704.5k", "704.5k", None, None, 12, 0, 5, 11)
+    assert fast_constructor(Reference)("rule 704.5k", "704.5k", line=12, block=0, start=5, end=11) == reference
+    assert fast_constructor(Block)("paragraph", "Text.") == Block("paragraph", "Text.")
+    copy = changed(reference, target="cr:704.5k")
+    assert copy == replace(reference, target="cr:704.5k") and copy != reference and reference.target is None
+    with pytest.raises(TypeError):
+        fast_constructor(Reference)("only the text")       # a missing field is refused, as by the class
+
+
+def test_the_cycle_collector_is_paused_only_while_parsing():
+    text = RULES_HEAD + "100.1. One.\n"
+    assert gc.isenabled()
+    parse_text(text)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse_text(text)
+        assert not gc.isenabled()          # left as the caller had it
+    finally:
+        gc.enable()
 
 
 # --- problems ----------------------------------------------------------------------------------------

@@ -1,11 +1,17 @@
 """References as written: every form the documents use, expanded to single numbers."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.parse import refs
 from pipeline.parse.refs import expand_range, find_reference_spans, find_references
+from pipeline.read import read_source
+
+from conftest import CORPUS
 
 
 def numbers(text, bare=True):
@@ -70,3 +76,38 @@ def test_infractions_named_by_title_are_references():
         ("Game Play Error — Game Rule Violation", "game play error — game rule violation")]
     # with its number after it, the number says it
     assert numbers("see Unsporting Conduct — Cheating (4.8).") == [("4.8", None)]
+
+
+# --- the fast search for the places a reference may start --------------------------------------------
+
+def test_the_only_other_letters_case_blind_patterns_take_for_ascii_ones_are_the_four_the_search_allows_for():
+    # The literals are looked for in an ASCII copy of the text, lowered: a pattern ignoring case must take
+    # no other character for one of their letters. It takes İ and ı for i, ſ for s, the Kelvin sign for k.
+    everything = "".join(map(chr, range(0x80, 0x110000)))
+    assert set(re.compile("[a-z]", re.I).findall(everything)) == {"\u0130", "\u0131", "\u017f", "\u212a"}
+    lowered = [start.literal.decode() for trigger in refs._TRIGGERS for start in trigger.starts if start.lowered]
+    assert lowered and not any(letter in literal for literal in lowered for letter in "isk")
+
+
+TRIGGER_PIECES = st.sampled_from([
+    "rule", "rules", "Rule", "RULES", "rUlE", "ruLe", "section", "SECTION", "sEcTiOn", "ſection", "sectıon", "SECTİON",
+    "İ", "§", "§§", "x§", " ", "\u00a0", "\n", "\x00", "\x1f", ",", " and ", "–", "-", "704.5k", "603.7d", "1000.1",
+    "٣", "12", "8", ".", "a", "(", ")", " (3.1)", "(10.22)", "Tardiness", "Appendix C", "APPENDIX b", "appendıx D",
+    "Appendix E—", "Game Play Error — Missed Trigger", "Tournament Error - X", "Unsporting Conduct—Cheating",
+    "Error", "Conduct", "x", "overrules", "object", "ect", "ection",
+])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.lists(TRIGGER_PIECES, max_size=12).map("".join), max_size=6), st.booleans())
+def test_places_found_at_once_are_those_each_pattern_finds_scanning_each_text(texts, bare):
+    assert refs._triggers(texts, bare) == [refs.scanned_triggers(text, bare) for text in texts]
+
+
+@pytest.mark.parametrize("name", ["cr-2026-01-16.txt", "ipg-2024-09-23.txt", "mtr-2026-02-27.txt",
+                                  "mtr-2019-01-21-magicjudges.html"])
+def test_places_found_at_once_in_a_real_document_are_those_found_scanning_each_line(name):
+    texts = [line.text for line in read_source(CORPUS / name).lines]
+    found = refs._triggers(texts, True)
+    assert found == [refs.scanned_triggers(text, True) for text in texts]
+    assert sum(map(len, found)) >= 20       # (places there are)

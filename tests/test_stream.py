@@ -12,11 +12,14 @@ from collections import Counter
 
 import docx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline import load_document
 from pipeline.model import ERROR
 from pipeline.parse.ending import credits_start
 from pipeline.read import Line, SourceText, read_bytes, read_source
+from pipeline.read.shapes import BROKEN_AT_DASH, GOES_ON, SUSPENDED, glue
 from pipeline.read.stream import (
     Blank,
     ContentsLine,
@@ -230,3 +233,17 @@ def test_soft_hyphens_go_before_any_parser_sees_the_text(tmp_path):
     (tmp_path / "mtr.html").write_bytes(source)
     document, _ = load_document(tmp_path / "mtr.html", use_cache=False)
     assert document.section("1.1").text.startswith("A tournament is an event.")
+
+
+GLUE_PIECES = st.sampled_from(["turn", "-", "‐", "–", "—", "−", "[", "(", "\"", "”", "’", ")", " ", "\n", "and", "or",
+                               "based", "“quoted", "{T}", "_", "x", "2", "é"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(GLUE_PIECES, max_size=8).map("".join), st.lists(GLUE_PIECES, max_size=4).map("".join))
+def test_glue_reads_only_the_end_of_the_line_before_and_decides_as_a_search_of_all_of_it(before, after):
+    # (glue looks at the last characters only: a paragraph that grows line by line is not read again each time)
+    whole = ("" if before and after and GOES_ON.match(after) and BROKEN_AT_DASH.search(before)
+             and not (before[-1] == "-" and SUSPENDED.match(after)) else " ")
+    assert glue(before, after) == whole
+    assert glue("a long paragraph " * 50 + "turn-", "based") == ""

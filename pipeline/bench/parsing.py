@@ -1,4 +1,5 @@
-"""Read and parse time, and traced memory, per document of the sources."""
+"""Read and parse time, and traced memory, per document of the sources; other parsers' figures for the CR
+as issue 20 quotes them, beside ours."""
 from __future__ import annotations
 
 import tracemalloc
@@ -9,6 +10,11 @@ from ..link import link_corpus
 from ..parse import parse
 from ..read import read_source
 from .common import best_of
+
+# Other parsers' figures for the same file, as issue 20 quotes them (measured elsewhere, not here): printed
+# beside ours as reference figures only.
+PEERS_FILE = "cr-2026-01-16.txt"
+PEERS = (("academyruins-api", "Python", 55), ("rulesraker", "Go", 15))
 
 
 def run(args) -> None:
@@ -30,5 +36,8 @@ def run(args) -> None:
         tracemalloc.stop()
         print(f"{path.name:<44} {path.stat().st_size / 1024:>6.0f} {read_ms:>8.1f} {parse_ms:>9.1f} "
               f"{parse_ms + link_ms:>9.1f} {peak:>8.1f}")
+        if path.name == PEERS_FILE:
+            print("  the same file by other parsers (reference figures quoted in issue 20, not measured here): "
+                  + ", ".join(f"{name} ({language}) {ms} ms" for name, language, ms in PEERS))
     print(f"  (best of {args.runs}; parse excludes reading; +link adds resolving references;"
           " peak = traced Python memory)")

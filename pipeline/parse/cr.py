@@ -37,7 +37,6 @@ line other than the contents list and page numbers.
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, fields
 from typing import Callable, Optional
 
 from ..model import (
@@ -61,14 +60,16 @@ from .common import (
     CLOSING_MARKS,
     SectionIds,
     ends_paragraph,
+    fast_constructor,
     glue,
     is_contents_label,
     join_lines,
     looks_like_title,
+    without_cycle_collection,
     wrap_width,
 )
 from .ending import truncated
-from .refs import SUBRULE_LETTERS, find_references_in_texts, moved
+from .refs import SUBRULE_LETTERS, find_references_in_texts
 
 # --- the shapes of lines ---------------------------------------------------------------------------
 
@@ -271,6 +272,7 @@ class _CrParser:
                 self.loose_text(self.credits if self.credits else self.front, stripped, element.line)
             before_blank = before_blank_term = None
         self.finish_term()
+        self.handle = None      # (a bound method of the parser: no cycle left to collect)
         return self.document()
 
     # -- front matter and contents ------------------------------------------------------------------
@@ -608,16 +610,19 @@ class _CrParser:
         self.end_of_rules(glossary_follows=False)
         texts: list[str] = []            # every rules paragraph and example, then every definition
         lines: list[int] = []
+        blocks: list[int] = []           # the place of each in its section: its blocks, then its examples
         for draft in self.drafts:
             _take_title(draft)
-            for paragraph in draft.paragraphs + draft.examples:
+            for block, paragraph in enumerate(draft.paragraphs + draft.examples):
                 texts.append(paragraph.text)
                 lines.append(paragraph.line)
+                blocks.append(block)
         rules_texts = len(texts)
         for term in self.terms:
             texts.append("\n".join(term.lines))
             lines.append(term.definition_line)
-        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True)
+            blocks.append(0)
+        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=blocks)
         sections = self.sections(texts, refs)
         glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
         info = self.check_complete()
@@ -638,8 +643,7 @@ class _CrParser:
             paragraphs, examples = draft.paragraphs, draft.examples
             if len(paragraphs) == 1 and not examples:           # most rules
                 blocks = (new_block(kind=paragraphs[0].kind, text=texts[position]),)
-                found = refs[position]
-                section_refs = tuple(moved(ref, block=0) for ref in found) if found else ()
+                section_refs = tuple(refs[position])
                 position += 1
             else:
                 paragraphs_end = position + len(paragraphs)
@@ -647,8 +651,7 @@ class _CrParser:
                 blocks = tuple([new_block(kind=paragraph.kind, text=text)
                                 for paragraph, text in zip(paragraphs, texts[position:paragraphs_end])])
                 examples = tuple(texts[paragraphs_end:end])
-                section_refs = tuple([moved(reference, block=index) for index, found in enumerate(refs[position:end])
-                                      for reference in found])
+                section_refs = tuple([reference for found in refs[position:end] for reference in found])
                 position = end
             section_id = ids.unique(f"{doc_id}:{draft.number}")   # a duplicate number's second copy: "-2"
             sections.append(new_section(
@@ -663,7 +666,7 @@ class _CrParser:
         for term, text, term_refs in zip(self.terms, texts, refs):
             if not term.lines:
                 self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
-            entries.append(GlossaryEntry(term.term, text, tuple(moved(ref, block=0) for ref in term_refs), term.line,
+            entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line,
                                          term_names(term.term, terms)))
         return tuple(entries)
 
@@ -730,31 +733,10 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
     return tuple(names) or (bare,)
 
 
-def _fast_constructor(cls):
-    """A keyword-only constructor for a frozen model dataclass that fills its fields directly.
-
-    The generated __init__ of a frozen dataclass sets each field through object.__setattr__, which
-    was a third of the parse time of a 9,000-line CR. Fields left out take their defaults. Falls back
-    to the class itself for a dataclass with __slots__, __post_init__ or default factories.
-    """
-    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__") or any(
-            field.default_factory is not MISSING for field in fields(cls)):
-        return cls
-    defaults = {field.name: field.default for field in fields(cls) if field.default is not MISSING}
-    new = object.__new__
-
-    def construct(**values):
-        instance = new(cls)
-        state = instance.__dict__
-        state.update(defaults)
-        state.update(values)
-        return instance
-    return construct
+new_section = fast_constructor(Section)
+new_block = fast_constructor(Block)
 
 
-new_section = _fast_constructor(Section)
-new_block = _fast_constructor(Block)
-
-
+@without_cycle_collection
 def parse_cr(source: SourceText, info: DocumentInfo) -> Document:
     return _CrParser(source, info).parse()

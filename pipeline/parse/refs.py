@@ -6,11 +6,13 @@ Only finds and expands them; which section each names is the link stage's job.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from dataclasses import replace
-from typing import Iterator, Optional
+from typing import Optional
 
 from ..model import Reference
+from .common import changed, fast_constructor
 
 # A number as rule documents write them: 704.5k, 704.5, 704, 4.3, 112a, 8.
 NUMBER = r"\d{1,3}(?:\.\d{1,3}[a-z]?|[a-z])?(?![\w.]*\d)"
@@ -60,45 +62,48 @@ def document_kind(name: str) -> Optional[str]:
     return None
 
 
-def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool = False) -> list[Reference]:
-    """Every reference in `text`, one Reference per number it names, in order of appearance.
+def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool = False,
+                    block: int = -1) -> list[Reference]:
+    """Every reference in `text`, one Reference per number it names, in order of appearance, with the span
+    of its number (and `block`, the place of the text in its section, when given).
 
     `bare_cr_numbers` also takes numbers like 704.5k standing alone (the CR's own
     style); documents that are not the CR should leave it off.
     """
-    return [moved(reference, start=start, end=end)
-            for start, end, reference in find_reference_spans(text, line, bare_cr_numbers)]
+    return _references(text, _triggers([text], bare_cr_numbers)[0], line, block)
 
 
-def moved(reference: Reference, **fields) -> Reference:
-    """`reference` with some fields set (its span, its block), as dataclasses.replace gives it, without the
-    frozen class's __init__ (a CR parse places thousands of references: that __init__ was a tenth of it)."""
-    if _PLAIN_REFERENCE:
-        copy = object.__new__(Reference)
-        state = copy.__dict__
-        state.update(reference.__dict__)
-        state.update(fields)
-        return copy
-    return replace(reference, **fields)
-
-
-# The shortcut above holds for a dataclass that keeps its fields in __dict__ and checks nothing after __init__.
-_PLAIN_REFERENCE = "__slots__" not in Reference.__dict__ and not hasattr(Reference, "__post_init__")
+def _references(text: str, triggers: list, line: Optional[int], block: int) -> list[Reference]:
+    return [new_reference(text=written, number=number, document=document, line=line, block=block, start=start,
+                          end=end)
+            for start, end, written, number, document in _places(text, triggers)]
 
 
 def find_reference_spans(text: str, line: Optional[int] = None,
                          bare_cr_numbers: bool = False) -> list[tuple[int, int, Reference]]:
-    """Like find_references, with the (start, end) of the written phrase of each number.
+    """Like find_references, with the (start, end) of the written phrase of each number beside it."""
+    return [(start, end, Reference(written, number, document, None, line))
+            for start, end, written, number, document in _places(text, _triggers([text], bare_cr_numbers)[0])]
 
-    First the places a reference may start are found with cheap patterns (a keyword before a
-    number, a CR-style number, "(3.1)", "Appendix C", an infraction's title), then each is read
-    with its own pattern, left to right; a place inside the phrase read before it is skipped.
+
+def moved(reference: Reference, **fields) -> Reference:
+    """`reference` with some fields set (its span, its block), as dataclasses.replace gives it, faster."""
+    return changed(reference, **fields)
+
+
+new_reference = fast_constructor(Reference)
+
+
+def _places(text: str, triggers: list) -> list[tuple[int, int, str, str, Optional[str]]]:
+    """(start, end, the phrase as written, number, document named) of each number a reference names.
+
+    First the places a reference may start are found (a keyword before a number, a CR-style number,
+    "(3.1)", "Appendix C", an infraction's title), then each is read with its own pattern, left to
+    right; a place inside the phrase read before it is skipped.
     """
-    if not may_hold_references(text):
-        return []
-    found: list[tuple[int, int, Reference]] = []
+    found: list[tuple[int, int, str, str, Optional[str]]] = []
     consumed = trigger_end = 0
-    for start, end, kind, trigger in _triggers(text, bare_cr_numbers):
+    for start, end, kind, detail in triggers:
         if start < trigger_end:
             continue        # inside the previous place (as one left-to-right scan would see it)
         trigger_end = end
@@ -117,70 +122,187 @@ def find_reference_spans(text: str, line: Optional[int] = None,
                     document = document_kind(trailing.group("doc"))
             phrase = text[phrase_start:match.end()]
             for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
-                found.append((item_start, item_end, Reference(phrase, number, document, None, line)))
+                found.append((item_start, item_end, phrase, number, document))
             consumed = match.end()
         elif kind == "bare":
             match = BARE_CR.match(text, start)
             if not match:
                 continue
             for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
-                found.append((item_start, item_end, Reference(match.group(0), number, None, None, line)))
+                found.append((item_start, item_end, match.group(0), number, None))
             consumed = match.end()
         elif kind == "appendix":
             before = _document_before(text, start)
             document = document_kind(before.group("doc")) if before else None
             written = text[before.start() if before else start:end]
-            found.append((start, end, Reference(written, " ".join(trigger.group(0).split()), document, None, line)))
+            found.append((start, end, written, detail, document))
             consumed = end
         elif kind == "named":
             match = NAMED.match(text, start)
             if not match or re.match(r"\s\(\d", text[match.end():match.end() + 3]):
                 continue    # "Tardiness (3.1)"-style: the number after it says it better
             title = match.group(0).rstrip()
-            found.append((start, start + len(title), Reference(title, title_key(title), None, None, line)))
+            found.append((start, start + len(title), title, title_key(title), None))
             consumed = start + len(title)
         else:   # "paren": "Tardiness (3.1)"
             title = TITLE_BEFORE.search(text, max(0, start - 80), start)
             if not title:
                 continue
-            number_start, number_end = trigger.span("number")
-            found.append((number_start, number_end,
-                          Reference(text[title.start():end], trigger.group("number"), None, None, line)))
+            number_start, number_end, number = detail
+            found.append((number_start, number_end, text[title.start():end], number, None))
             consumed = end
     return found
 
 
-# The places a reference may start, each with a pattern that scans fast (a literal or a rare
-# character first): a keyword and a number ("rule 704.5k"), a bare CR number, "(3.1)" after a
-# title, "Appendix C", an infraction's title ("Game Play Error — Missed Trigger").
+# The places a reference may start: a keyword and a number ("rule 704.5k"), a bare CR number, "(3.1)"
+# after a title, "Appendix C", an infraction's title ("Game Play Error — Missed Trigger").
 KEYWORD_TRIGGER = re.compile(r"\b(?:rules?|sections?|§§?)\s+\d", re.I)
 BARE_TRIGGER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d")
 PAREN_TRIGGER = re.compile(r"\s\((?P<number>\d{1,2}\.\d{1,2})\)")
 APPENDIX_TRIGGER = re.compile(r"\bAppendix\s+[A-H]\b(?!\s*[—–:-])", re.I)
 NAMED_TRIGGER = re.compile(r"\b(?:Game Play Error|Tournament Error|Unsporting Conduct)\s?[—–-]\s?[A-Z]")
 DIGIT = re.compile(r"\d")
-# Each pattern runs only on a text holding what it needs (a substring test is far cheaper than a scan).
+
+
+class _Start:
+    """Where a trigger's matches can start: `offset` characters from each place `literal` is written in the
+    text (in its ASCII copy, lowered, for a pattern that ignores case), where the character there is one
+    of `first` (any, when empty), and the character after the literal one of the class `then` (any, when
+    empty; in the pattern's own terms: "\\d")."""
+    __slots__ = ("literal", "finder", "lowered", "offset", "first")
+
+    def __init__(self, literal: str, lowered: bool = False, offset: int = 0, first: str = "", then: str = ""):
+        self.lowered = lowered
+        self.literal = literal.encode("ascii") if lowered else literal
+        pattern = re.escape(literal) + then
+        self.finder = re.compile(pattern.encode("ascii") if lowered else pattern) if then else None
+        self.offset = offset
+        self.first = first.encode("ascii") if lowered else first
+
+    def places(self, haystack):
+        """Where the literal is written in `haystack` (str.find outruns a regular expression's search)."""
+        if self.finder is not None:
+            return [found.start() for found in self.finder.finditer(haystack)]
+        literal = self.literal
+        find = haystack.find
+        places = []
+        at = find(literal)
+        while at >= 0:
+            places.append(at)
+            at = find(literal, at + 1)
+        return places
+
+
+class _Trigger:
+    """One kind of place: its pattern, the words a text must hold for it to be looked for at all, and
+    where its matches can start."""
+    __slots__ = ("kind", "pattern", "needs", "starts")
+
+    def __init__(self, kind: str, pattern: re.Pattern, needs: tuple[str, ...], starts: tuple[_Start, ...]):
+        self.kind = kind
+        self.pattern = pattern
+        self.needs = needs
+        self.starts = starts
+
+
+# Letters a pattern ignoring case also takes in another form (İ and ı for i, ſ for s, the Kelvin sign for k)
+# are left out of the literals ("ect", not "section"), or allowed for (a non-ASCII "s" is "?" in the ASCII copy).
 _TRIGGERS = (
-    ("keyword", KEYWORD_TRIGGER, ("ule", "ULE", "ection", "ECTION", "§")),
-    ("paren", PAREN_TRIGGER, ("(",)),
-    ("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX")),
-    ("named", NAMED_TRIGGER, ("Error", "Conduct")),
+    _Trigger("keyword", KEYWORD_TRIGGER, ("ule", "ULE", "ection", "ECTION", "§"),
+             (_Start("rule", lowered=True), _Start("ect", lowered=True, offset=-1, first="s?", then="[i?]on"),
+              _Start("§"))),
+    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),)),
+    _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),)),
+    _Trigger("named", NAMED_TRIGGER, ("Error", "Conduct"),
+             (_Start("Game Play Error"), _Start("Tournament Error"), _Start("Unsporting Conduct"))),
 )
+BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),))
+SEPARATOR = "\x00"         # between texts scanned at once: no literal holds it, so none runs across two texts
 
 
-def _triggers(text: str, bare_cr_numbers: bool) -> list[tuple[int, int, str, re.Match]]:
-    found = [(match.start(), match.end(), kind, match) for kind, pattern, needs in _TRIGGERS
-             if any(need in text for need in needs) for match in pattern.finditer(text)]
-    if bare_cr_numbers and "." in text:
-        found.extend((match.start(), match.end(), "bare", match) for match in BARE_TRIGGER.finditer(text))
-    found.sort(key=lambda trigger: (trigger[0], -trigger[1]))
+def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, int, str, object]]]:
+    """For each text, the places a reference may start in it: (start, end, kind, what the reading needs of
+    the match), one for each match of each trigger's pattern (as its finditer gives them), by start,
+    longest first.
+
+    A regular expression scan costs far more per character than a search for a literal, and most
+    paragraphs hold no reference: the texts are joined and the literals looked for in all of them at
+    once; each pattern is tried only where one is written, and a match counts in a text holding what
+    the trigger needs. The separator stands where a text ends or starts as the patterns see it (no
+    word character, space, digit or dot), so a pattern matches in the joined texts where it does in
+    the text alone.
+    """
+    joined = SEPARATOR.join(texts)
+    ascii_lowered = None
+    offsets = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+    found_by_text: list[list] = [[] for _ in texts]
+    bisect_right = bisect.bisect_right
+    for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
+        starts = []
+        for start in trigger.starts:
+            if start.lowered:
+                if ascii_lowered is None:   # one byte per character ("?" for any other than ASCII), lowered
+                    ascii_lowered = joined.encode("ascii", "replace").lower()
+                haystack = ascii_lowered
+            else:
+                haystack = joined
+            offset, first = start.offset, start.first
+            starts.extend(written + offset for written in start.places(haystack)
+                          if written + offset >= 0 and (not first or haystack[written + offset] in first))
+        if len(trigger.starts) > 1:
+            starts.sort()
+        kind, needs, detailed = trigger.kind, trigger.needs, trigger.kind in DETAILED
+        holds: dict[int, bool] = {}     # text -> whether it holds what the trigger needs
+        match_at = trigger.pattern.match
+        end = 0
+        for start in starts:
+            if start < end:
+                continue        # finditer goes on after a match's end
+            match = match_at(joined, start)
+            if match is None:
+                continue
+            end = match.end()
+            index = bisect_right(offsets, start) - 1
+            if index not in holds:
+                text = texts[index]
+                holds[index] = any(need in text for need in needs)
+            if holds[index]:
+                base = offsets[index]
+                found_by_text[index].append((start - base, end - base, kind,
+                                             _detail(kind, match, base) if detailed else None))
+    for found in found_by_text:
+        if len(found) > 1:
+            found.sort(key=lambda place: (place[0], -place[1]))
+    return found_by_text
+
+
+DETAILED = ("appendix", "paren")
+
+
+def _detail(kind: str, match: re.Match, base: int):
+    """What reading a place needs of its trigger's match: the words of "Appendix C"; the span and
+    number of "(3.1)"."""
+    if kind == "appendix":
+        return " ".join(match.group(0).split())
+    if kind == "paren":
+        return match.start("number") - base, match.end("number") - base, match.group("number")
+    return None
+
+
+def scanned_triggers(text: str, bare_cr_numbers: bool) -> list[tuple[int, int, str, object]]:
+    """What _triggers finds in one text, by scanning all of it with each pattern (its definition, for the tests)."""
+    found = [(match.start(), match.end(), trigger.kind, _detail(trigger.kind, match, 0))
+             for trigger in _TRIGGERS + (BARE,) if (trigger is not BARE or bare_cr_numbers)
+             and any(need in text for need in trigger.needs)
+             for match in trigger.pattern.finditer(text)]
+    found.sort(key=lambda place: (place[0], -place[1]))
     return found
 
 
 def may_hold_references(text: str) -> bool:
     """False for a text no reference can be in (most paragraphs): a cheap test before find_references."""
-    return (DIGIT.search(text) is not None or "ppendix" in text or "PPENDIX" in text
-            or "Error" in text or "Conduct" in text)
+    return ("ppendix" in text or "PPENDIX" in text or "Error" in text or "Conduct" in text
+            or DIGIT.search(text) is not None)
 
 
 def title_key(title: str) -> str:
@@ -201,8 +323,11 @@ def _document_before(text: str, position: int):
     return DOCUMENT_BEFORE.search(text, max(0, position - 60), position)
 
 
-def _expand(items: str, offset: int) -> Iterator[tuple[int, int, str]]:
+def _expand(items: str, offset: int) -> list[tuple[int, int, str]]:
     """Split "103.2 and 103.3" / "603.7d–f" / "801–811" into single numbers with their spans."""
+    if items.replace(".", "").isalnum():    # one number ("704.5k"): no separator, no dash (most references)
+        return [(offset, offset + len(items), items.rstrip("."))]
+    found = []
     position = 0
     for piece in ITEM_SPLIT.split(items):
         start = items.index(piece, position)
@@ -210,10 +335,10 @@ def _expand(items: str, offset: int) -> Iterator[tuple[int, int, str]]:
         span = (offset + start, offset + start + len(piece))
         parts = RANGE_SPLIT.split(piece)
         if len(parts) == 2:
-            for number in expand_range(parts[0], parts[1]):
-                yield span[0], span[1], number
+            found.extend((span[0], span[1], number) for number in expand_range(parts[0], parts[1]))
         else:
-            yield span[0], span[1], piece.rstrip(".")
+            found.append((span[0], span[1], piece.rstrip(".")))
+    return found
 
 
 def expand_range(first: str, last: str) -> list[str]:
@@ -239,6 +364,11 @@ def expand_range(first: str, last: str) -> list[str]:
     return [first, last]
 
 
-def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: bool = False) -> list[list[Reference]]:
-    """find_references of each text (with its line): a parser's whole document at once."""
-    return [find_references(text, line, bare_cr_numbers) for text, line in zip(texts, lines)]
+def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: bool = False,
+                             blocks: Optional[list[int]] = None) -> list[list[Reference]]:
+    """find_references of each text (with its line, and its block when given): a parser's whole document at
+    once (its texts are searched together, far faster than one by one)."""
+    if blocks is None:
+        blocks = [-1] * len(texts)
+    return [_references(text, triggers, line, block) if triggers else []
+            for text, triggers, line, block in zip(texts, _triggers(texts, bare_cr_numbers), lines, blocks)]

@@ -84,7 +84,9 @@ SUSPENDED = re.compile(r"(?:and|or|nor|to)\b")
 
 def glue(before: str, after: str) -> str:
     """What goes between two lines of one paragraph: "" after a word broken at its hyphen, else a space."""
-    if before and after and GOES_ON.match(after) and BROKEN_AT_DASH.search(before) \
+    # The pattern's two characters end the text (or stand before a final newline): its last three hold them,
+    # and a search of those does not walk a paragraph that grows line by line.
+    if before and after and GOES_ON.match(after) and BROKEN_AT_DASH.search(before[-3:]) \
             and not (before[-1] == "-" and SUSPENDED.match(after)):
         return ""
     return " "
