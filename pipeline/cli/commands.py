@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 
 from .. import api
 from ..model import ERROR, INFO, WARNING, Problem
+from ..parallel import WorkFailed
 from ..search.question import QueryError
 from ..site.errors import BuildFailed, BuildLocked, OutputRefused
 
@@ -82,7 +83,7 @@ def build(args) -> int:
         return 1
     except (OutputRefused, BuildLocked) as error:
         raise Refused(str(error)) from None
-    except BuildFailed as error:
+    except (BuildFailed, WorkFailed) as error:     # WorkFailed: a worker's failure, naming its file
         say(f"rulekb build: {error}; the published site is unchanged", stream=sys.stderr)
         return 1
     problems = corpus.all_problems()
