@@ -58,7 +58,8 @@ def each(function: Callable, items: Iterable, concerns: Callable[[object], str],
     with _pool(workers, function, items) as pool:
         outcomes = pool.map(_work_on, range(len(items)))
         for item in items:
-            results.append(_result(_next(outcomes), item, concerns))
+            results.append(_result(_outcome(lambda: next(outcomes), f"{_ENDED}, on this item or one beside it"),
+                                   item, concerns))
     return results
 
 
@@ -73,9 +74,7 @@ class Background:
 
     def result(self):
         try:
-            outcome = self._future.result()
-        except BrokenProcessPool:
-            outcome = _Failure(_ENDED, "")
+            outcome = _outcome(self._future.result, _ENDED)
         finally:
             self._pool.shutdown(wait=True)
         return _result(outcome, self.concerns, str)
@@ -104,11 +103,14 @@ def _here(function: Callable, item, concerns: Callable[[object], str]):
         raise WorkFailed(concerns(item), f"{type(error).__name__}: {error}") from error
 
 
-def _next(outcomes):
+def _outcome(get: Callable[[], object], ended: str):
+    """A worker's outcome as it arrives; what went wrong on the way is a failure too."""
     try:
-        return next(outcomes)
+        return get()
     except BrokenProcessPool:
-        return _Failure(f"{_ENDED}, on this item or one beside it", "")
+        return _Failure(ended, "")
+    except Exception as error:      # the result could not come back (it does not pickle)
+        return _Failure(f"{type(error).__name__}: {error}", "")
 
 
 def _result(outcome, item, concerns: Callable[[object], str]):

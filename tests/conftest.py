@@ -39,6 +39,14 @@ def frozen_sources(folder: Path) -> Path:
     return folder
 
 
+def pytest_collection_modifyitems(items):
+    """A test that uses a `browser` fixture (Chromium) is a browser test, marked or not: the fast lane
+    (`make fast`, -m "not slow and not browser and not node") never starts a browser."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def temporary_cache(tmp_path_factory):
     """The whole suite's parse cache lives in a temporary folder, never in the repository."""

@@ -56,6 +56,12 @@ def test_a_worker_that_ends_abruptly_is_reported_with_its_item():
                       workers=2)
 
 
+def test_a_result_that_cannot_come_back_is_a_failure_of_its_item():
+    with pytest.raises(parallel.WorkFailed, match=r"^file-1\.txt: .*pickle"):
+        parallel.each(lambda number: (lambda: number) if number == 1 else number, range(3), lambda n: f"file-{n}.txt",
+                      workers=2)
+
+
 def test_a_failure_ends_the_other_workers_at_once(tmp_path):
     """One item fails while another is in the middle of a long piece of work: that worker is ended, not
     waited for (it would write "done" after 5 s)."""

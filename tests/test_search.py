@@ -283,6 +283,7 @@ def run_cli(*args, cwd):
                           timeout=300, env=dict(os.environ))
 
 
+@pytest.mark.slow
 def test_cli_search_json_and_show(sources_dir):
     project = sources_dir.parent
     result = run_cli("search", "ipg 2.1", "--json", "--limit", "1", cwd=project)
@@ -297,6 +298,7 @@ def test_cli_search_json_and_show(sources_dir):
     assert bad.returncode == 2 and "control characters" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_the_api_and_the_cli_give_the_same_answer(sources_dir):
     answer = api.search("misssed triger", sources_dir, limit=3).as_json()
     result = run_cli("search", "misssed triger", "--json", "--limit", "3", cwd=sources_dir.parent)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import sys
@@ -84,6 +85,8 @@ def build(args) -> int:
     except (OutputRefused, BuildLocked) as error:
         raise Refused(str(error)) from None
     except (BuildFailed, WorkFailed) as error:     # WorkFailed: a worker's failure, naming its file
+        if isinstance(error, WorkFailed) and os.environ.get("RULEKB_DEBUG"):
+            say(error.worker_traceback, stream=sys.stderr)
         say(f"rulekb build: {error}; the published site is unchanged", stream=sys.stderr)
         return 1
     problems = corpus.all_problems()

@@ -1,8 +1,8 @@
 """Each rule through the editions of a document: its wordings, the editions that held each, when it last changed.
 
-`trace(editions, load)` walks the editions oldest first, holding two documents at a time (the one
-before, this one): of each edition it keeps a summary (its numbers and the ids of their wordings),
-of each consecutive pair the comparison. Both are cached under the bytes of the documents (not
+`trace(editions, load)` keeps of each edition a summary (its numbers and the ids of their wordings),
+of each consecutive pair the comparison; what the cache lacks is made on every core (`parallel.each`),
+each worker holding two documents at a time. Both are cached under the bytes of the documents (not
 their ids, which change when a newer edition arrives), so that adding one edition to a hundred
 computes one new comparison and one summary; the rest is a walk over the summaries.
 
@@ -143,8 +143,9 @@ def trace(editions: Iterable[DocumentInfo], load: Callable[[DocumentInfo], Docum
         _store(use_cache, piece, value)
     for index, info in enumerate(chain):
         summary = known[("summary", info)]
+        for key, wording in summary.wordings.items():     # one object per wording, however many editions hold it
+            summary.wordings[key] = history.wordings.setdefault(key, wording)
         history.summaries.append(summary)
-        history.wordings.update(summary.wordings)
         if index:
             history.diffs.append(_named(known[("diff", chain[index - 1], info)], chain[index - 1], info))
     history.lineages = _lineages(history)
