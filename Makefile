@@ -1,4 +1,4 @@
-# The two set-up commands of the README: `make site` and `make test`.
+# The two set-up commands of the README: `make site` and `make test` (`make fast`: the fast lane).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site build test check bench lint serve clean
+.PHONY: site build test fast check bench lint serve clean
 
 # `make site ANNOTATIONS=tests/fixtures/annotations` builds with the example notes instead of annotations/
 site: $(STAMP)
@@ -23,6 +23,11 @@ $(STAMP): pyproject.toml requirements.lock
 # Two workers; a module's tests stay on one worker, so its site and browser are made once.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope
+
+# The fast lane for development: no browser, no Node, no archive, no builds killed at every step
+# (markers in pyproject.toml); `make test` is the whole suite, as CI runs it.
+fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not slow and not browser and not node"
 
 check: $(STAMP)
 	$(BIN)/rulekb check sources

@@ -211,10 +211,9 @@ def build(sources: Path | str = "sources", out: Path | str = "site", config: Opt
     left_out = {problem.file for problem in corpus.note_problems()}
     if any(problem.file not in flagged_sources(corpus) | left_out for problem in errors):
         raise SourcesHaveErrors(errors)
-    addresses = address_corpus(corpus)
     result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
-                        write_index=lambda corpus, index, site_files, generation: write_search_index(
-                            corpus, index, addresses, browser_folder=site_files, build=generation))
+                        write_index=lambda build, index, site_files, generation: write_search_index(
+                            build.corpus, index, build.addresses, browser_folder=site_files, build=generation))
     return result, corpus
 
 

@@ -20,7 +20,7 @@ from . import cache, kinds
 from .build_date import build_date, far_ahead, in_force
 from .link import found_in_any_current_document, link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
-from .parallel import each_in_processes
+from .parallel import each
 from .parse import parse
 from .read import SourceError, SourceText, read_bytes
 from .read.dates import date_in_name
@@ -86,12 +86,15 @@ def load_corpus(directory: Path | str, use_cache: bool = True, today: Optional[d
     # parsed, its info noted, and only the best candidate of each kind so far is kept in memory.
     infos: list[DocumentInfo] = []
     first = assign_ids([_first_info(candidate) for candidate in candidates], chosen, today)
-    if use_cache:   # what is not parsed yet is parsed on every core first; the loop below then reads the cache
-        each_in_processes(lambda pair: _parse_outline(*pair), [(candidate.path, info) for candidate, info
-                                                                in zip(candidates, first) if not _parse_cached(info)])
+    # what is not parsed yet is parsed on every core first (the parses are cached there, the outlines come back)
+    unknown = [(candidate.path, info) for candidate, info in zip(candidates, first)
+               if not (use_cache and _parse_cached(info))]
+    outlines = dict(zip((path for path, _ in unknown),
+                        each(lambda pair: _parse_outline(*pair, use_cache), unknown, lambda pair: pair[0].name)))
     paths = {}
     for candidate, info in zip(candidates, first):
-        parsed = _parse_outline(candidate.path, info, use_cache)
+        parsed = (outlines[candidate.path] if candidate.path in outlines
+                  else _parse_outline(candidate.path, info, use_cache))
         if parsed is not None and _usable(parsed, problems):
             infos.append(parsed.info)
             paths[parsed.info.source] = candidate.path
@@ -101,10 +104,12 @@ def load_corpus(directory: Path | str, use_cache: bool = True, today: Optional[d
     corpus = replace(link_corpus(current, problems), editions=tuple(final), folder=str(directory),
                      today=today.isoformat())
     older = [info for info in final if not info.current]
-    if use_cache:   # as for parses: what is not known yet is worked out on every core first
-        each_in_processes(lambda info: _problems_of_older(info, corpus, True),
-                          [info for info in older if not cache.has(_older_problems_key(info, corpus))])
-    older_problems = [problem for info in older for problem in _problems_of_older(info, corpus, use_cache)]
+    # as for parses: what is not known yet is worked out on every core
+    unknown = [info for info in older if not (use_cache and cache.has(_older_problems_key(info, corpus)))]
+    found = dict(zip((info.id for info in unknown),
+                     each(lambda info: _problems_of_older(info, corpus, use_cache), unknown, _source_of)))
+    older_problems = [problem for info in older for problem in
+                      (found[info.id] if info.id in found else _problems_of_older(info, corpus, use_cache))]
     return replace(corpus, problems=corpus.problems + tuple(older_problems))
 
 
@@ -222,6 +227,10 @@ def _problems_of_older(info: DocumentInfo, corpus: Corpus, use_cache: bool) -> l
         return problems
     return cache.remembered(cache.key(key, *(document.info.sha256 for document in own)),
                             lambda: list(linked_with(others + own).problems), use_cache)
+
+
+def _source_of(info: DocumentInfo) -> str:
+    return info.source
 
 
 def _older_problems_key(info: DocumentInfo, corpus: Corpus) -> str:

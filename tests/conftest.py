@@ -2,6 +2,7 @@
 sources/, and write only into temporary folders (the parse cache included)."""
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tarfile
@@ -39,10 +40,38 @@ def frozen_sources(folder: Path) -> Path:
     return folder
 
 
+def pytest_collection_modifyitems(items):
+    """A test that uses a `browser` fixture (Chromium) is a browser test, marked or not: the fast lane
+    (`make fast`, -m "not slow and not browser and not node") never starts a browser."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
+def made_once(tmp_path_factory, name: str, make=None) -> Path:
+    """A folder of the test session that pytest-xdist's workers share: made by the first worker that asks
+    (`make(folder)`), under a lock, and used as it is by the others (the recipe of xdist's documentation), so
+    that the frozen sources are parsed and the site built once, not once a worker."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                      # the session's folder, above each worker's own
+    folder, done = base / name, base / f"{name}.made"
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            if make is not None:
+                make(folder)
+            done.write_text("")
+    return folder
+
+
 @pytest.fixture(scope="session", autouse=True)
 def temporary_cache(tmp_path_factory):
-    """The whole suite's parse cache lives in a temporary folder, never in the repository."""
-    folder = tmp_path_factory.mktemp("cache")
+    """The whole suite's parse cache lives in a temporary folder, never in the repository (shared by the
+    workers: an entry is written whole or not at all)."""
+    folder = made_once(tmp_path_factory, "cache")
     previous = os.environ.get("RULEKB_CACHE")
     os.environ["RULEKB_CACHE"] = str(folder)      # read at each use, and inherited by subprocesses
     yield folder
@@ -55,8 +84,7 @@ def temporary_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def sources_dir(tmp_path_factory) -> Path:
     """A temporary project: the frozen sources and the project's mkdocs.yml beside them (read-only use)."""
-    project = tmp_path_factory.mktemp("project")
-    return frozen_sources(project / "sources")
+    return made_once(tmp_path_factory, "project", lambda project: frozen_sources(project / "sources")) / "sources"
 
 
 @pytest.fixture(scope="session")
@@ -67,11 +95,10 @@ def frozen_corpus(sources_dir):
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, sources_dir):
-    """The site (and its search index) built from the frozen sources, once per test session."""
+    """The site (and its search index) built from the frozen sources, once per test session (read-only use)."""
     from pipeline import api
-    out = tmp_path_factory.mktemp("built") / "site"
-    api.build(sources_dir, out, config=ROOT / "mkdocs.yml")
-    return out
+    return made_once(tmp_path_factory, "built",
+                     lambda folder: api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")) / "site"
 
 
 @pytest.fixture(scope="session")

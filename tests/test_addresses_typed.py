@@ -124,6 +124,7 @@ def test_what_only_looks_like_a_number_is_read_as_words(typed):
 
 # -- number forms: the browser's worker (under Node) ----------------------------------------------
 
+@pytest.mark.node
 def test_the_worker_reads_the_same_number_forms(built_site):
     if NODE is None:
         if os.environ.get("RULEKB_REQUIRE_BROWSER"):

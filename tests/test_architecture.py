@@ -47,6 +47,7 @@ def test_no_test_reads_the_live_sources_or_writes_into_the_project():
     assert not offenders, offenders
 
 
+@pytest.mark.slow
 def test_a_new_edition_in_sources_does_not_change_what_the_tests_see(tmp_path):
     """A maintainer drops a new CR edition into sources/: the tests still pass (they read frozen fixtures)."""
     project = tmp_path / "project"
@@ -76,6 +77,7 @@ def test_the_cli_s_light_commands_do_not_load_the_heavy_libraries(module):
     assert result.stdout.strip() == "", result.stdout
 
 
+@pytest.mark.slow
 def test_rulekb_runs_from_a_wheel_in_any_folder(tmp_path, sources_dir):
     """Installed from a wheel and run elsewhere: no mkdocs.yml beside the sources is needed (the package
     brings its own), and nothing is written into the installed package."""

@@ -7,6 +7,8 @@ import pytest
 
 from browser import PHONE, chromium_browser, console_errors, require_browser, served
 
+pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
+
 sync_api = require_browser()
 
 

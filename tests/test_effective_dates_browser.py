@@ -11,6 +11,8 @@ from test_effective_dates import BEFORE, NEW, OLD, ON_THE_DAY, build, new_editio
 from browser import PHONE, chromium_browser, console_errors, require_browser, served
 from conftest import CORPUS
 
+pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
+
 sync_api = require_browser()
 
 

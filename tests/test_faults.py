@@ -23,6 +23,8 @@ from pipeline.site.publish import MARKER, STAGING_PREFIX, index_folder, publishe
 
 from conftest import FROZEN, ROOT, SEEDS
 
+pytestmark = pytest.mark.slow             # builds killed at every step: outside the fast lane (make fast)
+
 SMALL = {"magic-online-floor-rules-2002.txt": "000_d5f726d99ad04a53.txt",
          "cr-2011-02-04-multiplayer-excerpt.txt": "002_75bbd6f8d1790816.txt",
          "ipg-2016-09-30-bluewizard-excerpt.html": "001_35b49a7900bc8bc7.txt"}

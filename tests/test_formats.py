@@ -40,6 +40,8 @@ from pipeline.read import SourceError, read_bytes
 
 from conftest import CORPUS, FIXTURES
 
+pytestmark = pytest.mark.slow             # whole CR editions (DOCX, RTF) against their TXT: not in make fast
+
 FORMATS = FIXTURES / "formats"
 ARCHIVE = FIXTURES / "cr-archive.tar.xz"
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})

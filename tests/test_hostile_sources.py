@@ -144,6 +144,7 @@ def test_the_api_answers_the_payloads_as_escaped_snippets(hostile_site):
         kb.close()
 
 
+@pytest.mark.browser
 def test_nothing_runs_on_any_page_in_chromium(hostile_site):
     from browser import CHROMIUM, FLAGS, PHONE, require_browser
     playwright_api = require_browser()
@@ -192,6 +193,7 @@ def _search_box(page, base: str) -> list[str]:
     return ran
 
 
+@pytest.mark.browser
 def test_the_reader_of_the_older_edition_draws_the_payloads_as_text(hostile_site):
     from browser import CHROMIUM, FLAGS, PHONE, require_browser
     playwright_api = require_browser()

@@ -151,6 +151,7 @@ def test_the_banner_shows_a_source_message_as_text():
     assert "<script>" not in shown and "&lt;script&gt;" in shown and "line 7" in shown
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(path.name for path in CORPUS.iterdir()))
 def test_every_document_of_the_corpus_is_told_with_a_clear_margin(name):
     found = detect(read_bytes((CORPUS / name).read_bytes(), name))

@@ -18,6 +18,8 @@ from pipeline.read.shapes import is_contents_line, is_page_number
 
 from conftest import CORPUS, SEEDS, pdftotext_names
 
+pytestmark = pytest.mark.slow             # every line of every file of the corpus: outside the fast lane (make fast)
+
 FILES = sorted(CORPUS.iterdir()) + sorted(p for p in SEEDS.iterdir() if p.name[0].isdigit())
 DASHES = re.compile(r"[‐-―−-]")
 PREFIX = re.compile(r"^(?:ipg|mtr|cr)\s+(?=\d|appendix)")

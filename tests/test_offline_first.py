@@ -22,6 +22,8 @@ from pipeline.bench.common import offline_set
 
 from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
 
+pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
+
 sync_api = require_browser()
 
 SAVED = "() => document.documentElement.getAttribute('data-rk-offline') === 'saved'"

@@ -362,6 +362,7 @@ def assert_nothing_lost(document, lines: list[str], exempt: set[int]):
     assert lost == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CR_FILES)
 def test_nothing_lost_but_the_contents_list(name):
     lines = raw_lines(name)
@@ -449,6 +450,7 @@ OTHER_FILES = ["ipg-2024-09-23.txt", "mtr-2026-02-27.txt", "mtr-2012-03-20-numeg
                "ipg-2016-09-30-bluewizard.html", "mtr-2019-01-21-magicjudges.html"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CR_FILES + [SEED] + OTHER_FILES)
 def test_fast_references_equal_find_references_on_every_line(name):
     # The parser reads references through an emulation of find_references (for speed): same results.
@@ -603,6 +605,7 @@ def same_text(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("keep_blank_lines", [True, False])
 def test_hard_wrapped_page_numbered_copy_gives_the_same_rules(keep_blank_lines):
     original = parsed("cr-2026-01-16.txt")

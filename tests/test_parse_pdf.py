@@ -27,6 +27,8 @@ from pipeline.read.detect import detect
 from conftest import CORPUS, FIXTURES
 from pdf_tools import make_pdf
 
+pytestmark = pytest.mark.slow             # every PDF of the corpus in three shapes: outside the fast lane (make fast)
+
 EXPECTED = json.loads((FIXTURES / "pdf" / "expected_headings.json").read_text(encoding="utf-8"))
 IPG_PDFS = ["ipg-2014-09-26", "ipg-2018-01-19", "ipg-2021-02-05"]
 MTR_PDFS = ["mtr-2014-07-18", "mtr-2018-01-19", "mtr-2021-07-23"]

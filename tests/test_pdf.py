@@ -21,6 +21,8 @@ from pipeline.read.pdf import PdfLine, pdf_to_lines
 from conftest import CORPUS, FIXTURES
 from pdf_tools import make_pdf
 
+pytestmark = pytest.mark.slow             # every PDF of the corpus: outside the fast lane (make fast)
+
 PDF_FIXTURES = FIXTURES / "pdf"
 CR_EDITIONS = ["cr-2019-01-25", "cr-2023-04-14"]
 IPG_PDFS = ["ipg-2014-09-26.pdf", "ipg-2018-01-19.pdf", "ipg-2021-02-05.pdf"]

@@ -10,6 +10,8 @@ import pytest
 from browser import PHONE, chromium_browser, console_errors, require_browser, served
 from conftest import CORPUS, ROOT
 
+pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
+
 sync_api = require_browser()
 
 # Heights of the two longest CR pages at 390×844 before the dense layout (issue 13): a third shorter now.

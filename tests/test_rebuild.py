@@ -16,6 +16,8 @@ from pipeline import api, cache
 
 from conftest import CORPUS, ROOT
 
+pytestmark = pytest.mark.slow             # five builds of real editions: outside the fast lane (make fast)
+
 
 @pytest.fixture
 def own_cache(tmp_path):

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from pipeline import api
 from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
-from pipeline.search.indexing import write_search_index
 from pipeline.search.quality import measure, read_questions
 from pipeline.search.question import QueryError, abbreviations, edit_distance, fold, judges_words, terms, understand
+from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES
 
@@ -24,10 +24,9 @@ REQUIRED_ABBREVIATIONS = ["GRV", "HCE", "LEC", "MPE", "FtMGS", "D/DLP", "CPV", "
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory, frozen_corpus):
-    directory = tmp_path_factory.mktemp("index") / "index"
-    write_search_index(frozen_corpus, directory)
-    knowledge_base = KnowledgeBase(directory)
+def kb(built_site):
+    """The search index the build of the frozen sources published with its site."""
+    knowledge_base = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
     yield knowledge_base
     knowledge_base.close()
 
@@ -283,6 +282,7 @@ def run_cli(*args, cwd):
                           timeout=300, env=dict(os.environ))
 
 
+@pytest.mark.slow
 def test_cli_search_json_and_show(sources_dir):
     project = sources_dir.parent
     result = run_cli("search", "ipg 2.1", "--json", "--limit", "1", cwd=project)
@@ -297,12 +297,14 @@ def test_cli_search_json_and_show(sources_dir):
     assert bad.returncode == 2 and "control characters" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_the_api_and_the_cli_give_the_same_answer(sources_dir):
     answer = api.search("misssed triger", sources_dir, limit=3).as_json()
     result = run_cli("search", "misssed triger", "--json", "--limit", "3", cwd=sources_dir.parent)
     assert json.loads(result.stdout) == answer
 
 
+@pytest.mark.slow
 def test_the_cli_needs_no_checkout(sources_dir, tmp_path):
     """Run from another folder, with the sources given: no mkdocs.yml or package paths needed."""
     result = run_cli("search", "704.5k", "--sources", str(sources_dir), "--limit", "1", cwd=tmp_path)

@@ -33,6 +33,8 @@ HARNESS = ROOT / "tests" / "worker_harness.js"
 QUESTION_SETS = ("search.tsv", "search-more.tsv", "situations.tsv")
 COMPARED = 5          # the first answers that must be the same
 
+pytestmark = pytest.mark.node             # the worker under Node: outside the fast lane (make fast)
+
 if NODE is None:
     if os.environ.get("RULEKB_REQUIRE_BROWSER"):
         pytest.fail("the agreement tests need Node (apt-get install nodejs)", pytrace=False)

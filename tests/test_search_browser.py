@@ -25,6 +25,8 @@ from browser import (
 )
 from conftest import FIXTURES
 
+pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
+
 sync_api = require_browser()
 
 

@@ -218,6 +218,7 @@ def test_the_build_writes_brotli_and_gzip_beside_each_text_file_and_the_server_s
             assert headers["content-encoding"] == encoding and body == file.with_name(file.name + suffix).read_bytes()
 
 
+@pytest.mark.slow
 def test_a_rebuild_compresses_only_what_changed_and_linked_pages_share_their_forms(tmp_path, built_site):
     from pipeline import api
     out = tmp_path / "site"
@@ -275,6 +276,7 @@ def test_answers_one_after_another_on_a_connection_do_not_wait_for_the_client_s_
 
 # -- the generation and the server's processes ------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_rebuild_is_followed_without_a_restart(tmp_path):
     from pipeline import api
     from pipeline.serve import Site, make_server
@@ -376,6 +378,7 @@ def test_a_section_from_the_published_data_is_what_rulekb_show_prints(built_site
     assert Site(built_site).current().sections().view(ref) == expected
 
 
+@pytest.mark.slow
 def test_the_api_ranks_as_the_engine_does_on_the_published_search_files(built_site):
     """The server's ranking (search.ranking, on the browser's files) gives the engine's answers, scores included,
     on every question set and on questions misspelt as the benchmark misspells them; and the browser's files give

@@ -141,6 +141,7 @@ def test_source_text_is_escaped_never_code(tmp_path):
     assert '<script>alert("x")' not in page and 'href="javascript:' not in page and 'onclick="x()"' not in page
 
 
+@pytest.mark.slow
 def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, frozen_corpus, sources_dir):
     site = tmp_path / "site"
     build_site(frozen_corpus, site, sources=sources_dir, config_file=ROOT / "mkdocs.yml")
@@ -159,6 +160,7 @@ def test_the_check_report_is_published_with_the_exports(built_site, frozen_corpu
     assert all({"severity", "file", "line", "message"} <= set(p) for p in report["problems"])
 
 
+@pytest.mark.slow
 def test_links_resolve_with_several_editions_of_each_document(tmp_path):
     # Two MTR editions with appendices: their "What changed" and history pages link like the rest.
     sources = tmp_path / "sources"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import sys
@@ -16,6 +17,7 @@ from typing import Optional, Sequence
 
 from .. import api
 from ..model import ERROR, INFO, WARNING, Problem
+from ..parallel import WorkFailed
 from ..search.question import QueryError
 from ..site.errors import BuildFailed, BuildLocked, OutputRefused
 
@@ -87,7 +89,9 @@ def build(args) -> int:
         return 1
     except (OutputRefused, BuildLocked, api.UsageError) as error:
         raise Refused(str(error)) from None
-    except BuildFailed as error:
+    except (BuildFailed, WorkFailed) as error:     # WorkFailed: a worker's failure, naming its file
+        if isinstance(error, WorkFailed) and os.environ.get("RULEKB_DEBUG"):
+            say(error.worker_traceback, stream=sys.stderr)
         say(f"rulekb build: {error}; the published site is unchanged", stream=sys.stderr)
         return 1
     problems = corpus.all_problems()

@@ -1,8 +1,8 @@
 """Each rule through the editions of a document: its wordings, the editions that held each, when it last changed.
 
-`trace(editions, load)` walks the editions oldest first, holding two documents at a time (the one
-before, this one): of each edition it keeps a summary (its numbers and the ids of their wordings),
-of each consecutive pair the comparison. Both are cached under the bytes of the documents (not
+`trace(editions, load)` keeps of each edition a summary (its numbers and the ids of their wordings),
+of each consecutive pair the comparison; what the cache lacks is made on every core (`parallel.each`),
+each worker holding two documents at a time. Both are cached under the bytes of the documents (not
 their ids, which change when a newer edition arrives), so that adding one edition to a hundred
 computes one new comparison and one summary; the rest is a walk over the summaries.
 
@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Optional
 from .. import cache
 from ..corpus import rename_document
 from ..model import Document, DocumentInfo
-from ..parallel import each_in_processes
+from ..parallel import each
 from .compare import Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, _key, compare
 
 
@@ -128,43 +128,37 @@ def trace(editions: Iterable[DocumentInfo], load: Callable[[DocumentInfo], Docum
     """The history of a chain of editions of one kind (excerpts are left out), loading each as it is needed."""
     chain = sorted((info for info in editions if not info.excerpt), key=lambda info: (info.edition or "", info.source))
     history = KindHistory(editions=chain)
-    if use_cache:   # what is not in the cache yet is made on every core first; the walk below then reads it
-        missing = [("summary", info) for info in chain if info.sha256 and not _has("summary", info.sha256, None)]
-        missing += [("diff", (old, new)) for old, new in zip(chain, chain[1:])
-                    if old.sha256 and new.sha256 and not _has("diff", old.sha256, new.sha256)]
-        each_in_processes(lambda task: _make(task, load), missing)
-    previous: Optional[Document] = None
+    # the pieces: each edition's summary, each pair's comparison; what the cache does not hold is made on every
+    # core (in the order of the chain, so that a worker loads each document once), then cached here
+    pieces: list[tuple] = []
     for index, info in enumerate(chain):
-        summary = _cached(use_cache, "summary", info.sha256, None) if info.sha256 else None
-        diff = None
+        pieces.append(("summary", info))
         if index:
-            diff = _cached(use_cache, "diff", chain[index - 1].sha256, info.sha256) if info.sha256 else None
-        document = None
-        if summary is None or (index and diff is None):
-            document = load(info)
-            if summary is None:
-                summary = EditionSummary.of(document)
-                _store(use_cache, "summary", info.sha256, None, summary)
-        if index and diff is None:
-            previous = previous or load(chain[index - 1])
-            diff = compare(_neutral(previous, "old"), _neutral(document, "new"))
-            _store(use_cache, "diff", chain[index - 1].sha256, info.sha256, diff)
-        previous = document
+            pieces.append(("diff", chain[index - 1], info))
+    known = {piece: _cached(use_cache, piece) for piece in pieces}
+    missing = [piece for piece, value in known.items() if value is None]
+    recent = _Recent(load)
+    for piece, value in zip(missing, each(lambda piece: _make(piece, recent), missing, _concerns)):
+        known[piece] = value
+        _store(use_cache, piece, value)
+    for index, info in enumerate(chain):
+        summary = known[("summary", info)]
+        for key, wording in summary.wordings.items():     # one object per wording, however many editions hold it
+            summary.wordings[key] = history.wordings.setdefault(key, wording)
         history.summaries.append(summary)
-        history.wordings.update(summary.wordings)
         if index:
-            history.diffs.append(_named(diff, chain[index - 1], info))
-        gc.collect(0)
+            history.diffs.append(_named(known[("diff", chain[index - 1], info)], chain[index - 1], info))
     history.lineages = _lineages(history)
     return history
 
 
 def summarize(info: DocumentInfo, load: Callable[[DocumentInfo], Document], use_cache: bool = True) -> EditionSummary:
     """An edition's summary, from the cache when its bytes were summarized before."""
-    summary = _cached(use_cache, "summary", info.sha256, None) if info.sha256 else None
+    piece = ("summary", info)
+    summary = _cached(use_cache, piece)
     if summary is None:
-        summary = EditionSummary.of(load(info))
-        _store(use_cache and bool(info.sha256), "summary", info.sha256, None, summary)
+        summary = _make(piece, load)
+        _store(use_cache, piece, summary)
     return summary
 
 
@@ -251,25 +245,49 @@ def _named(diff: EditionDiff, old: DocumentInfo, new: DocumentInfo) -> EditionDi
         old.edition, new.edition)
 
 
-def _make(task: tuple, load: Callable[[DocumentInfo], Document]) -> None:
-    """One missing piece of a history, made and cached (in a worker process)."""
-    what, subject = task
-    if what == "summary":
-        _store(True, "summary", subject.sha256, None, EditionSummary.of(load(subject)))
-    else:
-        old, new = subject
-        diff = compare(_neutral(load(old), "old"), _neutral(load(new), "new"))
-        _store(True, "diff", old.sha256, new.sha256, diff)
+class _Recent:
+    """A loader that keeps the last two documents it gave: an edition's summary and its comparisons with the
+    editions beside it load it once (no more than two documents are held)."""
+
+    def __init__(self, load: Callable[[DocumentInfo], Document]):
+        self.load = load
+        self.held: list[tuple[DocumentInfo, Document]] = []
+
+    def __call__(self, info: DocumentInfo) -> Document:
+        for held, document in self.held:
+            if held == info:
+                return document
+        document = self.load(info)
+        self.held = [*self.held[-1:], (info, document)]
+        gc.collect(0)
+        return document
 
 
-def _has(what: str, first: str, second: Optional[str]) -> bool:
-    return cache.has(cache.key(what, first, second or ""))
+def _make(piece: tuple, load: Callable[[DocumentInfo], Document]):
+    """One piece of a history: an edition's summary, or the comparison of two editions (under neutral ids)."""
+    if piece[0] == "summary":
+        return EditionSummary.of(load(piece[1]))
+    _, old, new = piece
+    return compare(_neutral(load(old), "old"), _neutral(load(new), "new"))
 
 
-def _cached(use_cache: bool, what: str, first: str, second: Optional[str]):
-    return cache.load(cache.key(what, first, second or "")) if use_cache else None
+def _concerns(piece: tuple) -> str:
+    """The file (or the two files) a piece of a history is made from."""
+    return piece[1].source if piece[0] == "summary" else f"{piece[1].source} compared with {piece[2].source}"
 
 
-def _store(use_cache: bool, what: str, first: str, second: Optional[str], value) -> None:
-    if use_cache:
-        cache.store(cache.key(what, first, second or ""), value)
+def _cache_key(piece: tuple) -> Optional[str]:
+    """Pieces are cached under the bytes of their editions (None: an edition without known bytes)."""
+    shas = [info.sha256 for info in piece[1:]]
+    return cache.key(piece[0], shas[0], shas[1] if len(shas) > 1 else "") if all(shas) else None
+
+
+def _cached(use_cache: bool, piece: tuple):
+    key = _cache_key(piece) if use_cache else None
+    return cache.load(key) if key else None
+
+
+def _store(use_cache: bool, piece: tuple, value) -> None:
+    key = _cache_key(piece) if use_cache else None
+    if key:
+        cache.store(key, value)

@@ -1,27 +1,25 @@
 """Build the site and its search index from a corpus, as one generation, into an output folder.
 
-The steps, top to bottom: check the output folder is ours; take its lock; plan the pages; write
-the search index in a second process (it dies with this one) while mkdocs renders the pages into
-a staging folder; add the browser's search data; publish site and index together. A failure or a
-kill at any step leaves the published site and index as they were.
+The steps, top to bottom: check the output folder is ours; take its lock; collect what the site is
+made of (`collect`: histories and comparisons of the older editions, on every core); write the search
+index in a second process (`parallel.Background`: it dies with this one) while the pages are planned
+and mkdocs renders them into a staging folder; add the browser's search data; publish site and index
+together. A failure or a kill at any step leaves the published site and index as they were.
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import multiprocessing
 import os
 import secrets
 import shutil
-import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..addresses import address_corpus
 from ..model import Corpus
+from ..parallel import Background
 from . import offline_figures, publish
+from .collect import Build, collect
 from .errors import BuildFailed
 from .mkdocs_site import SiteBuildError, render
 from .plan import plan_site
@@ -58,9 +56,10 @@ def new_generation() -> str:
 
 def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Path] = None,
                config_file: Optional[Path] = None,
-               write_index: Optional[Callable[[Corpus, Path, Path, str], dict]] = None) -> BuildResult:
-    """Build `corpus` into `out`; `write_index(corpus, index folder, site files folder, generation)` writes
-    its search index meanwhile (the site files it writes join the site)."""
+               write_index: Optional[Callable[[Build, Path, Path, str], dict]] = None) -> BuildResult:
+    """Build `corpus` into `out`; `write_index(build, index folder, site files folder, generation)` writes
+    its search index meanwhile (the site files it writes join the site). A worker's failure is raised as
+    parallel.WorkFailed, naming the file it concerns."""
     started = time.perf_counter()
     config_file = find_config(sources, config_file)
     out = publish.check_output(Path(out), sources, config_file.resolve().parent)
@@ -71,10 +70,10 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
         publish.checkpoint("staged")
         indexer = None
         try:
-            addresses = address_corpus(corpus)
-            indexer = _Background(write_index, corpus, staging / "index", staging / "search-files",
-                                  generation) if write_index else None
-            plan = plan_site(corpus, generation, addresses)
+            build = collect(corpus)
+            if write_index:
+                indexer = Background(lambda: _index(write_index, build, staging, generation), "the search index")
+            plan = plan_site(build, generation)
             publish.checkpoint("planned")
             try:
                 render(plan, config_file, staging / "site")
@@ -118,42 +117,7 @@ def _merge(extra: Path, site: Path) -> None:
             os.replace(path, target)
 
 
-class _Background:
-    """A function run in a forked process that dies with this one (the corpus is shared, not copied)."""
-
-    def __init__(self, function: Callable, *arguments):
-        context = multiprocessing.get_context("fork")
-        self.queue = context.SimpleQueue()
-        self.process = context.Process(target=self._run, args=(function, arguments, os.getpid()), daemon=True)
-        self.process.start()
-
-    def _run(self, function: Callable, arguments: tuple, parent: int) -> None:
-        _die_with_parent(parent)
-        publish.checkpoint("indexing")
-        try:
-            self.queue.put(("ok", function(*arguments)))
-        except Exception as error:  # reported by the parent as a failed build
-            self.queue.put(("error", f"{type(error).__name__}: {error}"))
-
-    def result(self):
-        status, value = self.queue.get()
-        self.process.join()
-        if status == "error":
-            raise BuildFailed(f"the search index could not be written: {value}")
-        return value
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.terminate()
-        self.process.join()
-
-
-def _die_with_parent(parent: int) -> None:
-    """Linux: this process gets SIGKILL when its parent dies (a killed build leaves no indexer behind)."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(1, signal.SIGKILL)           # PR_SET_PDEATHSIG
-    except (OSError, AttributeError, TypeError):
-        pass
-    if os.getppid() != parent:                  # the parent died before prctl (we were adopted)
-        os._exit(1)
+def _index(write_index: Callable, build: Build, staging: Path, generation: str) -> dict:
+    """In the indexer's process."""
+    publish.checkpoint("indexing")
+    return write_index(build, staging / "index", staging / "search-files", generation)

@@ -3,8 +3,8 @@
 `plan_site(corpus)` reads top to bottom as the list of what the site holds: the current editions'
 pages, the quick references, the history of every rule and what changed between editions, the
 older editions (compact), the JSON exports, the static assets, the service worker named after the
-build. A pure function of the corpus (older editions are read from their files as needed); no
-mkdocs here (see `mkdocs_site`) and nothing is written to disk.
+build. A pure function of what the build collected (`collect`: the corpus, addresses, histories,
+summaries, assets): nothing is read from disk here, and nothing written; no mkdocs (see `mkdocs_site`).
 """
 from __future__ import annotations
 
@@ -13,18 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .. import cache
-from ..addresses import Addresses, address_corpus
-from ..corpus import load_corpus, load_edition
-from ..diff.history import KindHistory, summarize, trace
+from ..addresses import Addresses
+from ..corpus import load_corpus
+from ..diff.history import KindHistory
 from ..export import document_json, dumps
 from ..model import ERROR, Corpus, DocumentInfo
 from . import annotations as notes
 from . import editions as older
 from . import history_pages, reference, shortcuts
+from .collect import Build, collect
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
-ASSETS = Path(__file__).resolve().parent / "assets"
 # Assets that live elsewhere than assets/: the service worker at the root (its scope is the whole
 # site), the search worker beside the files it reads.
 ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js"}
@@ -44,22 +43,10 @@ class SourcesError(Exception):
     """The sources hold errors: no site can be planned from them."""
 
 
-def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Addresses] = None,
-              use_cache: bool = True) -> SitePlan:
-    addresses = addresses or address_corpus(corpus)
+def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
+    corpus, addresses, histories, previews = build.corpus, build.addresses, build.histories, build.previews
     layout = Layout(addresses)
     plan = SitePlan(addresses=addresses)
-
-    def load(info: DocumentInfo):          # the histories compare words: references need not be resolved
-        return load_edition(corpus, info.id, use_cache, linked=False)
-
-    # The history of each document runs up to its current edition; an upcoming one (not in force on the
-    # build's date) is compared with the current one on its own: what will change.
-    histories = {kind: trace([i for i in corpus.editions if i.kind == kind and not i.preview], load, use_cache)
-                 for kind in sorted({info.kind for info in corpus.editions})}
-    histories = {kind: history for kind, history in histories.items() if len(history.editions) > 1}
-    previews = {kind: trace([document.info, *corpus.upcoming(kind)], load, use_cache)
-                for kind, document in ((d.info.kind, d) for d in corpus.documents) if corpus.upcoming(kind)}
     marks = _history_marks(corpus, histories, addresses)
     marks.upcoming = {kind: [(info, history_pages.pair_path(history.editions[index], info), f"{info.id}/index.md")
                              for index, info in enumerate(history.editions[1:])]
@@ -70,7 +57,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
 
     readers: dict[str, str] = {}
     for kind in sorted({info.kind for info in corpus.editions}):
-        editions = [(info, _summary(info, (previews if info.preview else histories).get(kind), load, use_cache))
+        editions = [(info, build.summaries[info.id])
                     for info in corpus.editions if info.kind == kind and not info.current]
         if editions:
             current = next((d.info for d in corpus.documents if d.info.kind == kind), None)
@@ -97,7 +84,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
         layout.pages[path] = history_pages.pair_page(
             old_info, new_info, diff, lambda section_id, path=path: _href(addresses, corpus, path, section_id),
             lambda section_id, history=history: _title(history, section_id),
-            _highlights(old_info, new_info, diff, use_cache))
+            build.highlights[old_info.id, new_info.id])
     if pairs:
         layout.pages["changes/index.md"] = history_pages.changes_index([pair[:3] for pair in pairs], addresses)
     _history_pages(corpus, histories, marks, layout)
@@ -125,7 +112,7 @@ def plan_site(corpus: Corpus, build_id: str = "dev", addresses: Optional[Address
     plan.nav = nav
     plan.template_flags = {"has_penalties": reference.PENALTIES in layout.pages,
                            "has_regular": reference.REGULAR in layout.pages, "build": build_id}
-    _add_files(plan, corpus, addresses, build_id)
+    _add_files(plan, build, build_id)
     typed = shortcuts.typed_addresses(addresses, plan.pages, plan.files)     # /cr/702.19b, /search/?q=…
     plan.pages.update(typed.pages)
     plan.files.update(typed.files)
@@ -186,12 +173,6 @@ def _current_keys(history: Optional[KindHistory]) -> dict[str, dict[str, str]]:
     return found
 
 
-def _highlights(old: DocumentInfo, new: DocumentInfo, diff, use_cache: bool) -> list[str]:
-    """A pair's highlighted changes, kept under the two editions' bytes (a new edition makes one pair's)."""
-    return cache.remembered(cache.key("pair-highlights", old.sha256, new.sha256),
-                            lambda: history_pages.pair_highlights(diff), use_cache)
-
-
 def _history_marks(corpus: Corpus, histories: dict[str, KindHistory], addresses: Addresses) -> Histories:
     """When each current rule last changed, and where the history of each current page is."""
     marks = Histories()
@@ -246,22 +227,12 @@ def _title(history: KindHistory, section_id: str) -> str:
     return history.wordings[step.wording].title if step else ""
 
 
-def _summary(info: DocumentInfo, history: Optional[KindHistory], load, use_cache: bool):
-    """An older edition's summary: the history's when it is in the chain, else (an excerpt) its own."""
-    if history is not None:
-        for chained, summary in zip(history.editions, history.summaries):
-            if chained.id == info.id:
-                return summary
-    return summarize(info, load, use_cache)
-
-
-def _add_files(plan: SitePlan, corpus: Corpus, addresses: Addresses, build_id: str) -> None:
-    for asset in sorted(ASSETS.iterdir()):
-        if asset.is_file():
-            content = asset.read_text(encoding="utf-8")
-            if asset.name == "sw.js":
-                content = content.replace("__RULEKB_BUILD__", build_id)
-            plan.files[ASSET_PLACES.get(asset.name, f"assets/{asset.name}")] = content
+def _add_files(plan: SitePlan, build: Build, build_id: str) -> None:
+    corpus, addresses = build.corpus, build.addresses
+    for name, content in build.assets.items():
+        if name == "sw.js":
+            content = content.replace("__RULEKB_BUILD__", build_id)
+        plan.files[ASSET_PLACES.get(name, f"assets/{name}")] = content
     plan.files[older.FORWARD] = older.forward_page()
     plan.files["assets/numbers.json"] = json.dumps(addresses.numbers, ensure_ascii=False, sort_keys=True)
     documents = []
@@ -282,4 +253,4 @@ def plan_from_sources(sources: Path) -> SitePlan:
     errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
     if errors:
         raise SourcesError("; ".join(str(problem) for problem in errors[:5]))
-    return plan_site(corpus)
+    return plan_site(collect(corpus))

@@ -1,0 +1,61 @@
+"""What a build is made of, collected before anything is planned or written (Sphinx reads, then writes; so
+does MkDocs): the corpus, every section's address, each document's history through its editions and what
+its upcoming editions will change, the older editions' summaries, each pair's highlights, the site's assets.
+
+Older editions are read here, and only here: from the cache or their files, one or two at a time on every
+core (a hundred editions would not fit in memory); what is kept of them is their summaries and comparisons,
+never the documents. Planning (`plan.plan_site`) then reads nothing from disk.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import cache
+from ..addresses import Addresses, address_corpus
+from ..corpus import load_edition
+from ..diff.history import EditionSummary, KindHistory, summarize, trace
+from ..model import Corpus, DocumentInfo
+from . import history_pages
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+
+
+@dataclass(frozen=True)
+class Build:
+    corpus: Corpus
+    addresses: Addresses
+    histories: dict[str, KindHistory]            # kind -> its editions up to the current one (two or more)
+    previews: dict[str, KindHistory]             # kind -> its current edition, then the upcoming ones
+    summaries: dict[str, EditionSummary]         # edition id -> its summary, for every edition but the current
+    highlights: dict[tuple[str, str], list[str]]  # (old edition id, new edition id) -> the pair's highlights
+    assets: dict[str, str]                       # file name -> the text of one of the site's own assets
+
+
+def collect(corpus: Corpus, use_cache: bool = True) -> Build:
+    def load(info: DocumentInfo):          # the histories compare words: references need not be resolved
+        return load_edition(corpus, info.id, use_cache, linked=False)
+
+    # The history of each document runs up to its current edition; an upcoming one (not in force on the
+    # build's date) is compared with the current one on its own: what will change.
+    histories = {kind: trace([i for i in corpus.editions if i.kind == kind and not i.preview], load, use_cache)
+                 for kind in sorted({info.kind for info in corpus.editions})}
+    histories = {kind: history for kind, history in histories.items() if len(history.editions) > 1}
+    previews = {kind: trace([document.info, *corpus.upcoming(kind)], load, use_cache)
+                for kind, document in ((d.info.kind, d) for d in corpus.documents) if corpus.upcoming(kind)}
+
+    chained = {info.id: summary for history in (*histories.values(), *previews.values())
+               for info, summary in zip(history.editions, history.summaries)}
+    # an edition outside every chain (an excerpt) is summarized on its own
+    summaries = {info.id: chained[info.id] if info.id in chained else summarize(info, load, use_cache)
+                 for info in corpus.editions if not info.current}
+
+    highlights = {}
+    for history in (*histories.values(), *previews.values()):
+        for old, new, diff in zip(history.editions, history.editions[1:], history.diffs):
+            # kept under the two editions' bytes: a new edition makes one pair's
+            highlights[old.id, new.id] = cache.remembered(cache.key("pair-highlights", old.sha256, new.sha256),
+                                                          lambda diff=diff: history_pages.pair_highlights(diff),
+                                                          use_cache)
+    assets = {asset.name: asset.read_text(encoding="utf-8") for asset in sorted(ASSETS.iterdir()) if asset.is_file()}
+    return Build(corpus, address_corpus(corpus), histories, previews, summaries, highlights, assets)
