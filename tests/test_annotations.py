@@ -396,3 +396,12 @@ def test_export_and_the_api_give_every_note(built):
     background = next(a for a in listed if a["file"] == "annotations/cr/choose-a-background.md")
     assert background["section"] == "cr:702.124m" and background["target"] == "cr:702.124k"
     assert background["authors"] == ["R. Example", "S. Sample"] and not background["orphaned"]
+
+
+@pytest.mark.parametrize("ref", ["702.124k", "ipg 2.1", "cr:702.19b"])
+def test_the_server_gives_a_section_s_notes_as_rulekb_show_does(built, ref):
+    from pipeline.serve.generation import Site
+    site, corpus, _, _ = built
+    expected = api.show(ref, corpus=corpus)
+    assert expected["annotations"]                       # a section with notes, so the comparison means something
+    assert Site(site).current().sections().view(ref) == expected

@@ -51,6 +51,8 @@ class PublishedSections:
                     "url": self.link(info["kind"], section["id"], "")}
         number = section["number"]
         view = dict(section)
+        on = "target" if info["current"] else "written_for"      # as api.section_view places a note
+        view["annotations"] = [note for note in document.get("annotations", []) if note[on] == section["id"]]
         view["subsections"] = [{"id": child["id"], "number": child["number"], "title": child["title"],
                                 "text": child["text"]}
                                for child in document["sections"] if child["parent"] == section["id"]]
