@@ -456,7 +456,10 @@ class _IpgParser:
             return None
         key = tuple(int(part) for part in number.split("."))
         if not self.accept_numbered(number, key, title, marked, bool(penalty)):
-            return None
+            if not self.renamed_in_contents(number, key, title):
+                return None
+            self.problem(WARNING, line, f"the contents list calls {number} {self.contents[number]!r}; "
+                                        f"its heading says {title!r}")
         split = split_category(title)
         level = len(key)
         heading = _Heading(number, self.display_title(number, title, split), line, level,
@@ -488,6 +491,12 @@ class _IpgParser:
             title = self.contents[number]
         shown = self.display_title(number, title, None) if title else ""
         return _Heading(number, shown, line, 1, "appendix", ())
+
+    def renamed_in_contents(self, number: str, key: tuple, title: str) -> bool:
+        """A section the contents list names otherwise ("1.3 Randomizing a Deck" over "IPG 1.3 Randomizing a
+        Library"): its heading still, when it is the next number and reads as a title, not a list item."""
+        return (number in self.contents and number not in self.seen and len(key) > 1 and self.expected(key)
+                and len(title.split()) <= 8 and not common.ends_sentence(title))
 
     def expected(self, key: tuple) -> bool:
         """The next number in sequence after the last heading (1 -> 1.1 -> 1.2 -> 2 -> 2.1 ...)."""

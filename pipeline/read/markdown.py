@@ -134,9 +134,30 @@ def dash_tables(texts: list[str]) -> dict[int, tuple[str, ...]]:
     return rows
 
 
-def _table_row(line: Line, cells: tuple[str, ...], links: list) -> Line:
-    texts = [inline_text(cell, links, line.number) for cell in cells]
-    return Line(line.number, "\t".join(text for text in texts if text), "tr") if any(texts) else Line(line.number, "")
+PLAIN_ITEM = re.compile(r"^-   (?=\S)")     # pandoc's plain text marks a list item as its Markdown does
+
+
+def with_list_items(source_lines: Sequence[Line]) -> list[Line]:
+    """Plain text as pandoc writes it: its "-   " items as list items ("• " and the "li" hint)."""
+    return [Line(line.number, "• " + line.text[4:], "li", line.page) if not line.hint and PLAIN_ITEM.match(line.text)
+            else line for line in source_lines]
+
+
+def with_dash_tables(source_lines: Sequence[Line], cell_text=str.strip) -> list[Line]:
+    """The lines with the rows of pandoc's dash tables as table rows (hint "tr", cells joined by tabs) and their
+    dash lines blank. pandoc's plain text writes its tables so too."""
+    tables = dash_tables([line.text for line in source_lines])
+    if not tables:
+        return list(source_lines)
+    out = []
+    for index, line in enumerate(source_lines):
+        if index not in tables:
+            out.append(line)
+            continue
+        texts = [cell_text(cell, line.number) for cell in tables[index]]
+        out.append(Line(line.number, "\t".join(text for text in texts if text), "tr", line.page) if any(texts)
+                   else Line(line.number, "", "", line.page))
+    return out
 
 
 def markdown_to_lines(source_lines: list[Line], raw_lines: Sequence[str] = ()):
@@ -144,9 +165,7 @@ def markdown_to_lines(source_lines: list[Line], raw_lines: Sequence[str] = ()):
     spaces went, tell hard line breaks ("  " or a backslash at the end) from wrapped lines."""
     lines: list[Line] = []
     links: list[Link] = []
-    tables = dash_tables([line.text for line in source_lines])
-    source_lines = [_table_row(line, tables[index], links) if index in tables else line
-                    for index, line in enumerate(source_lines)]
+    source_lines = with_dash_tables(source_lines, lambda cell, number: inline_text(cell, links, number))
     width = wrap_width([line for line in source_lines if not line.text.lstrip().startswith(("|", "<"))])
     if width:
         breaks = frozenset(number for number, raw in enumerate(raw_lines, start=1) if HARD_BREAK.search(raw))

@@ -4,9 +4,9 @@ pandoc writes Markdown and plain text wrapped at 72 columns: a rule, a glossary 
 paragraph of the MTR comes as several lines, and its second line can read like a glossary term or a
 title. A line is joined to the one before when the file is wrapped at a fixed width and the line
 before was full: its next word would not have fitted there (give or take a few columns). A line that
-starts a numbered rule, a list item or a heading is never joined (the parsers decide those), nor one
-after a hard line break or a contents entry. Nothing here knows rules; lines keep the number of the
-line they start on.
+starts a numbered rule, a list item or a heading is never joined (the parsers decide those) unless a
+number continues a sentence ("See rule" / "202.3."), nor one after a hard line break or a contents
+entry. Nothing here knows rules; lines keep the number of the line they start on.
 """
 from __future__ import annotations
 
@@ -54,7 +54,8 @@ def unwrapped(lines: Sequence[Line], width: int, hard_breaks: frozenset[int] = f
         if (before is not None and text and not line.hint and before.hint in ("", "li")
                 and last and before.number not in hard_breaks
                 and last + 1 + len(text.split(None, 1)[0]) > width - EARLY_BREAK
-                and not BLOCK_START.match(text) and not CONTENTS_ENTRY.search(before.text)
+                and (not BLOCK_START.match(text) or _number_in_sentence(before.text, text))
+                and not CONTENTS_ENTRY.search(before.text)
                 and (marked_headings or not (before.text.rstrip()[-1] in ".!?:" and text[0].isupper()))):
             out[-1] = Line(before.number, f"{before.text.rstrip()} {text}", before.hint, before.page)
             hard_breaks = hard_breaks | {before.number} if line.number in hard_breaks else hard_breaks
@@ -63,3 +64,9 @@ def unwrapped(lines: Sequence[Line], width: int, hard_breaks: frozenset[int] = f
         out.append(line)
         last = len(line.text.rstrip()) if text else 0
     return out
+
+
+def _number_in_sentence(before: str, text: str) -> bool:
+    """A rule number the wrap put at a line's start, in a sentence that goes on ("… See rule" / "202.3.")."""
+    last = before.rsplit(None, 1)[-1]
+    return text[0].isdigit() and last.isalpha() and last.islower()
