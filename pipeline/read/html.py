@@ -415,16 +415,17 @@ SAME_ROW_PX = 4.0       # boxes of one printed row start within a few pixels of 
 def _rows_of_positioned_boxes(soup) -> None:
     """pdftohtml draws each text box of a PDF page where it stood ("position:absolute;top:166px;left:81px"),
     so a heading's number and its title, a bullet and its item, a row of a table come as boxes side by side:
-    boxes written one after another on one row, left to right, become one line (a space between them)."""
+    boxes written one after another on one row become one line, left to right (a space between them)."""
     boxes = [tag for tag in soup.find_all(style=ABSOLUTE) if BOX_TOP.search(tag["style"])]
     row: list[tuple[Tag, float, float]] = []
     for tag in boxes + [None]:
         place = _box_place(tag) if tag is not None else None
         if row and place is not None and tag.parent is row[0][0].parent and _next_sibling_tag(row[-1][0]) is tag \
-                and abs(place[0] - row[0][1]) <= SAME_ROW_PX and place[1] > row[-1][2]:
+                and abs(place[0] - row[0][1]) <= SAME_ROW_PX:
             row.append((tag, *place))
             continue
         if len(row) > 1:
+            row.sort(key=lambda box: box[2])
             first = row[0][0]
             for other, _, _ in row[1:]:
                 first.append(" ")

@@ -33,8 +33,8 @@ BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?=\S)(?:(?!\1).)+(?<=\S)\1\s*$")
 RAW_HTML = re.compile(r"</?(?:div|span|a|p|br|b|i|u|em|strong|sup|sub|font|img|hr|section|article|header|"
                       r"table|colgroup|col|thead|tbody|tfoot|tr|th|td|caption|center|small|big)\b[^<>]*>", re.I)
 FENCED_DIV = re.compile(r"^[ \t]*:{3,}.*$", re.M)
-ATTRIBUTES = re.compile(r"(?<=[\]\s])\{[#.][^{}]*\}|(?<=\S)\s*\{#[^{}\s]+(?:\s+[.#][^{}\s]+)*\}\s*$")
-SPAN = re.compile(r"\[([^\[\]]*)\](?=\{[#.][^{}]*\})")
+ATTRIBUTES = re.compile(r"(?<=[\])\s])\{[#.][^{}]*\}|(?<=\S)\s*\{#[^{}\s]+(?:\s+[.#][^{}\s]+)*\}\s*$")
+SPAN = re.compile(r"\[([^\[\]]*)\]\{[#.][^{}]*\}")
 # pandoc's simple and multiline tables: columns under groups of dashes, no pipes ("  -----   -----").
 DASH_GROUPS = re.compile(r"^\s*-{3,}(?:\s+-{3,})+\s*$")
 DASH_LINE = re.compile(r"^\s*-{3,}\s*$")

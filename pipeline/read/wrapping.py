@@ -44,8 +44,8 @@ def wrap_width(lines: Sequence[Line]) -> Optional[int]:
 def unwrapped(lines: Sequence[Line], width: int, hard_breaks: frozenset[int] = frozenset(),
               marked_headings: bool = True) -> list[Line]:
     """`lines` with each wrapped paragraph on one line (`hard_breaks`: numbers of lines that end in one).
-    Without `marked_headings` (plain text), a full line that ends a sentence is not joined to a next line
-    that starts one: it may be a heading over its first paragraph."""
+    Without `marked_headings` (plain text), a full line in title case that ends a sentence is not joined to
+    a next line that starts one: it may be a heading over its first paragraph."""
     out: list[Line] = []
     last = 0                 # the length of the last line joined into out[-1]
     for line in lines:
@@ -56,7 +56,7 @@ def unwrapped(lines: Sequence[Line], width: int, hard_breaks: frozenset[int] = f
                 and last + 1 + len(text.split(None, 1)[0]) > width - EARLY_BREAK
                 and (not BLOCK_START.match(text) or _number_in_sentence(before.text, text))
                 and not CONTENTS_ENTRY.search(before.text)
-                and (marked_headings or not (before.text.rstrip()[-1] in ".!?:" and text[0].isupper()))):
+                and (marked_headings or not _may_be_heading(before.text, text))):
             out[-1] = Line(before.number, f"{before.text.rstrip()} {text}", before.hint, before.page)
             hard_breaks = hard_breaks | {before.number} if line.number in hard_breaks else hard_breaks
             last = len(line.text.rstrip())
@@ -70,3 +70,12 @@ def _number_in_sentence(before: str, text: str) -> bool:
     """A rule number the wrap put at a line's start, in a sentence that goes on ("… See rule" / "202.3.")."""
     last = before.rsplit(None, 1)[-1]
     return text[0].isdigit() and last.isalpha() and last.islower()
+
+
+def _may_be_heading(before: str, text: str) -> bool:
+    """"Appendix A—Changes From Previous Versions. These numbers are guidelines only." over its paragraph:
+    a line that ends a sentence, before one that starts another, with most of its longer words capitalised."""
+    if before.rstrip()[-1] not in ".!?:" or not text[0].isupper():
+        return False
+    longer = [word for word in before.split() if len(word) > 3 and word[0].isalpha()]
+    return sum(word[0].isupper() for word in longer) * 2 > len(longer)
