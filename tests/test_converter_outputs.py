@@ -152,3 +152,31 @@ def test_a_glossary_whose_terms_were_joined_to_their_definitions_is_an_error(tmp
     errors = [p for p in problems if p.severity == ERROR and "reads as a passage" in p.message]
     assert [(p.file, p.line) for p in errors] == [("cr-2026-01-16.txt", start + 1)]
     assert not document.info.complete
+
+
+def test_pdftotext_example_letters_drawn_apart_from_their_items_are_put_back(pdftotext_dir):
+    """The 2014 IPG in pdftotext's default mode: "A." / "B." / "C." / "D." / "" / the four examples. Each
+    example keeps its letter and stays an example, as the PDF read by its fonts gives them."""
+    document, problems = load_document(pdftotext_dir / "ipg-2014-09-26.pdftotext.txt", use_cache=False)
+    original, _ = load_document(CORPUS / "ipg-2014-09-26.pdf", use_cache=False)
+    assert [len(s.examples) for s in document.sections] == [len(s.examples) for s in original.sections]
+    assert [s.examples[0][:40] for s in document.sections if s.examples] == \
+        [s.examples[0][:40] for s in original.sections if s.examples]
+    assert document.section("2.4").examples[0] == ("A. A player draws eight cards at the start of the game "
+                                                   "(instead of seven).")
+    assert not words(original) - words(document) - Counter({"level": 1, "experience": 1})   # "experience-level"
+    assert document.info.complete
+
+
+def test_two_penalties_in_one_infraction_stay_an_error_but_appendix_a_says_which_is_kept():
+    """pdftotext -raw and pdftohtml write the 2014 IPG's penalty boxes in the order the PDF draws them, one of
+    them inside the next section: two penalties there. Still an error; Appendix A's choice is kept."""
+    from test_ipg_layouts import altered, line_of, parse_text, problems
+    text = altered(("3.2. Game Play Error — Drawing Extra Cards\nPenalty\nDefinition Game Loss\n",
+                    "3.2. Game Play Error — Drawing Extra Cards\nPenalty\nDefinition Warning\nPenalty\nGame Loss\n"))
+    document = parse_text(text)
+    errors = [p for p in problems(document, ERROR)]
+    assert [(p.line, "kept 'Game Loss', as Appendix A" in p.message) for p in errors] == [
+        (line_of(text, "Game Loss"), True)]
+    assert document.section("3.2").infraction.penalty == "Game Loss"
+    assert not document.info.complete
