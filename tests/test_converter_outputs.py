@@ -175,7 +175,7 @@ def test_two_penalties_in_one_infraction_stay_an_error_but_appendix_a_says_which
     text = altered(("3.2. Game Play Error — Drawing Extra Cards\nPenalty\nDefinition Game Loss\n",
                     "3.2. Game Play Error — Drawing Extra Cards\nPenalty\nDefinition Warning\nPenalty\nGame Loss\n"))
     document = parse_text(text)
-    errors = [p for p in problems(document, ERROR)]
+    errors = problems(document, ERROR)
     assert [(p.line, "kept 'Game Loss', as Appendix A" in p.message) for p in errors] == [
         (line_of(text, "Game Loss"), True)]
     assert document.section("3.2").infraction.penalty == "Game Loss"
