@@ -19,7 +19,7 @@ SHORTEST_WRAP = 40          # narrower "wrapping" is a column of short lines (a 
 LONGEST_WRAP = 80           # wider is a layout, not a wrap: pdftotext lines of a PDF run to 100 and more
 NEAR_FULL = 10              # a full line ends within this many columns of the width
 FULL_SHARE = 0.3            # a wrapped file's lines are mostly full: at least this share of them
-OVER_SHARE = 0.03           # and almost none is longer than the width (a long address may be)
+OVER_SHARE = 0.05           # and almost none is longer than the width (a long address may be)
 LEAST_LINES = 40
 LONG_WORD = re.compile(r"\S{30}")   # an address or a link: no converter breaks it, so it may overrun
 EARLY_BREAK = 5             # pandoc may break a few columns early, before a link or an emphasis it wrote
@@ -31,7 +31,7 @@ BLOCK_START = re.compile(r"[#|>•]|[-*+]\s|\d+(?:\.\d+)*[a-z]?[.)]?(?:\s|$)")
 def wrap_width(lines: Sequence[Line]) -> Optional[int]:
     """The width the text was wrapped at, or None when it was not wrapped at a fixed width."""
     lengths = sorted(len(line.text) for line in lines if line.text.strip() and not line.hint
-                     and not line.text.startswith("#") and not LONG_WORD.search(line.text))
+                     and not line.text.startswith("#") and "\t" not in line.text and not LONG_WORD.search(line.text))
     if len(lengths) < LEAST_LINES:
         return None
     width = lengths[min(len(lengths) - 1, int(len(lengths) * (1 - OVER_SHARE)))]
