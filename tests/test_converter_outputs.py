@@ -180,3 +180,23 @@ def test_two_penalties_in_one_infraction_stay_an_error_but_appendix_a_says_which
         (line_of(text, "Game Loss"), True)]
     assert document.section("3.2").infraction.penalty == "Game Loss"
     assert not document.info.complete
+
+
+def test_a_glossary_with_each_definition_a_paragraph_of_its_own_gives_the_same_terms(tmp_path):
+    """pandoc (plain, gfm, markdown) writes the DOCX's term and its definition as two paragraphs, a blank line
+    between them; a definition that ends in an exclamation ("… “Start Your Engines!”") is still no term."""
+    text = (CORPUS / "cr-2026-01-16.txt").read_bytes().decode("utf-8-sig")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    start = [index for index, line in enumerate(lines) if line.strip() == "Glossary"][-1]
+    end = [index for index, line in enumerate(lines) if line.strip() == "Credits"][-1]
+    spaced = lines[:start + 1]
+    for index in range(start + 1, end):
+        spaced.append(lines[index])
+        if lines[index].strip() and not lines[index - 1].strip() and lines[index + 1].strip():
+            spaced.append("")                               # a term line, then its definition apart
+    (tmp_path / "cr-2026-01-16.txt").write_text("\n".join(spaced + lines[end:]), encoding="utf-8")
+    document, problems = load_document(tmp_path / "cr-2026-01-16.txt", use_cache=False)
+    original, _ = load_document(CORPUS / "cr-2026-01-16.txt", use_cache=False)
+    assert [(g.term, g.text) for g in document.glossary] == [(g.term, g.text) for g in original.glossary]
+    assert document.glossary[[g.term for g in document.glossary].index("Speed")].text.startswith("Speed is a value")
+    assert not [str(p) for p in problems if p.severity == ERROR]
