@@ -54,7 +54,7 @@ KINDS: tuple[Kind, ...] = (
          re.compile(r"Comprehensive Rules", re.I), "cr", page_level=2, search_order=2,
          number=re.compile(r"[1-9](?:\d{2}(?:\.\d{1,3}[a-z]?)?)?"),
          structure=(Structure(CR_RULE_LINE, 20, 8.0, "rule lines like 100.1"),),
-         numbered_titles=False, checks=("unique terms",)),
+         numbered_titles=False, checks=("unique terms", "terms are names")),
     Kind("ipg", "Infraction Procedure Guide", "IPG", ("ipg", "infraction procedure guide"),
          re.compile(r"Infraction Procedure Guide|Penalty Guidelines", re.I), "ipg", page_level=2, search_order=0,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),

@@ -28,10 +28,24 @@ def unique_terms(document: Document) -> list[Problem]:
     return problems
 
 
+# The longest real terms have 8 words ("Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)").
+LONGEST_TERM_WORDS = 12
+
+
+def terms_are_names(document: Document) -> list[Problem]:
+    """A glossary term is a name, not a passage: a term line that runs on for a sentence means the layout of
+    the glossary was not recognised (a converter that joined each term with its definition)."""
+    return [Problem(ERROR, document.info.source, entry.line,
+                    f"glossary term {' '.join(entry.term.split()[:8])!r}… reads as a passage of "
+                    f"{len(entry.term.split())} words, not a name: the glossary's layout was not recognised")
+            for entry in document.glossary if len(entry.term.split()) > LONGEST_TERM_WORDS]
+
+
 # Invariants by the name a kind declares; "contents" (every heading the contents list names is found)
 # is checked by each parser where it reads the list.
 CHECKS: dict[str, Callable[[Document], list[Problem]]] = {
     "unique terms": unique_terms,
+    "terms are names": terms_are_names,
 }
 
 

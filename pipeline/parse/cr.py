@@ -91,6 +91,7 @@ CREDITS_LABEL = "credits"
 SENTENCE_END = ".!?:;"
 RULE_TEXT_OPENERS = "“\"'‘{[(∞−-+—–•*_"
 TITLE_MAX = 100          # a heading or glossary term is no longer than this
+SENTENCE_INSIDE = re.compile(r"[a-z]{3}[.?!] +[A-Z]")    # "… have. See rule", not "Team vs. Team"
 TERM_MAX = 80            # "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)"
 # A definition line that cites a rule is never a term ("See rule 702.19, “Trample”" lacks its full stop).
 CITES_RULE = re.compile(r"\b(?:rules?|section)\s+\d")
@@ -125,8 +126,10 @@ def _starts_rule_text(text: str) -> bool:
 
 
 def reads_like_term(text: str) -> bool:
-    """"Ability", "For Mirrodin!", "Partner, “Partner with [name]”"; not "2. An..." nor a sentence."""
-    return len(text) <= TITLE_MAX and not text[0].isdigit() and text.rstrip(CLOSING_MARKS)[-1:] not in ".:;"
+    """"Ability", "For Mirrodin!", "Partner, “Partner with [name]”"; not "2. An..." nor a sentence, nor one
+    that ends another ("Speed is a value that a player can have. See rule 702.179, “Start Your Engines!”")."""
+    return len(text) <= TITLE_MAX and not text[0].isdigit() and text.rstrip(CLOSING_MARKS)[-1:] not in ".:;" \
+        and not SENTENCE_INSIDE.search(text)
 
 
 def heading_shape(stripped: str):

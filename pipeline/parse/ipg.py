@@ -313,6 +313,7 @@ class _IpgParser:
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
+        self.other_penalties: dict[str, list[tuple[str, int]]] = {}   # number -> second penalties and their lines
         self.in_credits = False
 
     # -- driver ------------------------------------------------------------------------------
@@ -456,7 +457,10 @@ class _IpgParser:
             return None
         key = tuple(int(part) for part in number.split("."))
         if not self.accept_numbered(number, key, title, marked, bool(penalty)):
-            return None
+            if not self.renamed_in_contents(number, key, title):
+                return None
+            self.problem(WARNING, line, f"the contents list calls {number} {self.contents[number]!r}; "
+                                        f"its heading says {title!r}")
         split = split_category(title)
         level = len(key)
         heading = _Heading(number, self.display_title(number, title, split), line, level,
@@ -488,6 +492,12 @@ class _IpgParser:
             title = self.contents[number]
         shown = self.display_title(number, title, None) if title else ""
         return _Heading(number, shown, line, 1, "appendix", ())
+
+    def renamed_in_contents(self, number: str, key: tuple, title: str) -> bool:
+        """A section the contents list names otherwise ("1.3 Randomizing a Deck" over "IPG 1.3 Randomizing a
+        Library"): its heading still, when it is the next number and reads as a title, not a list item."""
+        return (number in self.contents and number not in self.seen and len(key) > 1 and self.expected(key)
+                and len(title.split()) <= 8 and not common.ends_sentence(title))
 
     def expected(self, key: tuple) -> bool:
         """The next number in sequence after the last heading (1 -> 1.1 -> 1.2 -> 2 -> 2.1 ...)."""
@@ -666,9 +676,8 @@ class _IpgParser:
         if not open_.penalty:
             open_.penalty = value
         elif not penalties_agree(open_.penalty, value):
-            heading = open_.heading
-            self.invariant(line, f"infraction {heading.number} {heading.title} gives two different penalties: "
-                                 f"{open_.penalty!r} and {value!r} (line {line}); kept the first")
+            # an error whatever Appendix A says (settle_penalty keeps the one it agrees with, if any)
+            self.other_penalties.setdefault(open_.heading.number, []).append((value, line))
 
     def part_and_penalty(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
         """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
@@ -927,6 +936,9 @@ class _IpgParser:
         does not contradict it, with a warning; anything else is an error."""
         own = section.infraction.penalty
         where = f"infraction {section.number} {section.title}"
+        if section.number in self.other_penalties:
+            section = self.one_of_two(section, row)
+            own = section.infraction.penalty
         if row is None and appendix:
             self.coverage(section.line, f"{where} is not in Appendix A (penalty quick reference)")
         if is_known_penalty(own):
@@ -943,6 +955,27 @@ class _IpgParser:
             self.invariant(section.line, f"{where}: {own!r} is not a known penalty "
                                          f"({', '.join(PENALTY_NAMES)}){said}")
         return section
+
+    def one_of_two(self, section: Section, row: Optional[tuple]) -> Section:
+        """An infraction giving two different penalties (a PDF converter can put a penalty box in the wrong
+        section) breaks its invariant: an error. Appendix A, where it agrees with one of them, says which to
+        keep; else the first is kept."""
+        first = section.infraction.penalty
+        others = self.other_penalties[section.number]
+        listed = normalise_penalty(row[2]) if row is not None else ""
+        agreeing = [value for value in (first, *(value for value, _ in others))
+                    if is_known_penalty(listed) and penalties_agree(value, listed)]
+        kept = agreeing[0] if agreeing else first
+        for value, line in others:
+            self.invariant(line, f"infraction {section.number} {section.title} gives two different penalties: "
+                                 f"{first!r} and {value!r} (line {line}); "
+                                 + (f"kept {kept!r}, as Appendix A (line {row[3]}) gives" if agreeing
+                                    else "kept the first"))
+        if kept == first:
+            return section
+        kept_section = replace(section, infraction=replace(section.infraction, penalty=normalise_penalty(kept)))
+        self.sections[self.sections.index(section)] = kept_section
+        return kept_section
 
     def take_from_appendix(self, section: Section, row: tuple) -> Section:
         """A section's missing or garbled penalty repaired from Appendix A's, and said so."""

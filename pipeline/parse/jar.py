@@ -57,6 +57,7 @@ from .refs import find_references, may_hold_references, moved
 
 BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
+SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
 TITLE_LINE = kinds.BY_ID["jar"].title_line
 MAX_SLUG = 60
 ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
@@ -189,7 +190,8 @@ class _JarParser:
             return False
         words = text.split()
         if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \
-                or text.endswith((",", ";")) or BULLET_ITEM.match(text) or BULLET_ITEM.match(following.text):
+                or text.endswith((",", ";")) or BULLET_ITEM.match(text) or BULLET_ITEM.match(following.text) \
+                or SENTENCE_INSIDE.search(text):
             return False
         if self.width is not None and len(text) + 1 + len(following.text.split()[0]) > self.width * 0.9:
             return False            # a full line: the start of a wrapped paragraph
@@ -261,7 +263,7 @@ def _unmarked(element: Element) -> bool:
 
 def _heading_like(text: str) -> bool:
     """Short and title-like, neither the document's title nor its date line."""
-    return (looks_like_title(text, HEADING_MAX_CHARS, max_words=HEADING_MAX_WORDS)
+    return (looks_like_title(text, HEADING_MAX_CHARS, max_words=HEADING_MAX_WORDS) and any(c.isalpha() for c in text)
             and not TITLE_LINE.search(text) and not EFFECTIVE.search(text))
 
 

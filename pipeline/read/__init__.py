@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Optional
 
 from ..model import ERROR, WARNING, Problem
-from .decode import decode, looks_like_html, refuse_non_documents, remove_controls, split_lines
+from .decode import LINE_END, decode, looks_like_html, refuse_non_documents, remove_controls, split_lines
 from .source import Line, Link, SourceError, SourceText
+from .wrapping import unwrapped, wrap_width
 
 ZIP_MAGIC = b"PK\x03\x04"    # a .docx is a zip archive
 
@@ -58,11 +59,15 @@ def read_bytes(data: bytes, name: str) -> SourceText:
         return _finished(SourceText(name, tuple(lines), decoded.encoding, "html", digest, tuple(problems),
                                     tuple(anchors), tuple(links)))
     lines = split_lines(text)
-    from .markdown import looks_like_markdown, markdown_to_lines
+    from .markdown import looks_like_markdown, markdown_to_lines, with_dash_tables, with_list_items, without_raw_html
     if looks_like_markdown([line.text for line in lines]):
-        lines, anchors, links = markdown_to_lines(lines)
+        lines, anchors, links = markdown_to_lines(without_raw_html(text), LINE_END.split(text))
         return _finished(SourceText(name, tuple(lines), decoded.encoding, "markdown", digest, tuple(problems),
                                     tuple(anchors), tuple(links)))
+    lines = with_dash_tables(lines, lambda cell, _: cell.strip())   # pandoc's plain text draws tables so
+    width = wrap_width(lines)
+    if width:                   # pandoc's plain text: a paragraph wrapped onto lines of 72 columns
+        lines = unwrapped(with_list_items(lines), width, marked_headings=False)
     return _finished(SourceText(name, tuple(lines), decoded.encoding, "text", digest, tuple(problems)))
 
 

@@ -206,7 +206,19 @@ def remove_controls(text: str, name: str) -> tuple[str, list[Problem]]:
 
 def looks_like_html(text: str) -> bool:
     head = text[:4096].encode("utf-8", "ignore")
-    return bool(HTML_START.search(head)) and text.count("<") > 20 and _tag_density(text) > 0.002
+    return bool(HTML_START.search(head)) and text.count("<") > 20 and _tag_density(text) > 0.002 \
+        and not _markdown_with_raw_html(text)
+
+
+MARKDOWN_HEADING_LINE = re.compile(r"^#{1,6}[ \t]+\S", re.M)
+HTML_BLOCK = re.compile(r"<(?:p|h[1-6]|li)[\s>]", re.I)
+
+
+def _markdown_with_raw_html(text: str) -> bool:
+    """pandoc's Markdown of an HTML page keeps the <div>s and <span>s it has no syntax for, but its headings
+    are Markdown's and its paragraphs have no <p>: more "#" headings than HTML's blocks make it Markdown."""
+    headings = len(MARKDOWN_HEADING_LINE.findall(text))
+    return headings >= 3 and headings > len(HTML_BLOCK.findall(text))
 
 
 def _tag_density(text: str) -> float:

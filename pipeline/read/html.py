@@ -382,6 +382,7 @@ def html_to_lines(text: str, name: str = ""):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)     # XHTML (ebook converters) reads as HTML
         soup = BeautifulSoup(text, "lxml")
+    _rows_of_positioned_boxes(soup)
     walker = _Walker(_Styles(soup))
     walker.walk(soup)
     walker.flush("")
@@ -403,6 +404,49 @@ def html_to_lines(text: str, name: str = ""):
                     for tag in sorted(set(walker.swallowed)))
     problems.extend(_lost_text(walker.blocks, text, name, walker.anchor_breaks))
     return tuple(lines), tuple(anchors), tuple(links), problems
+
+
+ABSOLUTE = re.compile(r"position\s*:\s*absolute", re.I)
+BOX_TOP = re.compile(r"(?:^|;)\s*top\s*:\s*(-?\d+(?:\.\d+)?)px", re.I)
+BOX_LEFT = re.compile(r"(?:^|;)\s*left\s*:\s*(-?\d+(?:\.\d+)?)px", re.I)
+SAME_ROW_PX = 4.0       # boxes of one printed row start within a few pixels of one another
+
+
+def _rows_of_positioned_boxes(soup) -> None:
+    """pdftohtml draws each text box of a PDF page where it stood ("position:absolute;top:166px;left:81px"),
+    so a heading's number and its title, a bullet and its item, a row of a table come as boxes side by side:
+    boxes written one after another on one row become one line, left to right (a space between them)."""
+    boxes = [tag for tag in soup.find_all(style=ABSOLUTE) if BOX_TOP.search(tag["style"])]
+    row: list[tuple[Tag, float, float]] = []
+    for tag in boxes + [None]:
+        place = _box_place(tag) if tag is not None else None
+        if row and place is not None and tag.parent is row[0][0].parent and _next_sibling_tag(row[-1][0]) is tag \
+                and abs(place[0] - row[0][1]) <= SAME_ROW_PX:
+            row.append((tag, *place))
+            continue
+        if len(row) > 1:
+            row.sort(key=lambda box: box[2])
+            first = row[0][0]
+            for other, _, _ in row[1:]:
+                first.append(" ")
+                for child in list(other.contents):
+                    first.append(child.extract())
+                other.decompose()
+        row = [(tag, *place)] if place is not None else []
+
+
+def _box_place(tag: Tag):
+    top, left = BOX_TOP.search(tag["style"]), BOX_LEFT.search(tag["style"])
+    return (float(top.group(1)), float(left.group(1))) if top and left else None
+
+
+def _next_sibling_tag(tag: Tag):
+    sibling = tag.next_sibling
+    while sibling is not None and not isinstance(sibling, Tag):
+        if str(sibling).strip():
+            return None
+        sibling = sibling.next_sibling
+    return sibling
 
 
 def _cell_text(cell: Tag) -> str:

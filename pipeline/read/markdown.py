@@ -9,8 +9,11 @@ knows rules.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
+from .decode import LINE_END, split_lines
 from .source import Line, Link
+from .wrapping import unwrapped, wrap_width
 
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 BULLET = re.compile(r"^(\s*)[-*+]\s+(?=\S)")
@@ -18,12 +21,26 @@ TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\3(?![\w*])")
-ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")        # any ASCII punctuation may be escaped (pandoc: "shouldn\'t")
 CODE = re.compile(r"`([^`]+)`")
 PRIVATE = 0xF0000                       # a private-use plane: never in a rule document
 SET_ASIDE = re.compile("[\U000F0000-\U000F00FF]")
 THEMATIC_BREAK = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?=\S)(?:(?!\1).)+(?<=\S)\1\s*$")
+# What pandoc writes where Markdown has no syntax of its own: raw HTML (a <div> or <span> around text, a
+# table it cannot draw as pipes), its fenced divs (":::: {#ipg .entry-header}"), attributes after a heading
+# or a span ("{#mtr1-1 .entry-title}", "[text]{.sc}"). Layout only: the text inside stays.
+RAW_HTML = re.compile(r"</?(?:div|span|a|p|br|b|i|u|em|strong|sup|sub|font|img|hr|section|article|header|"
+                      r"table|colgroup|col|thead|tbody|tfoot|tr|th|td|caption|center|small|big)\b[^<>]*>", re.I)
+FENCED_DIV = re.compile(r"^[ \t]*:{3,}.*$", re.M)
+ATTRIBUTES = re.compile(r"(?<=[\])\s])\{[#.][^{}]*\}|(?<=\S)\s*\{#[^{}\s]+(?:\s+[.#][^{}\s]+)*\}\s*$")
+SPAN = re.compile(r"\[([^\[\]]*)\]\{[#.][^{}]*\}")
+# pandoc's simple and multiline tables: columns under groups of dashes, no pipes ("  -----   -----").
+DASH_GROUPS = re.compile(r"^\s*-{3,}(?:\s+-{3,})+\s*$")
+DASH_LINE = re.compile(r"^\s*-{3,}\s*$")
+LONGEST_TABLE = 400
+LINK_BROKEN = re.compile(r"\[([^\[\]\n]*?)\\?[ \t]*\n[ \t]*\]\(([^)\s]*)\)")
+HARD_BREAK = re.compile(r"(?: {2,}|\\)$")
 
 
 def looks_like_markdown(lines: list[str]) -> bool:
@@ -42,6 +59,7 @@ def inline_text(text: str, links: list, number: int) -> str:
         return match.group(1)
     # escaped characters are set aside first, so "\*" is never taken for emphasis
     text = ESCAPE.sub(lambda m: chr(PRIVATE + ord(m.group(1))), text)
+    text = ATTRIBUTES.sub("", SPAN.sub(r"\1", text))
     text = LINK.sub(keep_link, text)
     text = CODE.sub(r"\1", text)
     for _ in range(2):   # nested emphasis: ***text***
@@ -49,12 +67,114 @@ def inline_text(text: str, links: list, number: int) -> str:
     return SET_ASIDE.sub(lambda m: chr(ord(m.group(0)) - PRIVATE), text)
 
 
-def markdown_to_lines(source_lines: list[Line]):
-    """Return (lines, anchors, links) for a Markdown document."""
+def without_raw_html(text: str) -> list[Line]:
+    """The Markdown's lines with pandoc's raw HTML tags and fenced-div lines taken out, each line numbered as
+    in the file. A tag written across lines ("<a" / "href=…" / "class=…>Manic Vandal</a>") goes with its
+    line ends: the text around it stays one paragraph."""
+    if ":::" in text:
+        text = FENCED_DIV.sub("", text)
+    if "\n](" in text:        # a hard line break at the end of a link's words: "[Sets\\" / "](#ipg1-5)"
+        text = LINK_BROKEN.sub(lambda m: f"[{m.group(1)}]({m.group(2)})\n", text)
+    pieces: list[str] = []
+    removed: list[tuple[int, int]] = []          # (where in the new text, how many line ends went)
+    kept, position = 0, 0
+    for tag in RAW_HTML.finditer(text):
+        pieces.append(text[position:tag.start()])
+        kept += tag.start() - position
+        if "\n" in tag.group(0) or "\r" in tag.group(0):
+            removed.append((kept, len(LINE_END.findall(tag.group(0)))))
+        position = tag.end()
+    pieces.append(text[position:])
+    text = "".join(pieces)
+    lines = split_lines(text)
+    if not removed:
+        return lines
+    starts = [0] + [end.end() for end in LINE_END.finditer(text)]
+    out, gone, at = [], 0, 0
+    for line, start in zip(lines, starts):       # the line ends gone before a line's start move it down
+        while at < len(removed) and removed[at][0] < start:
+            gone += removed[at][1]
+            at += 1
+        out.append(Line(line.number + gone, line.text))
+    return out
+
+
+def dash_tables(texts: list[str]) -> dict[int, tuple[str, ...]]:
+    """The rows of pandoc's simple and multiline tables, by line index: each row's cells cut at the columns
+    where the groups of dashes under the header (or above a table without one) start. A dash line itself
+    is a row of no cells. A table without a header ends at its closing dash line, one with a header at a
+    blank line."""
+    rows: dict[int, tuple[str, ...]] = {}
+    index = 0
+    while index < len(texts):
+        if not DASH_GROUPS.match(texts[index]) or index in rows:
+            index += 1
+            continue
+        starts = [match.start() for match in re.finditer(r"-{3,}", texts[index])]
+        headed = index > 0 and texts[index - 1].strip() and not DASH_LINE.match(texts[index - 1])
+        first = index - 1 if headed else index + 1
+        end = index + 1
+        while end < len(texts) and end - index < LONGEST_TABLE:
+            text = texts[end]
+            if DASH_GROUPS.match(text) or DASH_LINE.match(text) or (headed and not text.strip()):
+                break
+            end += 1
+        closed = end < len(texts) and (DASH_GROUPS.match(texts[end]) or DASH_LINE.match(texts[end]))
+        if not headed and not closed:
+            index += 1
+            continue
+        for at in range(first, end):
+            if at != index:
+                text = texts[at]
+                rows[at] = tuple(text[start:stop].strip() for start, stop in zip(starts, starts[1:] + [None]))
+        rows[index] = ()
+        if closed:
+            rows[end] = ()
+        index = end + 1
+    return rows
+
+
+PLAIN_ITEM = re.compile(r"^-   (?=\S)")     # pandoc's plain text marks a list item as its Markdown does
+
+
+def with_list_items(source_lines: Sequence[Line]) -> list[Line]:
+    """Plain text as pandoc writes it: its "-   " items as list items ("• " and the "li" hint)."""
+    return [Line(line.number, "• " + line.text[4:], "li", line.page) if not line.hint and PLAIN_ITEM.match(line.text)
+            else line for line in source_lines]
+
+
+def with_dash_tables(source_lines: Sequence[Line], cell_text=str.strip) -> list[Line]:
+    """The lines with the rows of pandoc's dash tables as table rows (hint "tr", cells joined by tabs) and their
+    dash lines blank. pandoc's plain text writes its tables so too."""
+    tables = dash_tables([line.text for line in source_lines])
+    if not tables:
+        return list(source_lines)
+    out = []
+    for index, line in enumerate(source_lines):
+        if index not in tables:
+            out.append(line)
+            continue
+        texts = [cell_text(cell, line.number) for cell in tables[index]]
+        out.append(Line(line.number, "\t".join(text for text in texts if text), "tr", line.page) if any(texts)
+                   else Line(line.number, "", "", line.page))
+    return out
+
+
+def markdown_to_lines(source_lines: list[Line], raw_lines: Sequence[str] = ()):
+    """Return (lines, anchors, links) for a Markdown document. `raw_lines`, the lines before their trailing
+    spaces went, tell hard line breaks ("  " or a backslash at the end) from wrapped lines."""
     lines: list[Line] = []
     links: list[Link] = []
+    source_lines = with_dash_tables(source_lines, lambda cell, number: inline_text(cell, links, number))
+    width = wrap_width([line for line in source_lines if not line.text.lstrip().startswith(("|", "<"))])
+    if width:
+        breaks = frozenset(number for number, raw in enumerate(raw_lines, start=1) if HARD_BREAK.search(raw))
+        source_lines = unwrapped(source_lines, width, breaks)
     for line in source_lines:
         raw = line.text
+        if line.hint:           # a row of a table drawn with dashes
+            lines.append(line)
+            continue
         if TABLE_RULE.match(raw) and "-" in raw or THEMATIC_BREAK.match(raw) and raw.strip():
             lines.append(Line(line.number, ""))        # layout only
             continue
@@ -72,6 +192,7 @@ def markdown_to_lines(source_lines: list[Line]):
             lines.append(Line(line.number, "• " + inline_text(raw[bullet.end():], links, line.number), "li"))
             continue
         text = raw[1:].lstrip() if raw.startswith(">") else raw   # a quoted block is text all the same
+        text = text[:-1].rstrip() if text.endswith("\\") and not text.endswith("\\\\") else text  # a hard break
         # a line wholly in bold is marked as HTML's <b> would be ("**A player forgets a trigger**")
         hint = "b" if BOLD_LINE.match(text) else ""
         lines.append(Line(line.number, inline_text(text, links, line.number).rstrip(), hint))

@@ -14,6 +14,7 @@ from .source import Line
 # "2.1." / "1.1" / "2." alone on a line: a heading's number (a page number has no dot).
 NUMBER_ALONE = re.compile(r"[1-9]\d?\.(?:\d{1,2}\.?)*")
 LONE_BULLET = re.compile(r"[•●▪◦‣∙○■□➢➤❖\uf0b7\uf0a7]")
+LONE_LETTER = re.compile(r"[A-Z]\.")       # an example's letter ("A." / "B." / "" / items...), drawn as bullets are
 ITEM_START = re.compile(r"[A-Z0-9“\"'‘(]")
 MAX_BLANKS_IN_HEADING = 2
 LONGEST_SPLIT_OFF = 12                  # "12.34.56." at most
@@ -22,6 +23,7 @@ LONGEST_SPLIT_OFF = 12                  # "12.34.56." at most
 def _split_off(text: str) -> bool:
     """A bullet or a heading's number alone on its line."""
     return 0 < len(text) <= LONGEST_SPLIT_OFF and (LONE_BULLET.fullmatch(text) is not None
+                                                   or LONE_LETTER.fullmatch(text) is not None
                                                    or NUMBER_ALONE.fullmatch(text) is not None)
 
 
@@ -35,6 +37,8 @@ def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
       "Tournament Organizer" / "Head Judge"): each item gets its bullet back ("• Head Judge"), the
       items being the lines of the block after the bullets when there are as many, else the lines that
       start a sentence after one ended.
+    - An example list's letters come so too ("A." / "B." / "" / "A player draws..." / "A player..."): each
+      item gets its letter back ("A. A player draws..."); letters count only in order from "A.".
     - A heading number drawn in the margin beside a list comes among its bullets ("•" / "1.7" /
       "" / items... / "" / "Head Judge"): it goes to the first title after the list.
     Nothing is dropped: a number joins its title, a bullet its item. Lines with a hint (PDF, HTML)
@@ -44,15 +48,15 @@ def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
         return list(lines)               # nothing was split: most files
     out: list[Line] = []
     index, count = 0, len(lines)
-    bullets = 0
+    bullets: list[str] = []              # the markers met so far, each alone on its line ("•", "A.")
     held: Optional[Line] = None          # a heading number waiting for its title
     while index < count:
         line = lines[index]
         text = line.text.strip()
         if line.hint:
             pass
-        elif LONE_BULLET.fullmatch(text):
-            bullets += 1
+        elif LONE_BULLET.fullmatch(text) or LONE_LETTER.fullmatch(text) and _letters_in_order(bullets, text):
+            bullets.append(text)
             index += 1
             continue
         elif bullets and held is None and NUMBER_ALONE.fullmatch(text):
@@ -64,7 +68,7 @@ def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
             continue
         elif bullets:
             index = _bulleted_block(lines, index, bullets, out, held is not None)
-            bullets = 0
+            bullets = []
             continue
         elif held is not None and text:
             title = _title_after(lines, index - 1, held.text.strip(), len(lines))
@@ -86,8 +90,15 @@ def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
     if held is not None:
         out.append(held)
     if bullets:                          # bullets with no text after them: kept as drawn
-        out.append(Line(lines[-1].number, " ".join("•" * bullets), "", lines[-1].page))
+        out.append(Line(lines[-1].number, " ".join(bullets), "", lines[-1].page))
     return out
+
+
+def _letters_in_order(markers: list[str], letter: str) -> bool:
+    """"A." starts a run of letters, "B." goes on after "A.": a lone capital with a dot elsewhere is text."""
+    if not markers:
+        return letter == "A."
+    return LONE_LETTER.fullmatch(markers[-1]) is not None and ord(letter[0]) == ord(markers[-1][0]) + 1
 
 
 def _joined_heading(number: Line, title: Line) -> Line:
@@ -110,8 +121,8 @@ def _is_title(text: str) -> bool:
         and looks_like_title(title, 150, max_words=20, trailing=".,;")
 
 
-def _bulleted_block(lines: Sequence[Line], index: int, bullets: int, out: list[Line], number_held: bool) -> int:
-    """The text lines after `bullets` lone bullets, up to a blank line, with the bullets put back.
+def _bulleted_block(lines: Sequence[Line], index: int, markers: list[str], out: list[Line], number_held: bool) -> int:
+    """The text lines after the lone `markers` (bullets or letters), up to a blank line, with them put back.
 
     With a heading number held, a title-like line after a finished one and before a blank line ends
     the list: it is that number's title.
@@ -126,16 +137,18 @@ def _bulleted_block(lines: Sequence[Line], index: int, bullets: int, out: list[L
             break
         end += 1
     block = list(range(index, end))
-    if len(block) == bullets:
-        starts = set(block)
+    if len(block) == len(markers):
+        starts = block
     else:
         found = [index] + [at for at in block[1:] if ITEM_START.match(lines[at].text.strip())
                            and ends_sentence(lines[at - 1].text.strip(), ".!?:;")]
-        starts = set(found[:bullets])
+        starts = found[:len(markers)]
+    marker_of = dict(zip(starts, markers))
     for at in block:
         line = lines[at]
-        out.append(Line(line.number, f"• {line.text.strip()}", "li", line.page) if at in starts else line)
-    missing = bullets - len(starts)
-    if missing > 0:                      # more bullets than items found: the rest stay as drawn
-        out.append(Line(lines[end - 1].number, " ".join("•" * missing), "", lines[end - 1].page))
+        out.append(Line(line.number, f"{marker_of[at]} {line.text.strip()}", "li", line.page) if at in marker_of
+                   else line)
+    missing = markers[len(starts):]
+    if missing:                          # more markers than items found: the rest stay as drawn
+        out.append(Line(lines[end - 1].number, " ".join(missing), "", lines[end - 1].page))
     return end
