@@ -53,8 +53,11 @@ def made_once(tmp_path_factory, name: str, make=None) -> Path:
     (`make(folder)`), under a lock, and used as it is by the others (the recipe of xdist's documentation), so
     that the frozen sources are parsed and the site built once, not once a worker."""
     base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent                      # the session's folder, above each worker's own
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    # the session's folder, above each worker's own; only in a worker's own folder (a pytest run inside a test
+    # inherits the variable, but not the folder: it must not share the folder above it with other sessions)
+    if worker and base.name == f"popen-{worker}":
+        base = base.parent
     folder, done = base / name, base / f"{name}.made"
     with open(base / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
