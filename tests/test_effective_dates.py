@@ -148,6 +148,21 @@ def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page
     assert {row["id"]: row["current"] for row in data["editions"]} == {"ipg": True, "ipg-2026-12-04": False}
 
 
+def test_the_api_answers_from_the_current_edition_unless_asked_for_another(sources, tmp_path, monkeypatch):
+    from pipeline.serve.generation import Site
+    site = build(sources, tmp_path / "site", BEFORE, monkeypatch)
+    published = Site(site).current().sections()
+    assert NEW_WORD not in published.view("ipg:2.1")["text"]
+    for asked in ("upcoming", "ipg-2026-12-04", "2026-12-04"):
+        upcoming = published.edition_view("ipg 2.1", asked)
+        expected = api.show("ipg 2.1", sources, edition=asked)
+        assert NEW_WORD in upcoming["text"] and upcoming["text"] == expected["text"], asked
+        assert (upcoming["number"], upcoming["title"]) == (expected["number"], expected["title"])
+        assert upcoming["document"]["upcoming"] and upcoming["url"] == "ipg-2026-12-04/#2.1"
+    assert published.edition_view("ipg:2.1", "2024-09-23") == published.view("ipg:2.1")   # the one in force
+    assert published.edition_view("ipg:2.1", "1999-01-01") is None          # no such edition: a 404
+
+
 def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(sources, tmp_path, monkeypatch):
     site = build(sources, tmp_path / "site", ON_THE_DAY, monkeypatch)
     assert NEW_WORD in page(site, "ipg/2.1/index.html")

@@ -420,3 +420,25 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
     except OSError:
         return True
+
+
+def test_the_api_answers_a_section_of_an_older_edition_when_asked(built_site, frozen_corpus):
+    from pipeline import api
+    from pipeline.serve import Site, make_server
+    running = make_server(Site(built_site), port=0)
+    threading.Thread(target=running.serve_forever, daemon=True).start()
+    try:
+        # 702.124m of the 2025-11-14 CR is 702.124k in the current edition: asked for, the older wording
+        status, _, body = ask(running.server_address, "/api/sections/cr:702.124m?edition=cr-2025-11-14")
+        expected = api.show("cr:702.124m", corpus=frozen_corpus, edition="cr-2025-11-14")
+        answer = json.loads(body)
+        assert status == 200 and answer["text"] == expected["text"] and answer["number"] == "702.124m"
+        assert answer["document"] == {"id": "cr-2025-11-14", "title": "Comprehensive Rules", "edition": "2025-11-14",
+                                      "current": False, "upcoming": False}
+        status, _, body = ask(running.server_address, "/api/sections/cr:702.124m?edition=1999-01-01")
+        assert status == 404 and "1999-01-01" in json.loads(body)["error"]
+        status, _, body = ask(running.server_address, "/api/sections/cr:702.19b?edition=2026-01-16")
+        assert status == 200 and json.loads(body) == api.show("cr:702.19b", corpus=frozen_corpus)
+    finally:
+        running.shutdown()
+        running.server_close()

@@ -25,6 +25,9 @@ class PublishedSections:
         self.links = links              # section id -> address ("cr/704/#704.5k"), from the search rows
         self.numbers = numbers          # "cr 704.5k" -> address (assets/numbers.json), for the others
         index = json.loads((site / "data" / "index.json").read_text(encoding="utf-8"))
+        self.site = site
+        self.editions: list[dict] = index.get("editions", [])      # every edition, older and upcoming too
+        self.readers: dict[str, dict] = {}                          # edition id -> its reader's data, when asked
         self.documents: dict[str, dict] = {}
         for listed in index["documents"]:
             data = json.loads((site / listed["url"]).read_text(encoding="utf-8"))
@@ -64,6 +67,41 @@ class PublishedSections:
         view["document"] = about
         view["url"] = self.link(info["kind"], section["id"], number)
         return view
+
+    def edition_view(self, wanted: str, edition: str) -> Optional[dict]:
+        """A section as an older or upcoming edition words it (`?edition=`: an id, an effective date,
+        "upcoming"), from that edition's reader data: number, title, text and examples (the published data
+        of an edition other than the current one holds no references). None if either is not there."""
+        found = self.find(wanted)
+        kind = found[0]["document"]["kind"] if found else wanted.partition(":")[0]
+        wanted_edition = edition.strip().lower()
+        named = [info for info in self.editions if info["kind"] == kind and not info["excerpt"]
+                 and (wanted_edition in (info["id"], info["edition"])
+                      or (wanted_edition == "upcoming" and info.get("upcoming")))]
+        if not named:
+            return None
+        info = min(named, key=lambda listed: listed["edition"] or "")
+        if info["current"]:
+            return self.view(wanted)
+        number = found[1].get("number", "") if found else wanted.partition(":")[2]
+        reader = self.reader(info)
+        row = next((row for row in reader["sections"] if row[0].lower() == number.lower()), None) if number else None
+        if row is None:
+            return None
+        words = json.loads((self.site / "data" / "editions" / kind / reader["shards"][row[5]]).read_text("utf-8"))
+        wording = list(words.get(row[4]) or [])
+        title, text, examples = (wording + ["", "", []][len(wording):])[:3]      # what the data leaves out
+        return {"id": f"{info['id']}:{row[0].lower()}", "number": row[0], "title": title, "kind": row[2],
+                "text": text, "examples": list(examples or []),
+                "document": {"id": info["id"], "title": info["title"], "edition": info["edition"],
+                             "current": False, "upcoming": bool(info.get("upcoming"))},
+                "url": f"{info['id']}/#{row[3]}"}
+
+    def reader(self, info: dict) -> dict:
+        if info["id"] not in self.readers:
+            path = self.site / "data" / "editions" / info["kind"] / f"{info['id']}.json"
+            self.readers[info["id"]] = json.loads(path.read_text(encoding="utf-8"))
+        return self.readers[info["id"]]
 
     def link(self, kind: str, wanted_id: str, number: str) -> Optional[str]:
         return self.links.get(wanted_id) or (self.numbers.get(f"{kind} {number.lower()}") if number else None)

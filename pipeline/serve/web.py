@@ -109,9 +109,14 @@ async def api_section(request: Request) -> Response:
     if sections is None:
         return json_answer(503, {"error": "this site was built without its data files"})
     wanted = request.path_params["section_id"]
-    view = sections.view(wanted)
+    edition = request.query_params.get("edition")
+    try:
+        view = sections.edition_view(wanted, edition) if edition else sections.view(wanted)
+    except (OSError, ValueError, KeyError, IndexError):     # an edition's data missing or not whole
+        return json_answer(404, {"error": f"no section {wanted!r} in the edition {edition!r}"})
     if view is None:
-        return json_answer(404, {"error": f"no section {wanted!r}"})
+        where = f" in the edition {edition!r}" if edition else ""
+        return json_answer(404, {"error": f"no section {wanted!r}{where}"})
     return json_answer(200, view)
 
 

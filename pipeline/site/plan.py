@@ -242,7 +242,7 @@ def _add_files(plan: SitePlan, build: Build, build_id: str) -> None:
                           "edition": document.info.edition, "url": f"data/{document.id}.json"})
     plan.files["data/index.json"] = dumps({"documents": documents, "editions": [
         {"id": info.id, "kind": info.kind, "title": info.title, "edition": info.edition, "current": info.current,
-         "excerpt": info.excerpt} for info in corpus.editions]})
+         "excerpt": info.excerpt, "upcoming": info.preview} for info in corpus.editions]})
     # the check report: every problem `rulekb check` lists, for maintainers and tools
     plan.files["data/problems.json"] = dumps({"problems": [p.as_json() for p in corpus.all_problems()]})
 
