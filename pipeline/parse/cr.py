@@ -75,8 +75,10 @@ from .refs import SUBRULE_LETTERS, find_references_in_texts
 
 # "1. Game Concepts", "100. General", "100.1. Text", "100.1a Text", "119.1d. Text", "606.5 Text",
 # "901.4.All": section (or chapter) digits, rule number, subrule letter, then the dots and the gap
-# before the text, either of which may be missing.
-NUMBERED_LINE = re.compile(r"([1-9]\d{2}|[1-9])(?:\.(\d{1,3})([a-z]?))?(\.{0,2})(\s*)(.*)", re.S)
+# before the text, either of which may be missing. The groups: the whole number, the number above a subrule's
+# ("100.2"), section digits, rule digits, letter (only after rule digits: the shape refuses it elsewhere), dots,
+# gap, text.
+NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0,2})(\s*)(.*)", re.S)
 EXAMPLE = re.compile(r"Examples?:")
 GLOSSARY_SENSE = re.compile(r"\d{1,2}\.\s")     # "2. An activated or triggered ability...": a sense of its own
 # Source typos in a number: "606. 8b Players..." (a space inside it), "306.b If an effect..." (rule digits lost).
@@ -138,9 +140,9 @@ def heading_shape(stripped: str):
     match = NUMBERED_LINE.match(stripped)
     if match is None:
         return None
-    section, rule, letter, dots, gap, text = match.groups()
+    number, stem, section, rule, letter, dots, gap, text = match.groups()
     if rule is None:
-        if dots == "." and gap and reads_like_title(text):
+        if dots == "." and gap and not letter and reads_like_title(text):
             if len(section) == 1:
                 return section, "chapter", (int(section) * 100 - 1, -1, -1), text, None
             return section, "section", (int(section), -1, -1), text, section[0]
@@ -148,9 +150,8 @@ def heading_shape(stripped: str):
     if len(section) != 3 or not (dots or gap):
         return None
     if letter:
-        stem = f"{section}.{rule}"
-        return stem + letter, "subrule", (int(section), int(rule), ord(letter)), text, stem
-    return f"{section}.{rule}", "rule", (int(section), int(rule), -1), text, section
+        return number, "subrule", (int(section), int(rule), ord(letter)), text, stem
+    return number, "rule", (int(section), int(rule), -1), text, section
 
 
 # --- drafts: mutable while parsing, frozen into the model at the end ------------------------------

@@ -74,8 +74,7 @@ def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool
 
 
 def _references(text: str, triggers: list, line: Optional[int], block: int) -> list[Reference]:
-    return [new_reference(text=written, number=number, document=document, line=line, block=block, start=start,
-                          end=end)
+    return [new_reference(written, number, document, None, line, block, start, end)     # (Reference's field order)
             for start, end, written, number, document in _places(text, triggers)]
 
 
