@@ -624,7 +624,8 @@ class _CrParser:
         lines: list[int] = []
         blocks: list[int] = []           # the place of each in its section: its blocks, then its examples
         for draft in self.drafts:
-            if draft.kind == "rule" or draft.kind == "subrule":
+            paragraphs = draft.paragraphs
+            if len(paragraphs) == 1 and len(paragraphs[0].parts[0]) <= RULE_TITLE_MAX:   # (most rules are longer)
                 _take_title(draft)
             block = 0
             for paragraph in draft.paragraphs:
