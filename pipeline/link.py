@@ -17,12 +17,15 @@ from typing import Iterable, Optional
 from urllib.parse import urlsplit
 
 from . import kinds
-from .model import SUBHEADING, WARNING, Corpus, Document, Problem, Reference, Section
-from .parse.common import changed, without_cycle_collection
+from .model import SUBHEADING, WARNING, Corpus, Document, GlossaryEntry, Problem, Reference, Section
+from .parse.common import field_changer, without_cycle_collection
 from .parse.refs import title_key
 from .read import SourceText
 
 TITLE_WORDS = re.compile(r"[a-z0-9]+")
+_with_target = field_changer(Reference, "target")
+_with_refs = field_changer(Section, "refs")
+_entry_with_refs = field_changer(GlossaryEntry, "refs")
 
 
 class _Targets:
@@ -69,29 +72,35 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
     for document in documents:
         unresolved: list[Problem] = []
         sections = []
+        resolve = _Resolver(document, targets).resolve
         for section in document.sections:
             refs = section.refs
             if refs:
-                refs = tuple([_resolve(ref, document, section, targets) for ref in refs])
+                refs = tuple([resolve(ref, section) for ref in refs])
                 if any(ref is not before for ref, before in zip(refs, section.refs)):
-                    section = changed(section, refs=refs)
+                    section = _with_refs(section, refs)
             sections.append(section)
+            section_id = section.id
             for ref in refs:
-                if ref.target:
-                    citing = backlinks.setdefault(ref.target, [])
-                    if (not citing or citing[-1] != section.id) and section.id not in citing \
-                            and ref.target != section.id:
-                        citing.append(section.id)
+                target = ref.target
+                if target:
+                    citing = backlinks.setdefault(target, [])
+                    if (not citing or citing[-1] != section_id) and section_id not in citing \
+                            and target != section_id:
+                        citing.append(section_id)
                 else:
                     unresolved.append(_unresolved_problem(ref, document))
         glossary = []
         for entry in document.glossary:
-            refs = tuple([_resolve(ref, document, None, targets) for ref in entry.refs])
+            if not entry.refs:
+                glossary.append(entry)
+                continue
+            refs = tuple([resolve(ref, None) for ref in entry.refs])
             for ref in refs:
                 if not ref.target:
                     unresolved.append(_unresolved_problem(ref, document))
-            glossary.append(changed(entry, refs=refs) if any(ref is not before for ref, before in zip(refs, entry.refs))
-                            else entry)
+            changed_any = any(ref is not before for ref, before in zip(refs, entry.refs))
+            glossary.append(_entry_with_refs(entry, refs) if changed_any else entry)
         linked.append(replace(document, sections=tuple(sections), glossary=tuple(glossary),
                               problems=tuple(document.problems) + tuple(_dedupe(unresolved))))
     return Corpus(documents=tuple(linked), problems=tuple(found_problems),
@@ -114,6 +123,30 @@ def _by_number(ref: Reference) -> bool:
     return ref.number[:1].isdigit() or ref.number.lower().startswith("appendix")
 
 
+class _Resolver:
+    """_resolve for the references of one document, the commonest kind (a number in the document itself,
+    no title beside it: "rule 704.5k") looked up once per number."""
+    __slots__ = ("document", "targets", "found")
+
+    def __init__(self, document: Document, targets: _Targets):
+        self.document = document
+        self.targets = targets
+        self.found: dict[str, Optional[str]] = {}     # number -> the id of the section it names (None: none)
+
+    def resolve(self, ref: Reference, section: Optional[Section]) -> Reference:
+        if ref.target or ref.document or "(" in ref.text:
+            return _resolve(ref, self.document, section, self.targets)
+        number = ref.number
+        try:
+            target = self.found[number]
+        except KeyError:
+            if not _by_number(ref):
+                return _resolve(ref, self.document, section, self.targets)
+            found = self.targets.find(self.document, number)
+            target = self.found[number] = found.id if found else None
+        return _with_target(ref, target) if target else ref
+
+
 def _resolve(ref: Reference, document: Document, section: Optional[Section], targets: _Targets) -> Reference:
     if ref.target:
         return ref
@@ -121,13 +154,13 @@ def _resolve(ref: Reference, document: Document, section: Optional[Section], tar
         for candidate in targets.of_kind(ref.document, document):
             found = targets.find(candidate, ref.number)
             if found:
-                return changed(ref, target=found.id)
+                return _with_target(ref, found.id)
         return ref
     if not _by_number(ref):
         return _resolve_title(ref, document, targets)
     found = targets.find(document, ref.number)
     if found and _title_agrees(ref, found):
-        return changed(ref, target=found.id)
+        return _with_target(ref, found.id)
     if "(" in ref.text:
         # "Tardiness (3.1)" written in one document about another: the title decides which.
         for other in targets.documents:
@@ -135,7 +168,7 @@ def _resolve(ref: Reference, document: Document, section: Optional[Section], tar
                 continue
             candidate = targets.find(other, ref.number)
             if candidate and _title_agrees(ref, candidate, required=True) and other.info.current:
-                return changed(ref, target=candidate.id)
+                return _with_target(ref, candidate.id)
     return ref
 
 
@@ -152,7 +185,7 @@ def _resolve_title(ref: Reference, document: Document, targets: _Targets) -> Ref
         for place in places:
             found = targets.find(place, reading)
             if found:
-                return changed(ref, target=found.id)
+                return _with_target(ref, found.id)
     return ref
 
 

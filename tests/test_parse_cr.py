@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
 from pipeline.parse import PARSERS
-from pipeline.parse.common import changed, fast_constructor
-from pipeline.parse.cr import parse_cr, term_names
+from pipeline.parse.common import changed, fast_constructor, field_changer
+from pipeline.parse.cr import heading_shape, parse_cr, term_names
 from pipeline.parse.refs import find_references, find_references_in_texts
 from pipeline.read import read_bytes, read_source
 from pipeline.read.shapes import is_page_number
@@ -495,6 +495,26 @@ def test_fast_constructors_and_copies_give_what_the_dataclass_gives():
     assert copy == replace(reference, target="cr:704.5k") and copy != reference and reference.target is None
     with pytest.raises(TypeError):
         fast_constructor(Reference)("only the text")       # a missing field is refused, as by the class
+
+
+def test_a_field_changer_gives_what_replace_gives():
+    reference = Reference("rule 704.5k", "704.5k", None, None, 12, 0, 5, 11)
+    copy = field_changer(Reference, "target")(reference, "cr:704.5k")
+    expected = replace(reference, target="cr:704.5k")
+    assert copy == expected and hash(copy) == hash(expected) and reference.target is None
+    section = Section("cr:100.1", "100.1", "", 3)
+    assert field_changer(Section, "refs")(section, (copy,)) == replace(section, refs=(copy,))
+
+
+def test_heading_shapes_give_the_number_the_kind_and_the_number_above():
+    assert heading_shape("100.2c Text") == ("100.2c", "subrule", (100, 2, ord("c")), "Text", "100.2")
+    assert heading_shape("119.1d. Text") == ("119.1d", "subrule", (119, 1, ord("d")), "Text", "119.1")
+    assert heading_shape("100.2. Text") == ("100.2", "rule", (100, 2, -1), "Text", "100")
+    assert heading_shape("606.5 Text")[:2] == ("606.5", "rule")
+    assert heading_shape("100. General") == ("100", "section", (100, -1, -1), "General", "1")
+    assert heading_shape("1. Game Concepts") == ("1", "chapter", (99, -1, -1), "Game Concepts", None)
+    assert heading_shape("100a. General") is None         # a subrule letter comes after rule digits only
+    assert heading_shape("100.2cText") is None            # neither dot nor gap before the text
 
 
 def test_the_cycle_collector_is_paused_only_while_parsing():

@@ -207,6 +207,20 @@ def changed(item, **changes):
     return copy
 
 
+def field_changer(cls, name: str):
+    """changed(item, **{name: value}) as a function of (item, value) for items of `cls`: linking sets one
+    field (a reference's target, a section's references) thousands of times."""
+    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__"):
+        return lambda item, value: replace(item, **{name: value})
+
+    def change(item, value):
+        copy = _new(item.__class__)
+        _set(copy, "__dict__", {**item.__dict__, name: value})
+        return copy
+    change.__qualname__ = change.__name__ = f"with_{name}"
+    return change
+
+
 _PLAIN: dict[type, bool] = {}       # class -> whether it keeps its fields in __dict__ and checks nothing after __init__
 _new = object.__new__
 _set = object.__setattr__

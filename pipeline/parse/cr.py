@@ -75,8 +75,10 @@ from .refs import SUBRULE_LETTERS, find_references_in_texts
 
 # "1. Game Concepts", "100. General", "100.1. Text", "100.1a Text", "119.1d. Text", "606.5 Text",
 # "901.4.All": section (or chapter) digits, rule number, subrule letter, then the dots and the gap
-# before the text, either of which may be missing.
-NUMBERED_LINE = re.compile(r"([1-9]\d{2}|[1-9])(?:\.(\d{1,3})([a-z]?))?(\.{0,2})(\s*)(.*)", re.S)
+# before the text, either of which may be missing. The groups: the whole number, the number above a subrule's
+# ("100.2"), section digits, rule digits, letter (only after rule digits: the shape refuses it elsewhere), dots,
+# gap, text.
+NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0,2})(\s*)(.*)", re.S)
 EXAMPLE = re.compile(r"Examples?:")
 GLOSSARY_SENSE = re.compile(r"\d{1,2}\.\s")     # "2. An activated or triggered ability...": a sense of its own
 # Source typos in a number: "606. 8b Players..." (a space inside it), "306.b If an effect..." (rule digits lost).
@@ -141,9 +143,9 @@ def heading_shape(stripped: str):
     match = NUMBERED_LINE.match(stripped)
     if match is None:
         return None
-    section, rule, letter, dots, gap, text = match.groups()
+    number, stem, section, rule, letter, dots, gap, text = match.groups()
     if rule is None:
-        if dots == "." and gap and reads_like_title(text):
+        if dots == "." and gap and not letter and reads_like_title(text):
             if len(section) == 1:
                 return section, "chapter", (int(section) * 100 - 1, -1, -1), text, None
             return section, "section", (int(section), -1, -1), text, section[0]
@@ -151,9 +153,8 @@ def heading_shape(stripped: str):
     if len(section) != 3 or not (dots or gap):
         return None
     if letter:
-        stem = f"{section}.{rule}"
-        return stem + letter, "subrule", (int(section), int(rule), ord(letter)), text, stem
-    return f"{section}.{rule}", "rule", (int(section), int(rule), -1), text, section
+        return number, "subrule", (int(section), int(rule), ord(letter)), text, stem
+    return number, "rule", (int(section), int(rule), -1), text, section
 
 
 # --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
@@ -230,10 +231,11 @@ class _CrParser:
         self.found_names: set[str] = set()
         self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
-        texts = [element.text for element in self.stream if element.text]
-        self.width = wrap_width(texts)               # hard-wrapped text (PDF, pdftotext, old files): its width
-        # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything).
-        self.margin = min((len(element.indent) for element in self.stream if element.text), default=0)
+        lines = [element for element in self.stream if element.text]
+        self.width = wrap_width([element.text for element in lines])   # hard-wrapped text (PDF, pdftotext,
+        # old files): its width. Indentation counts beyond the file's own left margin (pdftotext -layout
+        # indents everything).
+        self.margin = min(map(len, {element.indent for element in lines}), default=0)
 
     # -- driving ----------------------------------------------------------------------------------
 
@@ -342,7 +344,8 @@ class _CrParser:
         number, kind, key, text, above = shape
         last_key = self.last_key
         backwards = last_key is not None and key <= last_key
-        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
+        if backwards or not text or not (text[0].isupper() or text[0].isdigit() or text[0] in RULE_TEXT_OPENERS) \
+                or (last_key and key[0] > last_key[0] + 1):       # (_starts_rule_text, inline: every heading)
             # Right after a line cut mid-sentence, such a number goes on with that sentence.
             open_paragraph = self.open
             if open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1]):
@@ -351,18 +354,27 @@ class _CrParser:
                 return self.restart_after_contents(shape, line)
             if backwards and kind == "chapter":
                 return False
-        if backwards or number in self.seen:
+        seen = self.seen
+        if backwards or number in seen:
             self.report_order(number, backwards, line)
         elif last_key is not None:
             missing = _first_missing(last_key, kind, key)
             if missing:
                 self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
-        parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
+        parent = above if above is None or above in seen else self.nearest_parent(number, above, line)
         if kind == "rule" or kind == "subrule":
-            draft = self.add_draft(number, kind, parent, line)
+            # (add_draft, inline: every rule comes here)
+            draft = _Draft(number, kind, parent, line, "")
+            self.drafts.append(draft)
+            self.current = draft
+            self.open_is_example = False
+            self.after_blank = False
+            seen.setdefault(number, line)
             if text:
-                self.open = _Paragraph(text, line)
-                draft.paragraphs.append(self.open)
+                paragraph = self.open = _Paragraph(text, line)
+                draft.paragraphs.append(paragraph)
+            else:
+                self.open = None
             self.rules_seen += 1
         else:
             self.add_draft(number, kind, parent, line, text)
@@ -615,11 +627,21 @@ class _CrParser:
         lines: list[int] = []
         blocks: list[int] = []           # the place of each in its section: its blocks, then its examples
         for draft in self.drafts:
-            _take_title(draft)
-            for block, paragraph in enumerate(draft.paragraphs + draft.examples):
+            paragraphs = draft.paragraphs
+            if len(paragraphs) == 1 and len(paragraphs[0].parts[0]) <= RULE_TITLE_MAX:   # (most rules are longer)
+                _take_title(draft)
+            block = 0
+            for paragraph in draft.paragraphs:
+                parts = paragraph.parts
+                texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
+                lines.append(paragraph.line)
+                blocks.append(block)
+                block += 1
+            for paragraph in draft.examples:
                 texts.append(paragraph.text)
                 lines.append(paragraph.line)
                 blocks.append(block)
+                block += 1
         rules_texts = len(texts)
         for term in self.terms:
             texts.append("\n".join(term.lines))
@@ -641,13 +663,16 @@ class _CrParser:
         doc_id = self.info.id
         sections = []
         position = 0
-        ids = SectionIds([], self.info.source)   # duplicates are reported where they are read
+        unique = SectionIds([], self.info.source).unique   # duplicates are reported where they are read
         for draft in self.drafts:
             paragraphs, examples = draft.paragraphs, draft.examples
-            if len(paragraphs) == 1 and not examples:           # most rules
-                blocks = (new_block(kind=paragraphs[0].kind, text=texts[position]),)
-                section_refs = tuple(refs[position])
+            if not examples and len(paragraphs) == 1:           # most rules
+                blocks = (new_block(paragraphs[0].kind, texts[position]),)
+                found = refs[position]
+                section_refs = tuple(found) if found else ()
                 position += 1
+            elif not examples and not paragraphs:               # headings, rules that are only a title
+                blocks = section_refs = examples = ()
             else:
                 paragraphs_end = position + len(paragraphs)
                 end = paragraphs_end + len(examples)
@@ -656,11 +681,11 @@ class _CrParser:
                 examples = tuple(texts[paragraphs_end:end])
                 section_refs = tuple([reference for found in refs[position:end] for reference in found])
                 position = end
-            section_id = ids.unique(f"{doc_id}:{draft.number}")   # a duplicate number's second copy: "-2"
+            number, parent, kind = draft.number, draft.parent, draft.kind
+            section_id = unique(f"{doc_id}:{number}")   # a duplicate number's second copy: "-2"
             sections.append(new_section(
-                id=section_id, number=draft.number, title=draft.title, level=LEVELS[draft.kind],
-                blocks=blocks, examples=tuple(examples), parent=f"{doc_id}:{draft.parent}" if draft.parent else None,
-                refs=section_refs, line=draft.line, kind=draft.kind))
+                section_id, number, draft.title, LEVELS[kind], blocks, tuple(examples),
+                f"{doc_id}:{parent}" if parent else None, section_refs, draft.line, None, kind))
         return tuple(sections)
 
     def glossary(self, texts: list[str], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
@@ -725,7 +750,9 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
     A comma can also sit inside one name ("Active Player, Nonactive Player Order"): when a piece is
     a glossary term of its own, the line names one thing. "(Obsolete)" is no part of a name.
     """
-    bare = OBSOLETE.sub("", term).strip()
+    bare = OBSOLETE.sub("", term).strip() if "(" in term else term.strip()
+    if "," not in bare and "“" not in bare and '"' not in bare:
+        return (bare,)          # one name (most terms)
     names = []
     for match in TERM_NAME.finditer(bare):
         name = next(group for group in match.groups() if group is not None).strip().strip(",").strip()

@@ -74,8 +74,7 @@ def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool
 
 
 def _references(text: str, triggers: list, line: Optional[int], block: int) -> list[Reference]:
-    return [new_reference(text=written, number=number, document=document, line=line, block=block, start=start,
-                          end=end)
+    return [new_reference(written, number, document, None, line, block, start, end)     # (Reference's field order)
             for start, end, written, number, document in _places(text, triggers)]
 
 
@@ -235,7 +234,7 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
     joined = SEPARATOR.join(texts)
     ascii_lowered = None
     offsets = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
-    found_by_text: list[list] = [[] for _ in texts]
+    found_by_index: dict[int, list] = {}       # (most texts hold no place)
     bisect_right = bisect.bisect_right
     for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
         starts = []
@@ -247,8 +246,11 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
             else:
                 haystack = joined
             offset, first = start.offset, start.first
-            starts.extend(written + offset for written in start.places(haystack)
-                          if written + offset >= 0 and (not first or haystack[written + offset] in first))
+            if offset or first:
+                starts.extend(written + offset for written in start.places(haystack)
+                              if written + offset >= 0 and (not first or haystack[written + offset] in first))
+            else:
+                starts.extend(start.places(haystack))
         if len(trigger.starts) > 1:
             starts.sort()
         kind, needs, detailed = trigger.kind, trigger.needs, trigger.kind in DETAILED
@@ -268,12 +270,16 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
                 holds[index] = any(need in text for need in needs)
             if holds[index]:
                 base = offsets[index]
-                found_by_text[index].append((start - base, end - base, kind,
-                                             _detail(kind, match, base) if detailed else None))
-    for found in found_by_text:
+                place = (start - base, end - base, kind, _detail(kind, match, base) if detailed else None)
+                found = found_by_index.get(index)
+                if found is None:
+                    found_by_index[index] = [place]
+                else:
+                    found.append(place)
+    for found in found_by_index.values():
         if len(found) > 1:
             found.sort(key=lambda place: (place[0], -place[1]))
-    return found_by_text
+    return [found_by_index.get(index) or [] for index in range(len(texts))]
 
 
 DETAILED = ("appendix", "paren")

@@ -28,11 +28,11 @@ def ends_sentence(text: str, marks: str = SENTENCE_MARKS) -> bool:
 
 def looks_like_title(text: str, max_length: int = 100, max_words: int = 16, trailing: str = ".,;:") -> bool:
     """Short, starts like a title (a capital, a digit or a quote), holds no sentence and does not end like one."""
-    if not text or len(text) > max_length or len(text.split()) > max_words:
+    if not text or len(text) > max_length or text[0].islower() or text[0] in NOT_TITLE_STARTS:
         return False
-    if text[0].islower() or text[0] in NOT_TITLE_STARTS:
-        return False
-    return text.rstrip(CLOSING_MARKS)[-1:] not in trailing and not SENTENCE_INSIDE.search(text)
+    # (the cheap tests first: most lines a parser asks about end like a sentence)
+    return (text.rstrip(CLOSING_MARKS)[-1:] not in trailing and len(text.split()) <= max_words
+            and not SENTENCE_INSIDE.search(text))
 
 
 def is_page_number(text: str) -> bool:
