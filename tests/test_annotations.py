@@ -292,6 +292,7 @@ def test_hostile_notes_run_nothing_and_the_build_publishes_the_rest(built, hosti
                    for a in corpus.annotations)
 
 
+@pytest.mark.slow          # a second whole build, through the CLI in a subprocess
 def test_the_build_lists_the_notes_it_left_out_and_publishes(tmp_path, hostile_notes):
     sources = project(tmp_path / "p", hostile_notes)
     result = subprocess.run([sys.executable, "-m", "pipeline", "build", "--sources", str(sources),
