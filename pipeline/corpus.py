@@ -22,6 +22,7 @@ from .link import found_in_any_current_document, link_corpus, references_from_li
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
 from .parallel import each
 from .parse import parse
+from .parse.common import changed
 from .read import SourceError, SourceText, read_bytes
 from .read.dates import date_in_name
 from .read.detect import Detected, detect, explain
@@ -352,20 +353,12 @@ def rename_document(document: Document, info: DocumentInfo) -> Document:
     def refs(references):
         if not any(ref.target and ref.target.startswith(prefix) for ref in references):
             return references
-        return tuple(_changed(ref, target=moved(ref.target)) for ref in references)
+        return tuple(changed(ref, target=moved(ref.target)) for ref in references)
 
-    sections = tuple(_changed(section, id=moved(section.id), parent=moved(section.parent), refs=refs(section.refs))
+    sections = tuple(changed(section, id=moved(section.id), parent=moved(section.parent), refs=refs(section.refs))
                      for section in document.sections)
     penalties = tuple(replace(penalty, section=moved(penalty.section)) for penalty in document.penalties)
     return replace(document, info=info, sections=sections, penalties=penalties)
-
-
-def _changed(item, **changes):
-    """dataclasses.replace for the frozen model's plain fields, without running __init__ again: a hundred
-    editions renamed are 300,000 sections, and replace() costs three times as much."""
-    new = object.__new__(type(item))
-    object.__setattr__(new, "__dict__", {**item.__dict__, **changes})
-    return new
 
 
 def _stem(name: str) -> str:

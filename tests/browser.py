@@ -52,6 +52,16 @@ def chromium_browser():
         browser.close()
 
 
+def phone_page(browser):
+    """A page at phone size, touch, service workers blocked, collecting console errors (the body of a
+    module's `page` fixture): one context per test, closed after."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
+    page = context.new_page()
+    page.errors = console_errors(page)
+    yield page
+    context.close()
+
+
 def console_errors(page) -> list:
     errors = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)

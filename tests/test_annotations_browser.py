@@ -8,7 +8,7 @@ from test_annotations import project
 
 from pipeline import api
 
-from browser import PHONE, chromium_browser, console_errors, served
+from browser import PHONE, chromium_browser, phone_page, served
 from conftest import ROOT
 
 
@@ -25,13 +25,7 @@ def site(tmp_path_factory):
 browser = pytest.fixture(scope="module")(chromium_browser)
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
-    page = context.new_page()
-    page.errors = console_errors(page)
-    yield page
-    context.close()
+page = pytest.fixture(phone_page)
 
 
 def test_a_note_opens_under_its_rule_and_leads_to_what_changed(page, site):

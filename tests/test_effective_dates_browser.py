@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from test_effective_dates import BEFORE, NEW, OLD, ON_THE_DAY, build, new_edition
 
-from browser import PHONE, chromium_browser, console_errors, require_browser, served
+from browser import PHONE, chromium_browser, phone_page, require_browser, served
 from conftest import CORPUS
 
 pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
@@ -37,13 +37,7 @@ def sites(tmp_path_factory):
 browser = pytest.fixture(scope="module")(chromium_browser)
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
-    page = context.new_page()
-    page.errors = console_errors(page)
-    yield page
-    context.close()
+page = pytest.fixture(phone_page)
 
 
 def clock_at(page, day) -> None:

@@ -14,7 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,11 @@ import pytest
 from pipeline.site.publish import MARKER, STAGING_PREFIX, index_folder, published, state_folder
 
 from conftest import FROZEN, ROOT, SEEDS
+from processes import gone
+from processes import wait_for as waiting
+
+wait_for = partial(waiting, timeout=120.0)      # whole builds: more time
+
 
 pytestmark = pytest.mark.slow             # builds killed at every step: outside the fast lane (make fast)
 
@@ -42,17 +47,6 @@ def small_sources(folder: Path, new: bool) -> Path:
         floor.write_text(floor.read_text(encoding="utf-8").replace(
             "Three is the default number", f"Three ({NEW_WORD}) is the default number"), encoding="utf-8")
     return folder
-
-
-def wait_for(condition, what: str, timeout: float = 120.0):
-    """Poll `condition` until it holds (its value is returned); fail saying `what` did not happen."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    pytest.fail(f"waited {timeout:.0f} s: {what}")
 
 
 def start_build(sources: Path, out: Path, checkpoints: Path, pause_at: str = "") -> subprocess.Popen:
@@ -91,15 +85,6 @@ def searched(out: Path, word: str) -> list[str]:
         return [result.id for result in search(kb, word).results]
     finally:
         kb.close()
-
-
-def gone(pid: int) -> bool:
-    """The process has ended (or is only a zombie waiting for an adopter to reap it)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state in ("Z", "X")
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ from pipeline.cli import main
 from pipeline.site.publish import STAGING_PREFIX, state_folder
 
 from conftest import ROOT, SEEDS
+from processes import gone, wait_for
 
 FLOOR_RULES = SEEDS / "000_d5f726d99ad04a53.txt"      # the 2002 Magic Online floor rules (12 KB)
 
@@ -87,24 +88,6 @@ def test_the_background_work_returns_its_value_or_its_failure():
     assert parallel.Background(lambda: ("index", os.getpid()), "the search index").result()[1] != os.getpid()
     with pytest.raises(parallel.WorkFailed, match=r"^the search index: OSError: disk full$"):
         parallel.Background(lambda: (_ for _ in ()).throw(OSError("disk full")), "the search index").result()
-
-
-def gone(pid: int) -> bool:
-    """The process has ended (or is only a zombie waiting for its parent to reap it)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state in ("Z", "X")
-
-
-def wait_for(condition, what: str, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.02)
-    pytest.fail(f"waited {timeout:.0f} s: {what}")
 
 
 def run_python(code: str, **kwargs) -> subprocess.Popen:

@@ -25,6 +25,7 @@ from urllib.parse import quote
 import pytest
 
 from conftest import FROZEN, ROOT, SEEDS
+from processes import wait_for
 
 SMALL = {"magic-online-floor-rules-2002.txt": "000_d5f726d99ad04a53.txt",
          "cr-2011-02-04-multiplayer-excerpt.txt": "002_75bbd6f8d1790816.txt",
@@ -42,16 +43,6 @@ def small_sources(folder: Path, extra_word: str = "") -> Path:
         floor.write_text(floor.read_text(encoding="utf-8").replace(
             "Three is the default number", f"Three ({extra_word}) is the default number"), encoding="utf-8")
     return folder
-
-
-def wait_for(condition, what: str, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    pytest.fail(f"waited {timeout:.0f} s: {what}")
 
 
 @pytest.fixture(scope="module")

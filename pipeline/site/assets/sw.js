@@ -231,9 +231,9 @@ async function pageResponse(request) {
    there, as a host would), and a number without a page of its own ("/cr/702.19b", slash or not) is the one
    saved page that forwards every number, when the saved list of numbers holds it. */
 async function typedAnswer(cache, address) {
-  const path = address.pathname.startsWith(new URL(SCOPE).pathname) ? address.pathname.slice(new URL(SCOPE).pathname.length) : "";
-  if (path && !path.endsWith("/") && !FILE.test(path)
-      && (await cache.match(url(path + "/"), MATCH))) {
+  const scope = new URL(SCOPE).pathname;
+  const path = address.pathname.startsWith(scope) ? address.pathname.slice(scope.length) : "";
+  if (path && !path.endsWith("/") && !FILE.test(path) && (await cache.match(url(path + "/"), MATCH))) {
     return Response.redirect(url(path + "/") + address.search, 301);
   }
   const typed = TYPED.exec(decoded(path));
