@@ -51,3 +51,9 @@ def test_markdown_markup_becomes_plain_lines_with_hints():
 def test_plain_text_rule_documents_are_not_taken_for_markdown():
     for name in ("cr-2026-01-16.txt", "mtr-2026-02-27.txt", "ipg-2024-09-23.txt", "mtr-2012-03-20-numegil.txt"):
         assert read_bytes((CORPUS / name).read_bytes(), name).format == "text", name
+
+
+def test_a_file_of_markup_and_no_words_is_read_as_the_text_it_is():
+    # "# #" is an empty Markdown heading: read as Markdown the file would hold nothing, so it is read as text
+    source = read_bytes("# #\n# #\n".encode("utf-8"), "odd.txt")
+    assert source.format == "text" and [line.text for line in source.lines][:2] == ["# #", "# #"]

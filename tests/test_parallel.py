@@ -101,7 +101,7 @@ def test_workers_die_with_the_process_that_forked_them():
         import os, time
         from pipeline import parallel
         def work(number):
-            print(os.getpid(), flush=True)
+            os.write(1, f"{os.getpid()}\\n".encode())    # one write: two workers' lines never interleave
             time.sleep(600)
         parallel.each(work, range(2), str, workers=2)
     """)

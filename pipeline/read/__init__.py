@@ -61,9 +61,10 @@ def read_bytes(data: bytes, name: str) -> SourceText:
     lines = split_lines(text)
     from .markdown import looks_like_markdown, markdown_to_lines, with_dash_tables, with_list_items, without_raw_html
     if looks_like_markdown([line.text for line in lines]):
-        lines, anchors, links = markdown_to_lines(without_raw_html(text), LINE_END.split(text))
-        return _finished(SourceText(name, tuple(lines), decoded.encoding, "markdown", digest, tuple(problems),
-                                    tuple(anchors), tuple(links)))
+        marked, anchors, links = markdown_to_lines(without_raw_html(text), LINE_END.split(text))
+        if any(line.text.strip() for line in marked):       # all markup and no words ("# #"): read as text
+            return _finished(SourceText(name, tuple(marked), decoded.encoding, "markdown", digest, tuple(problems),
+                                        tuple(anchors), tuple(links)))
     lines = with_dash_tables(lines, lambda cell, _: cell.strip())   # pandoc's plain text draws tables so
     width = wrap_width(lines)
     if width:                   # pandoc's plain text: a paragraph wrapped onto lines of 72 columns
