@@ -55,5 +55,5 @@ def test_plain_text_rule_documents_are_not_taken_for_markdown():
 
 def test_a_file_of_markup_and_no_words_is_read_as_the_text_it_is():
     # "# #" is an empty Markdown heading: read as Markdown the file would hold nothing, so it is read as text
-    source = read_bytes("# #\n# #\n".encode("utf-8"), "odd.txt")
+    source = read_bytes(b"# #\n# #\n", "odd.txt")
     assert source.format == "text" and [line.text for line in source.lines][:2] == ["# #", "# #"]
