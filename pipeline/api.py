@@ -88,6 +88,12 @@ def annotations(sources: Path | str = "sources", annotations: Optional[Path | st
 
 def check(sources: Path | str = "sources", use_cache: bool = True,
           annotations: Optional[Path | str] = None) -> CheckReport:
+    """Every problem of a sources folder; or of one file on its own (a new edition, before it is dropped in:
+    its references to other documents stay unresolved)."""
+    if Path(sources).is_file():
+        document, problems = load_document(sources, use_cache=use_cache)
+        found = (document,) if document is not None else ()
+        return CheckReport(str(sources), len(found), len(found), sum(len(d.sections) for d in found), tuple(problems))
     corpus = load_annotated(sources, annotations, use_cache)
     return CheckReport(str(sources), len(corpus.editions), len(corpus.documents),
                        sum(len(d.sections) for d in corpus.documents), corpus.all_problems())

@@ -98,6 +98,20 @@ def test_cli_check_on_the_frozen_sources_passes(sources_dir):
     assert result.stdout.strip().splitlines()[-1].startswith("checked 11 documents")
 
 
+def test_cli_check_takes_one_file_before_it_is_dropped_in(tmp_path):
+    good = tmp_path / "ipg-2024-09-23.txt"
+    shutil.copy(CORPUS / "ipg-2024-09-23.txt", good)
+    result = run("check", str(good))
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert result.stdout.strip().splitlines()[-1].startswith(f"checked {good} (")
+    assert "sections): 0 errors" in result.stdout
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    result = run("check", str(cut))
+    assert result.returncode == 1
+    assert any(line.startswith("cut.txt:") and "truncated" in line for line in result.stdout.splitlines())
+
+
 BAD_FILES = {
     "empty.txt": b"",
     "binary.bin": bytes(range(256)) * 40,

@@ -28,9 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--annotations", metavar="DIR", default=os.environ.get("RULEKB_ANNOTATIONS"),
                              help="folder of judges' notes (default: annotations/ beside the sources folder)")
 
-    check = sub.add_parser("check", help="read every document in a folder, resolve references, list problems")
+    check = sub.add_parser("check", help="read every document in a folder (or one file), resolve references, "
+                                          "list problems")
     check.add_argument("dir", nargs="?", default=os.environ.get("RULEKB_SOURCES", "sources"),
-                       help="folder of rule documents (default: sources)")
+                       help="folder of rule documents, or one file (default: sources)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--no-cache", action="store_true", help="parse everything again")
     annotations_option(check)

@@ -59,9 +59,15 @@ def check(args) -> int:
         say(json.dumps(report.as_json(), ensure_ascii=False, indent=1))
     else:
         print_problems(report.problems, stream=sys.stdout)
-        say(f"checked {report.documents} documents in {args.dir} ({report.current} current editions, "
-            f"{report.sections} sections): {summary(report.problems)}")
+        say(f"checked {_what_was_checked(report, args.dir)}: {summary(report.problems)}")
     return 1 if report.errors else 0
+
+
+def _what_was_checked(report, target: str) -> str:
+    if Path(target).is_file():
+        return f"{target} ({report.sections} sections)" if report.documents else f"{target} (not read)"
+    return (f"{report.documents} documents in {target} ({report.current} current editions, "
+            f"{report.sections} sections)")
 
 
 def export(args) -> int:
