@@ -75,6 +75,8 @@ def test_a_rule_answers_not_its_section(kb):
 @pytest.mark.parametrize("query, kind", [
     ("at FNM he drew an extra card", "jar"), ("he drew an extra card at competitive", "ipg"),
     ("she forgot her trigger at a prerelease", "jar"), ("she forgot her trigger at a GP", "ipg"),
+    # the IPG's title matches these words far better, but the IPG does not apply at FNM
+    ("my opponent forgot his trigger at fnm", "jar"), ("my opponent missed his upkeep trigger regular rel", "jar"),
 ])
 def test_the_level_named_steers_which_document_answers_first(kb, query, kind):
     assert search(kb, query).results[0].kind == kind

@@ -159,6 +159,12 @@ def levels() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
+def level_kinds() -> frozenset[str]:
+    """The kinds answering at some level (the JAR at Regular, the IPG at Competitive REL)."""
+    return frozenset(levels().values())
+
+
+@lru_cache(maxsize=1)
 def abbreviations() -> dict[str, tuple[str, ...]]:
     data = tomllib.loads(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
     return {key.lower(): tuple(value) if isinstance(value, list) else (value,) for key, value in data.items()}

@@ -5,7 +5,8 @@ hundredths) of the question's words in it, each field times its weight and a jud
 times MEANING_WEIGHT; times its coverage cubed: the share of the question's words it holds, each
 word weighing by its rarity (log(1 + N/n) for a word held by n of N entries), so that a rule holding
 "draw", "card" and "turn" outranks a definition holding only "draw" many times. A question naming a
-level ("at FNM") multiplies the scores of the document answering at it by LEVEL_BOOST; a multiplayer
+level ("at FNM") multiplies the scores of the document answering at it by LEVEL_BOOST and divides those of
+the document answering at another level (the IPG does not apply at FNM) by it; a multiplayer
 or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant.
 site/assets/search-worker.js does the same operations in the same order (tests/test_search_agreement.py).
 """
@@ -25,6 +26,7 @@ from .question import (
     STEMMED_FIELDS,
     VARIANT_WEIGHT,
     Question,
+    level_kinds,
 )
 
 
@@ -84,6 +86,8 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
             score = score * coverage
         if question.level and facts[position][0] == question.level:
             score = score * LEVEL_BOOST
+        elif question.level and facts[position][0] in level_kinds():
+            score = score / LEVEL_BOOST      # another level's procedure ("at FNM": the IPG does not apply)
         if facts[position][3] and position not in named:
             score = score * VARIANT_WEIGHT
         result.append((position, score))

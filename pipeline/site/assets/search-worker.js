@@ -382,11 +382,20 @@ async function match(question, kind) {
     const coverage = everything ? share / everything : 1;
     let score = raw;
     for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
-    if (question.level && (documentOf(entry) || {}).kind === question.level) score = score * rules.level_boost;
+    const kind = (documentOf(entry) || {}).kind;
+    if (question.level && kind === question.level) score = score * rules.level_boost;
+    else if (question.level && levelKinds().has(kind)) score = score / rules.level_boost;
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
     hits.push({entry, score});
   }
   return hits;
+}
+
+/* The kinds answering at some level, as question.level_kinds. */
+let levelKindsSeen = null;
+function levelKinds() {
+  if (!levelKindsSeen) levelKindsSeen = new Set(Object.values(rules.levels));
+  return levelKindsSeen;
 }
 
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
