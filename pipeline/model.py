@@ -148,6 +148,23 @@ class Penalty:
 
 
 @dataclass(frozen=True)
+class ContentsEntry:
+    """One entry of a document's contents list: a heading its text promises to reach."""
+    number: str                   # as its heading will be numbered ("2.1", "Appendix A"); "" for a named one
+    title: str                    # as the list writes it ("" where only the number was kept)
+    line: Optional[int] = None
+    closing: bool = False         # a named part that closes the document (the CR's "Glossary"): like a
+    #                               numbered entry, a text that never reaches it stops early
+
+
+@dataclass(frozen=True)
+class TextEnd:
+    """Where a source's text stops: its last line with text, and whether that line stops mid-sentence."""
+    line: Optional[int]           # None: the source has no text
+    mid_sentence: bool = False
+
+
+@dataclass(frozen=True)
 class DocumentInfo:
     id: str                       # "cr", "mtr", "ipg", or "<kind>-<edition>" for older ones
     kind: str                     # "cr", "mtr", "ipg", "floor"
@@ -179,6 +196,8 @@ class Document:
     credits: tuple[Block, ...] = ()           # CR credits, trademark lines at the end
     penalties: tuple[Penalty, ...] = ()
     problems: tuple[Problem, ...] = ()
+    contents: tuple[ContentsEntry, ...] = ()  # its contents list, as read: checked after parsing
+    end: Optional[TextEnd] = None             # where its text stops (for a contents list never reached)
 
     @property
     def id(self) -> str:
@@ -264,6 +283,6 @@ class Corpus:
 __all__ = [
     "slug", "section_id", "subsection_id",
     "ERROR", "WARNING", "INFO", "PARAGRAPH", "BULLET", "NUMBERED", "SUBHEADING", "TABLE_ROW",
-    "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty",
+    "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty", "ContentsEntry", "TextEnd",
     "DocumentInfo", "Document", "Annotation", "Corpus", "replace",
 ]

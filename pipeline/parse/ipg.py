@@ -43,6 +43,7 @@ from ..model import (
     TABLE_ROW,
     WARNING,
     Block,
+    ContentsEntry,
     Document,
     DocumentInfo,
     Infraction,
@@ -55,8 +56,9 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Blank, ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from . import common
-from .common import check_structure, is_contents_label, line_failed
-from .ending import CREDIT_LINE, broken_severity, credits_start, truncated
+from .checks import broken_severity
+from .common import is_contents_label, line_failed
+from .ending import CREDIT_LINE, credits_start, text_end
 from .refs import find_references, may_hold_references, moved
 
 # --- Penalties ------------------------------------------------------------------------------
@@ -299,6 +301,7 @@ class _IpgParser:
         self.text_format = source.format != "html"
         self.problems: list[Problem] = []
         self.contents: dict[str, str] = {}          # number -> title, in order
+        self.contents_lines: dict[str, int] = {}    # number -> the line of its entry
         self.contents_titles: set[str] = set()      # unnumbered entries ("introduction")
         self.in_contents = False
         self.contents_pending: list = []            # entries of the list being read: (line, entry) or None
@@ -345,7 +348,7 @@ class _IpgParser:
             self.blank_before = False
             return
         if form is ContentsLine:
-            self.register_contents(element.entry)
+            self.register_contents(element.entry, element.line)
             if self.in_contents:
                 self.contents_pending.append(None)
             return
@@ -378,7 +381,7 @@ class _IpgParser:
             number, title = entry
             repeat = (number and number in self.contents) or (not number and name_key(title) in self.contents_titles)
             if not repeat:
-                self.register_contents(text)
+                self.register_contents(text, element.line)
                 self.contents_pending.append((element, entry))
                 return True
         self.end_contents()
@@ -393,6 +396,7 @@ class _IpgParser:
         element, (number, title) = pending[0]
         if number:
             self.contents.pop(number, None)
+            self.contents_lines.pop(number, None)
         else:
             self.contents_titles.discard(name_key(title))
         self.feed(element)
@@ -408,13 +412,14 @@ class _IpgParser:
             return "", text
         return None
 
-    def register_contents(self, text: str) -> None:
+    def register_contents(self, text: str, line: int) -> None:
         entry = self.parse_entry(_plain(text))
         if entry is None:
             return
         number, title = entry
         if number:
             self.contents.setdefault(number, title)
+            self.contents_lines.setdefault(number, line)
         else:
             self.contents_titles.add(name_key(title))
 
@@ -866,15 +871,12 @@ class _IpgParser:
             self.problem(ERROR, self.sections[0].line,
                          "no infraction sections (like \"2.1 Game Play Error — Missed Trigger\") found: "
                          "is this an Infraction Procedure Guide?")
-        unreached = [f"{number} {title}".strip() for number, title in self.contents.items() if number not in self.seen]
-        info, stops = truncated(info, unreached, self.stream, self.sections[-1].number if self.sections else None)
-        self.problems.extend(stops)
         penalties = self.quick_reference(infractions)
-        document = Document(
-            info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
-            credits=self.plain_blocks(self.credits), penalties=tuple(penalties))
-        info, structure = check_structure(document)
-        return replace(document, info=info, problems=tuple(self.problems + structure))
+        contents = tuple(ContentsEntry(number, title, self.contents_lines.get(number))
+                         for number, title in self.contents.items())
+        return Document(info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
+                        credits=self.plain_blocks(self.credits), penalties=tuple(penalties),
+                        problems=tuple(self.problems), contents=contents, end=text_end(self.stream))
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
         return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)

@@ -51,6 +51,7 @@ from ..model import (
     TABLE_ROW,
     WARNING,
     Block,
+    ContentsEntry,
     Document,
     DocumentInfo,
     Problem,
@@ -63,16 +64,16 @@ from ..read.stream import ContentsLine, Element, Heading, ListItem, PageNumber, 
 from .common import (
     CLOSING_MARKS,
     SectionIds,
-    check_structure,
     ends_sentence,
     first_word,
     is_contents_label,
     line_failed,
     looks_like_title,
+    normalise_title,
     title_case,
     wrap_width,
 )
-from .ending import credits_start, listed, truncated
+from .ending import credits_start, text_end
 from .refs import find_references, may_hold_references, moved
 
 # --- the shapes of lines -------------------------------------------------------------------------
@@ -87,7 +88,6 @@ NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
 TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
-NORMALISE = re.compile(r"[^0-9a-z]+")
 BOLD_HEADING_LEVEL = 3       # "**1.1 Title**": a heading below the chapters'
 BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
 MARKDOWN_ROW = re.compile(r"^\|.*\|$")
@@ -157,11 +157,6 @@ def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
 
 
 # --- small helpers -------------------------------------------------------------------------------
-
-def normalise_title(text: str) -> str:
-    """"Appendix A—Changes" and "appendix a - changes" compare equal."""
-    return NORMALISE.sub(" ", text.lower().replace("’", "'")).strip()
-
 
 def _same_title(a: str, b: str) -> bool:
     """One title starts the other, or the shorter one's long words (two at least) are mostly in the other."""
@@ -277,7 +272,6 @@ class _Parser:
                 self.contents_by_number.setdefault(entry.number, entry)
         self.contents_subheadings = {normalise_title(entry.title): entry
                                      for entry in self.contents if not entry.number}
-        self.subheadings_seen: set[str] = set()
         self.credits_at = credits_start(self.lines)
         # Output being built.
         self.front: list[_Draft] = []
@@ -606,9 +600,8 @@ class _Parser:
             return False
         known = (self.contents_subheadings and len(text) <= MAX_TITLE
                  and normalise_title(text) in self.contents_subheadings)
-        if known:
-            self.subheadings_seen.add(normalise_title(text))
-        elif not (isinstance(element, Heading) or EXAMPLE_LABEL.match(text) or self._looks_like_subheading(index)):
+        if not (known or isinstance(element, Heading) or EXAMPLE_LABEL.match(text)
+                or self._looks_like_subheading(index)):
             return False
         self._close()
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
@@ -743,26 +736,15 @@ class _Parser:
     # --- the document ---
 
     def _document(self) -> Document:
-        info = self.info
         sections = tuple(self._section(draft) for draft in self.sections)
         if not any(section.number for section in sections):
             self._problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
                                        "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
-        unreached = [f"{entry.number} {entry.title}" for entry in self.contents
-                     if entry.number and entry.number not in self.numbered]
-        last = next((draft.number for draft in reversed(self.sections) if draft.number), "")
-        info, stops = truncated(info, unreached, self.lines, last)
-        self.problems.extend(stops)
-        unseen = [entry for entry in self.contents
-                  if not entry.number and normalise_title(entry.title) not in self.subheadings_seen]
-        if unseen:
-            names = listed([f"\"{entry.title}\"" for entry in unseen])
-            self._problem(WARNING, unseen[0].line, f"the contents list names {names} but the text has no such heading")
-        document = Document(info=info, sections=sections,
-                            front_matter=tuple(draft.block() for draft in self.front),
-                            credits=tuple(draft.block() for draft in self.credits))
-        info, structure = check_structure(document)
-        return replace(document, info=info, problems=tuple(self.problems + structure))
+        return Document(info=self.info, sections=sections,
+                        front_matter=tuple(draft.block() for draft in self.front),
+                        credits=tuple(draft.block() for draft in self.credits), problems=tuple(self.problems),
+                        contents=tuple(ContentsEntry(entry.number, entry.title, entry.line) for entry in self.contents),
+                        end=text_end(self.lines))
 
     def _section(self, draft: _Open) -> Section:
         refs = []
