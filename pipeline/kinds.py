@@ -59,7 +59,7 @@ KINDS: tuple[Kind, ...] = (
          re.compile(r"Infraction Procedure Guide|Penalty Guidelines", re.I), "ipg", page_level=2, search_order=0,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),
          structure=(Structure(INFRACTION_HEADING, 3, 8.0, "infraction headings like 2.1 Game Play Error"),),
-         checks=("contents", "layout")),
+         checks=("contents", "penalties agree", "layout")),
     Kind("mtr", "Magic Tournament Rules", "MTR", ("mtr", "tournament rules", "magic tournament rules"),
          re.compile(r"(?<!Universal )Tournament Rules", re.I), "mtr", page_level=1, search_order=1,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),

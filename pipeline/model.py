@@ -148,6 +148,32 @@ class Penalty:
 
 
 @dataclass(frozen=True)
+class AppendixRow:
+    """A row of an IPG's Appendix A (the penalty quick reference), as written."""
+    group: str                    # the group line above it ("Game Play Errors")
+    infraction: str               # "Missed Trigger"
+    penalty: str                  # as written: "None", "Warning*"
+    line: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class SecondPenalty:
+    """A second, different penalty an infraction's section gives (a penalty box a converter misplaced)."""
+    number: str                   # the infraction's section number
+    penalty: str
+    line: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class PenaltyEvidence:
+    """What an IPG writes of its penalties besides each infraction's own: its Appendix A row by row, and any
+    second penalty a section gives. The check after parsing weighs them against the infractions."""
+    appendix_line: Optional[int] = None      # Appendix A's heading; None: the document has none
+    rows: tuple[AppendixRow, ...] = ()
+    second_penalties: tuple[SecondPenalty, ...] = ()
+
+
+@dataclass(frozen=True)
 class ContentsEntry:
     """One entry of a document's contents list: a heading its text promises to reach."""
     number: str                   # as its heading will be numbered ("2.1", "Appendix A"); "" for a named one
@@ -198,6 +224,7 @@ class Document:
     problems: tuple[Problem, ...] = ()
     contents: tuple[ContentsEntry, ...] = ()  # its contents list, as read: checked after parsing
     end: Optional[TextEnd] = None             # where its text stops (for a contents list never reached)
+    penalty_evidence: Optional[PenaltyEvidence] = None   # an IPG's Appendix A and second penalties, as read
 
     @property
     def id(self) -> str:
@@ -284,5 +311,6 @@ __all__ = [
     "slug", "section_id", "subsection_id",
     "ERROR", "WARNING", "INFO", "PARAGRAPH", "BULLET", "NUMBERED", "SUBHEADING", "TABLE_ROW",
     "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty", "ContentsEntry", "TextEnd",
+    "AppendixRow", "SecondPenalty", "PenaltyEvidence",
     "DocumentInfo", "Document", "Annotation", "Corpus", "replace",
 ]

@@ -7,11 +7,16 @@ from pipeline.model import (
     ERROR,
     SUBHEADING,
     WARNING,
+    AppendixRow,
     Block,
     ContentsEntry,
     Document,
     DocumentInfo,
     GlossaryEntry,
+    Infraction,
+    Penalty,
+    PenaltyEvidence,
+    SecondPenalty,
     Section,
     TextEnd,
 )
@@ -93,3 +98,70 @@ def test_a_truncated_ipg_file_is_reported_through_the_parse_stage():
     assert "(2 Game Play Errors, 3 Tournament Errors)" in truncated[0].message
     assert "in the middle of a sentence" in truncated[0].message
     assert document.info.complete is False
+
+
+# --- an IPG's infractions and its Appendix A ------------------------------------------------------------
+
+def ipg(*sections: Section, rows=(), second=(), excerpt=False, appendix_line=200) -> Document:
+    info = DocumentInfo(id="ipg", kind="ipg", title="Infraction Procedure Guide", edition=None, source="ipg.txt",
+                        excerpt=excerpt)
+    evidence = PenaltyEvidence(appendix_line, tuple(rows), tuple(second))
+    return Document(info=info, sections=sections, penalty_evidence=evidence)
+
+
+def infraction(number: str, name: str, penalty: str, line: int) -> Section:
+    return Section(id=f"ipg:{number}", number=number, title=f"Game Play Error — {name}", level=2, line=line,
+                   kind="infraction", infraction=Infraction("Game Play Error", name, penalty))
+
+
+def test_infractions_that_agree_with_appendix_a_give_the_quick_reference():
+    document = checked(ipg(infraction("2.1", "Missed Trigger", "No Penalty", 50),
+                           rows=[AppendixRow("Game Play Errors", "Missed Trigger", "None", 210)]))
+    assert document.problems == () and document.info.complete
+    assert document.penalties == (Penalty("ipg:2.1", "Game Play Error", "Missed Trigger", "No Penalty"),)
+
+
+def test_appendix_a_disagreeing_with_an_infraction_is_an_error_at_its_row():
+    document = checked(ipg(infraction("2.1", "Missed Trigger", "Warning", 50),
+                           rows=[AppendixRow("Game Play Errors", "Missed Trigger", "Game Loss", 210)]))
+    [problem] = document.problems
+    assert (problem.severity, problem.file, problem.line) == (ERROR, "ipg.txt", 210)
+    assert problem.message == ("Appendix A gives 'Missed Trigger' the penalty 'Game Loss' but section 2.1 "
+                               "(line 50) says 'Warning'")
+    assert document.info.complete is False
+
+
+def test_a_garbled_penalty_is_repaired_from_appendix_a_and_said_so():
+    document = checked(ipg(infraction("2.1", "Missed Trigger", "Definition Warning", 50),
+                           rows=[AppendixRow("Game Play Errors", "Missed Trigger", "Warning", 210)]))
+    [problem] = document.problems
+    assert (problem.severity, problem.line) == (WARNING, 50) and "taken from Appendix A" in problem.message
+    assert document.section("2.1").infraction.penalty == "Warning"
+    assert document.penalties[0].penalty == "Warning" and document.info.complete
+
+
+def test_a_penalty_that_is_not_known_and_no_appendix_to_repair_it_is_an_error():
+    document = checked(ipg(infraction("2.1", "Missed Trigger", "Definition Warning", 50), appendix_line=None))
+    [problem] = document.problems
+    assert (problem.severity, problem.file, problem.line) == (ERROR, "ipg.txt", 50)
+    assert "'Definition Warning' is not a known penalty" in problem.message and not document.info.complete
+
+
+def test_two_penalties_in_one_infraction_are_an_error_and_appendix_a_says_which_to_keep():
+    document = checked(ipg(infraction("2.1", "Missed Trigger", "Game Loss", 50),
+                           rows=[AppendixRow("Game Play Errors", "Missed Trigger", "Warning", 210)],
+                           second=[SecondPenalty("2.1", "Warning", 60)]))
+    [problem] = document.problems
+    assert (problem.severity, problem.line) == (ERROR, 60) and "kept 'Warning', as Appendix A" in problem.message
+    assert document.section("2.1").infraction.penalty == "Warning" and not document.info.complete
+
+
+def test_appendix_a_naming_another_infraction_is_an_error_but_a_warning_in_an_excerpt():
+    rows = [AppendixRow("Game Play Errors", "Missed Trigger", "No Penalty", 210),
+            AppendixRow("Tournament Errors", "Tardiness", "Game Loss", 211)]
+    whole = checked(ipg(infraction("2.1", "Missed Trigger", "No Penalty", 50), rows=rows))
+    [problem] = whole.problems
+    assert (problem.severity, problem.line) == (ERROR, 211) and "'Tardiness'" in problem.message
+    assert whole.penalties[-1] == Penalty(None, "Tournament Error", "Tardiness", "Game Loss")
+    excerpt = checked(ipg(infraction("2.1", "Missed Trigger", "No Penalty", 50), rows=rows, excerpt=True))
+    assert [problem.severity for problem in excerpt.problems] == [WARNING] and excerpt.info.complete

@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from .. import kinds
-from ..model import ERROR, SUBHEADING, WARNING, Document, DocumentInfo, Problem
-from .common import normalise_title
+from ..model import ERROR, SUBHEADING, WARNING, Document, Problem
+from .common import broken_severity, normalise_title
+from .quick_reference import settled_penalties
 
 Check = Callable[[Document], Document]
 NAMES_SHOWN = 5
@@ -31,12 +32,6 @@ def listed(names: Sequence[str], limit: int = NAMES_SHOWN) -> str:
     """"a, b, c and 4 more": the first few of a list, for a message."""
     more = f" and {len(names) - limit} more" if len(names) > limit else ""
     return ", ".join(names[:limit]) + more
-
-
-def broken_severity(info: DocumentInfo) -> str:
-    """What a broken invariant is: an error, but a warning in a file the manifest says is an excerpt (an
-    excerpt's contents list names what it left out)."""
-    return WARNING if info.excerpt else ERROR
 
 
 # --- the contents list ------------------------------------------------------------------------------
@@ -173,6 +168,7 @@ def problems_only(find: Callable[[Document], list[Problem]]) -> Check:
 CHECKS: dict[str, Check] = {
     "contents": contents_reached,
     "layout": layout_recognised,
+    "penalties agree": settled_penalties,
     "unique terms": problems_only(unique_terms),
     "terms are names": problems_only(terms_are_names),
 }

@@ -17,7 +17,7 @@ import re
 from dataclasses import MISSING, fields, replace
 from typing import Optional
 
-from ..model import WARNING, Problem
+from ..model import ERROR, WARNING, DocumentInfo, Problem
 from ..read.shapes import CLOSING_MARKS, ends_sentence, glue, looks_like_title  # noqa: F401  (shared with the parsers)
 
 # "Contents", "Table of Contents", "CONTENTS:"; the MTR also lists "Appendices".
@@ -70,6 +70,12 @@ class SectionIds:
                                          f"the second as {unique.split(':', 1)[1]}"))
         self.used.add(unique)
         return unique
+
+
+def broken_severity(info: DocumentInfo) -> str:
+    """What a broken invariant is: an error, but a warning in a file the manifest says is an excerpt (an
+    excerpt's contents list names what it left out)."""
+    return WARNING if info.excerpt else ERROR
 
 
 def line_failed(problems: list[Problem], source: str, line: Optional[int], error: Exception) -> None:
