@@ -25,7 +25,6 @@ list names but the file never reaches is reported, and the document is marked in
 """
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional
@@ -54,6 +53,7 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Blank, ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from . import common
+from .blocks import Draft
 from .common import is_contents_label, line_failed
 from .ending import CREDIT_LINE, credits_start, text_end
 from .penalties import (
@@ -67,7 +67,6 @@ from .penalties import (
     penalties_agree,
     singular,
 )
-from .refs import find_references, may_hold_references, moved
 
 # --- Penalties (their names and forms: pipeline.parse.penalties) -------------------------------------
 
@@ -166,48 +165,10 @@ def looks_like_subheading(text: str) -> bool:
 # --- Builders ---------------------------------------------------------------------------------
 
 @dataclass
-class _Chunk:
-    """A block being built: a paragraph may still take more lines."""
-    kind: str
-    parts: list
-    line: int
-    marker: str = ""
-    cells: tuple = ()
-    part: str = ""            # which infraction part it belongs to ("definition", "upgrade:2", ...)
-    example: bool = False
-    ref_text: Optional[str] = None   # text to search for references, when not the block text
+class _Chunk(Draft):
+    """A block being built, and the infraction part it belongs to."""
+    part: str = ""            # "definition", "upgrade:2", ...
     open: bool = True         # may take continuation lines
-    lines: list = field(default_factory=list)   # source line of each part after the first
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.parts)
-
-    def add(self, text: str, line: int) -> None:
-        """A continuation line of this paragraph or item."""
-        self.parts.append(text)
-        self.lines.append(line)
-        if self.ref_text is not None:
-            self.ref_text += " " + text
-
-    def references(self) -> list[Reference]:
-        """The references in this block, each with the source line its phrase starts on."""
-        text = self.ref_text if self.ref_text is not None else self.text
-        if not may_hold_references(text):
-            return []
-        # Where each part starts in the joined text, measured from the end (ref_text is a suffix).
-        offset = len(self.text) - len(text)
-        starts, position = [], 0
-        for part in self.parts:
-            starts.append(position - offset)
-            position += len(part) + 1
-        line_of = [self.line] + self.lines
-        found = []
-        for reference in find_references(text, self.line):
-            index = bisect.bisect_right(starts, reference.start) - 1
-            found.append(moved(reference, line=line_of[max(index, 0)], start=reference.start + offset,
-                                 end=reference.end + offset))
-        return found
 
 
 @dataclass
@@ -575,12 +536,12 @@ class _IpgParser:
     def blocks(self, chunks: list[_Chunk]) -> tuple[tuple[Block, ...], tuple[Reference, ...], tuple[str, ...]]:
         blocks, refs, examples = [], [], []
         for index, chunk in enumerate(chunks):
-            block = Block(chunk.kind, chunk.text, chunk.marker, chunk.cells)
+            block = chunk.block()
             blocks.append(block)
             if chunk.example:
                 examples.append(block.as_text())
             if chunk.kind != SUBHEADING:
-                refs.extend(moved(ref, block=index) for ref in chunk.references())
+                refs.extend(chunk.references(index))
         return tuple(blocks), tuple(refs), tuple(examples)
 
     # -- body --------------------------------------------------------------------------------
@@ -808,7 +769,7 @@ class _IpgParser:
             return
         note = CHANGE_NOTE.match(text)
         if note:
-            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, ref_text=note.group("text")))
+            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
             return
         last = open_.chunks[-1] if open_.chunks else None
         if self.continues(last, text):
@@ -835,7 +796,7 @@ class _IpgParser:
                         end=text_end(self.stream), penalty_evidence=evidence)
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
-        return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)
+        return tuple(chunk.block() for chunk in chunks)
 
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))
