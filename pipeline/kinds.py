@@ -35,8 +35,8 @@ class Kind:
     structure: tuple[Structure, ...] = ()
     numbered_titles: bool = True    # page titles "2.1 Missed Trigger" rather than "704. State-Based Actions"
     mentions_by_title: bool = False  # names other documents' sections by their titles ("Tardiness")
-    checks: tuple[str, ...] = ()    # invariants held after parsing (pipeline.parse.checks), beyond those every
-    #                                 parser checks as it reads: its contents list, its own numbering
+    checks: tuple[str, ...] = ()    # invariants held after parsing, in this order (pipeline.parse.checks names
+    #                                 them); a parser checks only its own numbering as it reads
 
 
 CR_RULE_LINE = re.compile(r"^\s*[1-9]\d{2}\.\d{1,3}[a-z]?\.?\s")
@@ -54,15 +54,17 @@ KINDS: tuple[Kind, ...] = (
          re.compile(r"Comprehensive Rules", re.I), "cr", page_level=2, search_order=2,
          number=re.compile(r"[1-9](?:\d{2}(?:\.\d{1,3}[a-z]?)?)?"),
          structure=(Structure(CR_RULE_LINE, 20, 8.0, "rule lines like 100.1"),),
-         numbered_titles=False, checks=("unique terms", "terms are names")),
+         numbered_titles=False, checks=("contents", "unique terms", "terms are names")),
     Kind("ipg", "Infraction Procedure Guide", "IPG", ("ipg", "infraction procedure guide"),
          re.compile(r"Infraction Procedure Guide|Penalty Guidelines", re.I), "ipg", page_level=2, search_order=0,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),
-         structure=(Structure(INFRACTION_HEADING, 3, 8.0, "infraction headings like 2.1 Game Play Error"),)),
+         structure=(Structure(INFRACTION_HEADING, 3, 8.0, "infraction headings like 2.1 Game Play Error"),),
+         checks=("contents", "penalties agree", "layout")),
     Kind("mtr", "Magic Tournament Rules", "MTR", ("mtr", "tournament rules", "magic tournament rules"),
          re.compile(r"(?<!Universal )Tournament Rules", re.I), "mtr", page_level=1, search_order=1,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),
-         structure=(Structure(MTR_CHAPTER, 2, 5.0, "chapters like 1. Tournament Fundamentals"),)),
+         structure=(Structure(MTR_CHAPTER, 2, 5.0, "chapters like 1. Tournament Fundamentals"),),
+         checks=("contents", "layout")),
     Kind("jar", "Judging at Regular REL", "JAR", ("jar", "judging at regular rel"),
          re.compile(r"Judging at Regular", re.I), "jar", page_level=1, search_order=3,
          number=re.compile(r"(?!)"),                # its sections have titles, no numbers
@@ -71,7 +73,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("floor", "Magic Online DCI Floor Rules", "Floor Rules", ("floor", "floor rules"),
          re.compile(r"Floor Rules", re.I), "mtr", page_level=1, search_order=4,
          number=re.compile(r"1\d\d[a-z]?"),
-         structure=(Structure(FLOOR_HEADING, 5, 6.0, "headings like 112a. Game Clock"),), numbered_titles=False),
+         structure=(Structure(FLOOR_HEADING, 5, 6.0, "headings like 112a. Game Clock"),), numbered_titles=False,
+         checks=("contents", "layout")),
 )
 
 BY_ID = {kind.id: kind for kind in KINDS}

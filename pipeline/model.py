@@ -148,6 +148,49 @@ class Penalty:
 
 
 @dataclass(frozen=True)
+class AppendixRow:
+    """A row of an IPG's Appendix A (the penalty quick reference), as written."""
+    group: str                    # the group line above it ("Game Play Errors")
+    infraction: str               # "Missed Trigger"
+    penalty: str                  # as written: "None", "Warning*"
+    line: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class SecondPenalty:
+    """A second, different penalty an infraction's section gives (a penalty box a converter misplaced)."""
+    number: str                   # the infraction's section number
+    penalty: str
+    line: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class PenaltyEvidence:
+    """What an IPG writes of its penalties besides each infraction's own: its Appendix A row by row, and any
+    second penalty a section gives. The check after parsing weighs them against the infractions."""
+    appendix_line: Optional[int] = None      # Appendix A's heading; None: the document has none
+    rows: tuple[AppendixRow, ...] = ()
+    second_penalties: tuple[SecondPenalty, ...] = ()
+
+
+@dataclass(frozen=True)
+class ContentsEntry:
+    """One entry of a document's contents list: a heading its text promises to reach."""
+    number: str                   # as its heading will be numbered ("2.1", "Appendix A"); "" for a named one
+    title: str                    # as the list writes it ("" where only the number was kept)
+    line: Optional[int] = None
+    closing: bool = False         # a named part that closes the document (the CR's "Glossary"): like a
+    #                               numbered entry, a text that never reaches it stops early
+
+
+@dataclass(frozen=True)
+class TextEnd:
+    """Where a source's text stops: its last line with text, and whether that line stops mid-sentence."""
+    line: Optional[int]           # None: the source has no text
+    mid_sentence: bool = False
+
+
+@dataclass(frozen=True)
 class DocumentInfo:
     id: str                       # "cr", "mtr", "ipg", or "<kind>-<edition>" for older ones
     kind: str                     # "cr", "mtr", "ipg", "floor"
@@ -179,6 +222,9 @@ class Document:
     credits: tuple[Block, ...] = ()           # CR credits, trademark lines at the end
     penalties: tuple[Penalty, ...] = ()
     problems: tuple[Problem, ...] = ()
+    contents: tuple[ContentsEntry, ...] = ()  # its contents list, as read: checked after parsing
+    end: Optional[TextEnd] = None             # where its text stops (for a contents list never reached)
+    penalty_evidence: Optional[PenaltyEvidence] = None   # an IPG's Appendix A and second penalties, as read
 
     @property
     def id(self) -> str:
@@ -264,6 +310,7 @@ class Corpus:
 __all__ = [
     "slug", "section_id", "subsection_id",
     "ERROR", "WARNING", "INFO", "PARAGRAPH", "BULLET", "NUMBERED", "SUBHEADING", "TABLE_ROW",
-    "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty",
+    "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty", "ContentsEntry", "TextEnd",
+    "AppendixRow", "SecondPenalty", "PenaltyEvidence",
     "DocumentInfo", "Document", "Annotation", "Corpus", "replace",
 ]

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.model import ERROR, INFO, WARNING, Block, DocumentInfo, Reference, Section, section_id
-from pipeline.parse import PARSERS
+from pipeline.parse import PARSERS, parse
 from pipeline.parse.common import changed, fast_constructor, field_changer
 from pipeline.parse.cr import heading_shape, parse_cr, term_names
 from pipeline.parse.refs import find_references, find_references_in_texts
@@ -32,11 +32,11 @@ def info_for(name: str) -> DocumentInfo:
 @cache
 def parsed(name: str):
     path = SEEDS / name if name == SEED else CORPUS / name
-    return parse_cr(read_source(path), info_for(name))
+    return parse(read_source(path), info_for(name))
 
 
 def parse_text(text: str, name: str = "test-cr.txt"):
-    return parse_cr(read_bytes(text.encode("utf-8"), name), info_for(name))
+    return parse(read_bytes(text.encode("utf-8"), name), info_for(name))
 
 
 def raw_lines(name: str) -> list[str]:

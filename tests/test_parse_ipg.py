@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.model import ERROR, INFO, SUBHEADING, TABLE_ROW, WARNING, Document, DocumentInfo, Problem
-from pipeline.parse import PARSERS
+from pipeline.parse import PARSERS, parse
 from pipeline.parse.ipg import parse_ipg
 from pipeline.read import Line, SourceText, read_bytes, read_source
 from pipeline.read.shapes import is_page_number
@@ -107,13 +107,13 @@ _parsed: dict = {}
 
 def parsed(path) -> Document:
     if path not in _parsed:
-        _parsed[path] = parse_ipg(read_source(path), info_for(path))
+        _parsed[path] = parse(read_source(path), info_for(path))
     return _parsed[path]
 
 
 def parse_text(text: str, name: str = "hand-made.txt") -> Document:
     source = read_bytes(text.encode("utf-8"), name)
-    return parse_ipg(source, DocumentInfo(id="ipg", kind="ipg", title="IPG", edition=None, source=name))
+    return parse(source, DocumentInfo(id="ipg", kind="ipg", title="IPG", edition=None, source=name))
 
 
 def warnings(document: Document, severity: str = WARNING) -> list[Problem]:
@@ -412,7 +412,7 @@ def test_numbered_list_items_are_not_headings():
 @pytest.mark.parametrize("path", [SEEDS / "000_d5f726d99ad04a53.txt", SEEDS / "002_75bbd6f8d1790816.txt",
                                   CORPUS / "mtr-2026-02-27.txt"])
 def test_a_file_that_is_not_an_ipg_is_an_error(path):
-    document = parse_ipg(read_source(path), info_for(path))
+    document = parse(read_source(path), info_for(path))
     assert any(p.severity == ERROR for p in document.problems)
     assert not any(s.infraction for s in document.sections)
 
@@ -483,7 +483,7 @@ FRAGMENTS = [
 def test_never_raises_on_arbitrary_lines(lines, fmt):
     source = SourceText("random.txt", tuple(Line(i + 1, text, hint) for i, (text, hint) in enumerate(lines)),
                         "utf-8", fmt, "")
-    document = parse_ipg(source, DocumentInfo(id="ipg", kind="ipg", title="IPG", edition=None, source="random.txt"))
+    document = parse(source, DocumentInfo(id="ipg", kind="ipg", title="IPG", edition=None, source="random.txt"))
     assert isinstance(document, Document)
     assert all(isinstance(p, Problem) for p in document.problems)
     assert not any("could not read this line" in p.message for p in document.problems)   # the safety net stayed unused

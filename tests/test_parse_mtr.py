@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pipeline import kinds
 from pipeline.model import BULLET, ERROR, INFO, NUMBERED, PARAGRAPH, SUBHEADING, TABLE_ROW, WARNING, DocumentInfo
-from pipeline.parse import PARSERS
+from pipeline.parse import PARSERS, parse
 from pipeline.parse.mtr import parse_mtr
 from pipeline.read import Line, SourceText, read_bytes, read_source
 from pipeline.read.shapes import is_contents_line, is_page_number
@@ -44,13 +44,13 @@ def parsed(path):
     """Each real fixture is parsed once per test session (the parser is pure)."""
     if path not in _parsed:
         info = floor_info() if path == FLOOR_2002 else mtr_info(path.name)
-        _parsed[path] = parse_mtr(read_source(path), info)
+        _parsed[path] = parse(read_source(path), info)
     return _parsed[path]
 
 
 def parse_text(text: str, kind: str = "mtr"):
     info = floor_info() if kind == "floor" else mtr_info()
-    return parse_mtr(read_bytes(text.encode("utf-8"), "variant.txt"), info)
+    return parse(read_bytes(text.encode("utf-8"), "variant.txt"), info)
 
 
 def numbered(document) -> list[tuple[str, str]]:
@@ -597,7 +597,7 @@ def test_never_raises_on_arbitrary_lines(rows, kind):
     lines = tuple(Line(number, text, hint) for number, (text, hint) in enumerate(rows, start=1))
     source = SourceText("random.txt", lines, "utf-8", "html" if rows and rows[0][1] else "text", "0" * 64)
     info = floor_info() if kind == "floor" else mtr_info("random.txt")
-    document = parse_mtr(source, info)
+    document = parse(source, info)
     ids = [section.id for section in document.sections]
     assert len(ids) == len(set(ids))
 
@@ -618,7 +618,7 @@ def test_a_section_heading_right_after_its_chapter_heading_is_its_own_section(he
             f"<{h2}>2. Tournament Mechanics</{h2}><{h3}>2.1 Match Structure</{h3}><p>A match is a series of games.</p>"
             f"<{h3}>2.2 Play/Draw Rule</{h3}><p>For the first game, a random player chooses.</p></body></html>")
     source = read_bytes(html.encode(), "mtr.html")
-    document = parse_mtr(source, mtr_info("mtr.html"))
+    document = parse(source, mtr_info("mtr.html"))
     assert [(s.number, s.kind) for s in document.sections] == [
         ("1", "chapter"), ("1.1", "section"), ("1.2", "section"), ("2", "chapter"), ("2.1", "section"),
         ("2.2", "section")]

@@ -1,5 +1,5 @@
 """What every parser shares: how a line ends a sentence or reads like a title, the contents label,
-unique section ids, the check that a layout was recognised, a per-line guard so that odd content
+titles compared across formats, unique section ids, a per-line guard so that odd content
 becomes a Problem (with its line) instead of an exception, how the lines of a paragraph join, and
 what makes a parse fast (model objects built and copied without the frozen classes' __init__, the
 cycle collector paused).
@@ -24,6 +24,7 @@ from ..read.shapes import CLOSING_MARKS, ends_sentence, glue, looks_like_title  
 CONTENTS_LABEL = re.compile(r"(?:table\s+of\s+)?contents:?|appendices", re.I)
 
 TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+NOT_ALPHANUMERIC = re.compile(r"[^0-9a-z]+")
 TRAILING_NOTE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]$")       # "... Limited Events (these are guidelines)"
 
 
@@ -32,6 +33,11 @@ def title_case(title: str) -> bool:
     (not "New sets added", "Such as these"); a note in parentheses at its end does not count."""
     long_words = [word for word in TITLE_WORD.findall(TRAILING_NOTE.sub("", title)) if len(word) > 3]
     return not long_words or 2 * sum(word[0].isupper() for word in long_words) >= len(long_words)
+
+
+def normalise_title(text: str) -> str:
+    """"Appendix A—Changes" and "appendix a - changes" compare equal."""
+    return NOT_ALPHANUMERIC.sub(" ", text.lower().replace("’", "'")).strip()
 
 
 def is_contents_label(text: str) -> bool:
@@ -66,48 +72,10 @@ class SectionIds:
         return unique
 
 
-# A layout the parser does not know (an older edition's names and numbering) shows as text left outside
-# every section, or as one section swallowing what were headings to a reader. In the IPGs and MTRs of
-# 2012-2026 the text before the first section is at most 3 % of the words and the longest section 11 %.
-STRUCTURE_MIN_WORDS = 3000          # shorter texts (excerpts, hand-made ones) are not judged
-OUTSIDE_SHARE = 0.25                # more of the words than this outside every section: not recognised
-ONE_SECTION_SHARE = 0.30            # one section holding more than this: its headings not recognised
-
-
-def check_structure(document, min_words: int = STRUCTURE_MIN_WORDS) -> tuple[DocumentInfo, list[Problem]]:
-    """The document's info (incomplete if its layout was not recognised) and the problems that say where.
-
-    Never a half-parsed document presented as complete: when too much of the text lies outside the
-    sections, or one section holds too much of it, the document is marked incomplete with an error
-    naming the line (the read stage adds the page for a PDF).
-    """
-    def words(blocks) -> int:
-        return sum(len(block.as_text().split()) for block in blocks)
-    sizes = [words(section.blocks) + sum(len(example.split()) for example in section.examples)
-             for section in document.sections]
-    outside = words(document.front_matter) + words(document.credits)
-    total = outside + sum(sizes) + sum(len(entry.text.split()) for entry in document.glossary)
-    info, problems = document.info, []
-    if total < min_words or not document.sections or not info.complete:
-        return info, problems          # (a file already known to stop early is judged by that)
-    first = next((section.line for section in document.sections if section.line), None)
-    if outside > OUTSIDE_SHARE * total:
-        problems.append(Problem(ERROR, info.source, first,
-                                f"{outside * 100 // total}% of the text lies outside every section (before line "
-                                f"{first}, or after the last section): this edition's layout was not recognised "
-                                f"there, so the document is marked incomplete"))
-    largest = max(range(len(sizes)), key=sizes.__getitem__)
-    if sizes[largest] > ONE_SECTION_SHARE * total:
-        section = document.sections[largest]
-        following = next((other.line for other in document.sections[largest + 1:] if other.line), None)
-        span = f"lines {section.line}-{following - 1}" if following else f"from line {section.line}"
-        problems.append(Problem(ERROR, info.source, section.line,
-                                f"section {section.number or section.title!r} holds {sizes[largest] * 100 // total}% "
-                                f"of the text ({span}): the headings inside it were not recognised (an older "
-                                f"layout?), so the document is marked incomplete"))
-    if problems:
-        info = replace(info, complete=False)
-    return info, problems
+def broken_severity(info: DocumentInfo) -> str:
+    """What a broken invariant is: an error, but a warning in a file the manifest says is an excerpt (an
+    excerpt's contents list names what it left out)."""
+    return WARNING if info.excerpt else ERROR
 
 
 def line_failed(problems: list[Problem], source: str, line: Optional[int], error: Exception) -> None:

@@ -26,7 +26,7 @@ of text with its indentation:
   line after a finished sentence starts the next entry.
 - The contents list is the run of heading lines after "Contents" (or dot-leader lines, or
   headings that come back before any rule) up to the first heading seen twice. A heading it names
-  that never comes is a truncated file (pipeline.parse.ending).
+  that never comes is a truncated file (Document.contents, pipeline.parse.checks).
 - In an excerpt (rules not followed by a glossary), unnumbered paragraphs set off by a blank
   line after the last rule are not rules text (a blog's "Post a Comment"): they go to credits.
 
@@ -46,6 +46,7 @@ from ..model import (
     SUBHEADING,
     WARNING,
     Block,
+    ContentsEntry,
     Document,
     DocumentInfo,
     GlossaryEntry,
@@ -68,7 +69,7 @@ from .common import (
     without_cycle_collection,
     wrap_width,
 )
-from .ending import truncated
+from .ending import text_end
 from .refs import SUBRULE_LETTERS, find_references_in_texts
 
 # --- the shapes of lines ---------------------------------------------------------------------------
@@ -228,7 +229,6 @@ class _CrParser:
         self.rules_seen = 0
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
-        self.found_names: set[str] = set()
         self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
         lines = [element for element in self.stream if element.text]
@@ -505,7 +505,6 @@ class _CrParser:
             self.contents_names.setdefault(label, line)
             return
         self.end_of_rules(glossary_follows=label == GLOSSARY_LABEL)
-        self.found_names.add(label)
         if label == GLOSSARY_LABEL:
             self.handle = self.glossary_line
         else:
@@ -596,7 +595,6 @@ class _CrParser:
 
     def start_credits(self, stripped: str, line: int) -> None:
         self.handle = self.credits_line
-        self.found_names.add(CREDITS_LABEL)
         self.credits.append(_Paragraph(stripped, line, kind=SUBHEADING))
         self.open = None
 
@@ -650,13 +648,12 @@ class _CrParser:
         refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=blocks)
         sections = self.sections(texts, refs)
         glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
-        info = self.check_complete()
         if not self.rules_seen:
             self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
-        return Document(info=info, sections=sections, glossary=glossary,
+        return Document(info=self.info, sections=sections, glossary=glossary,
                         front_matter=tuple(Block(p.kind, p.text) for p in self.front),
                         credits=tuple(Block(p.kind, p.text) for p in self.credits),
-                        problems=tuple(self.problems))
+                        problems=tuple(self.problems), contents=self.contents(), end=text_end(self.stream))
 
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
@@ -698,14 +695,11 @@ class _CrParser:
                                          term_names(term.term, terms)))
         return tuple(entries)
 
-    def check_complete(self) -> DocumentInfo:
-        """A heading the contents list names that never comes: the file stops early."""
-        unreached = [number for number in self.contents_numbers if number not in self.seen]
-        unreached += [name.title() for name in self.contents_names
-                      if name in (GLOSSARY_LABEL, CREDITS_LABEL) and name not in self.found_names]
-        info, stops = truncated(self.info, unreached, self.stream, self.drafts[-1].number if self.drafts else None)
-        self.problems.extend(stops)
-        return info
+    def contents(self) -> tuple[ContentsEntry, ...]:
+        """The contents list as data: the headings it numbers, then the glossary and credits it names."""
+        return tuple([ContentsEntry(number, "", line) for number, line in self.contents_numbers.items()]
+                     + [ContentsEntry("", name.title(), line, closing=True)
+                        for name, line in self.contents_names.items() if name in (GLOSSARY_LABEL, CREDITS_LABEL)])
 
 
 def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:

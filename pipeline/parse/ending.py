@@ -1,28 +1,23 @@
-"""How a document ends, the same for every kind: the credits that close it, and a file that stops before
-the end its contents list promises.
+"""How a document ends, the same for every kind: the credits that close it, and where its text stops.
 
 - The credits are the trailing lines that are each a credit line ("All trademarks are property of...",
   "© 2026 Viacom...", "Converted by: ...") or go on with the line above in lower case. A credit line
   with the document's text after it (a page footer in PDF text) is no credit: it stays where it is.
-- A contents list that names headings the text never reaches is a broken invariant (a truncated
-  download): one problem at the line where the file stops, naming what is missing; the document is
-  marked incomplete. In a file the manifest calls an excerpt it is a warning (an excerpt's contents
-  list names what it left out).
+- Where the text stops is recorded on the Document; a contents list that names headings it never
+  reaches is then a broken invariant (pipeline.parse.checks).
 """
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import Optional, Sequence
+from typing import Sequence
 
-from ..model import ERROR, WARNING, DocumentInfo, Problem
+from ..model import TextEnd
 from ..read.shapes import ends_sentence
 from ..read.stream import Element, PageNumber
 
 # "All trademarks are property of...", "™ & © 2024 Wizards", "Converted by: ...".
 CREDIT_LINE = re.compile(r"^(?:All trademarks\b|Converted by\b|™\s*&\s*©|TM\s*&\s*\(?c\)?|©|\(c\)\s*\d"
                          r"|Copyright\b)", re.I)
-NAMES_SHOWN = 5
 
 
 def credits_start(stream: Sequence[Element]) -> int:
@@ -42,31 +37,8 @@ def credits_start(stream: Sequence[Element]) -> int:
     return start
 
 
-def listed(names: Sequence[str], limit: int = NAMES_SHOWN) -> str:
-    """"a, b, c and 4 more": the first few of a list, for a message."""
-    more = f" and {len(names) - limit} more" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more
-
-
-def broken_severity(info: DocumentInfo) -> str:
-    """What a broken invariant is: an error, but a warning in a file the manifest says is an excerpt (an
-    excerpt's contents list names what it left out)."""
-    return WARNING if info.excerpt else ERROR
-
-
-def truncated(info: DocumentInfo, unreached: Sequence[str], stream: Sequence[Element],
-              last_section: Optional[str] = None) -> tuple[DocumentInfo, list[Problem]]:
-    """The document's info and the problem to report when its contents list names headings (`unreached`, as
-    "7.2 Card Use in Limited Tournaments") the text never reaches; (info, []) when it names none."""
-    if not unreached:
-        return info, []
+def text_end(stream: Sequence[Element]) -> TextEnd:
+    """Where the text of `stream` stops: its last line with text, and whether it stops mid-sentence (a
+    contents list it never reaches then reads as a truncated download: pipeline.parse.checks)."""
     last = next((element for element in reversed(stream) if element.text), None)
-    where = f"line {last.line}" if last else "its start"
-    if last_section:
-        where += f" (after section {last_section})"
-    if last is not None and not ends_sentence(last.text):
-        where += ", in the middle of a sentence"
-    message = (f"the contents list names {len(unreached)} section(s) the text never reaches ({listed(unreached)}): "
-               f"the file stops at {where}, so it looks truncated")
-    return replace(info, complete=False), [Problem(broken_severity(info), info.source, last.line if last else None,
-                                                   message)]
+    return TextEnd(last.line, not ends_sentence(last.text)) if last is not None else TextEnd(None)

@@ -3,8 +3,8 @@
 What it does, in one pass over the typed stream of a SourceText (pipeline.read.stream: headings, list
 items, table rows, dot-leader contents lines and page numbers already told apart):
 - skips page numbers and the contents list (dot-leader lines, or the run of entries after a
-  "Contents" line), remembering the entries so a truncated file can be told from a whole one
-  (pipeline.parse.ending reports it, and takes the credits that close the document);
+  "Contents" line), recording its entries (Document.contents: a file that stops before them is
+  reported after parsing, pipeline.parse.checks); the credits that close it (pipeline.parse.ending);
 - finds the numbered headings ("1. GENERAL PHILOSOPHY", "2.1 Game Play Error - Missed Trigger",
   "IPG 2.1 ...") and the appendix headings ("APPENDIX A — PENALTY QUICK REFERENCE");
 - for each infraction (2.1, 3.4, ..., and an older edition's 3.1-6.x under their own numbers) finds
@@ -13,11 +13,9 @@ items, table rows, dot-leader contents lines and page numbers already told apart
   the end of a part's heading ("Definition Warning": an older PDF's penalty box beside it); and the
   parts Definition / Examples / Philosophy / Additional Remedy / Upgrade / Downgrade, whether
   headings or inline labels;
-- builds Document.penalties from the infraction sections, reads Appendix A as data and checks the
-  invariants of an IPG: each infraction has exactly one penalty, a known one (PENALTY_NAMES), and
-  Appendix A gives each the same and names no other. A broken one is an ERROR (file and line), which
-  marks the document incomplete (pipeline.parse.checks); where one side is plainly an extraction artefact (a section's
-  penalty missing or garbled, Appendix A's known) the other repairs it, with a WARNING;
+- reads Appendix A's rows and any second penalty a section gives as data (Document.penalty_evidence):
+  whether they agree with the infractions, and Document.penalties, are settled after parsing
+  (pipeline.parse.quick_reference);
 - keeps Appendix B change notes ("3.5: ...") as text, never as references.
 
 What it must not do: raise on odd content (it records Problems instead), drop text (every line
@@ -27,57 +25,51 @@ list names but the file never reaches is reported, and the document is marked in
 """
 from __future__ import annotations
 
-import bisect
-import difflib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple, Optional
 
 from ..model import (
     BULLET,
     ERROR,
-    INFO,
     NUMBERED,
     PARAGRAPH,
     SUBHEADING,
     TABLE_ROW,
     WARNING,
+    AppendixRow,
     Block,
+    ContentsEntry,
     Document,
     DocumentInfo,
     Infraction,
-    Penalty,
+    PenaltyEvidence,
     Problem,
     Reference,
+    SecondPenalty,
     Section,
     section_id,
 )
 from ..read import SourceText
 from ..read.stream import Blank, ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from . import common
-from .common import check_structure, is_contents_label, line_failed
-from .ending import CREDIT_LINE, broken_severity, credits_start, truncated
-from .refs import find_references, may_hold_references, moved
+from .blocks import Draft
+from .common import is_contents_label, line_failed
+from .ending import CREDIT_LINE, credits_start, text_end
+from .penalties import (
+    LEADING_PENALTY,
+    PENALTY_LIST,
+    TRAILING_PENALTY,
+    TRAILING_PENALTY_ANY_CASE,
+    WHOLE_PENALTY,
+    name_key,
+    normalise_penalty,
+    penalties_agree,
+    singular,
+)
 
-# --- Penalties ------------------------------------------------------------------------------
+# --- Penalties (their names and forms: pipeline.parse.penalties) -------------------------------------
 
-# The penalties an IPG gives; "Caution" is the older editions' lightest one.
-PENALTY_NAMES = ("No Penalty", "Caution", "Warning", "Game Loss", "Match Loss", "Disqualification")
-_CANONICAL = {name.casefold(): name for name in PENALTY_NAMES}
-_CANONICAL["none"] = "No Penalty"          # Appendix A and the magicjudges box say "None"
-_PENALTY = rf"(?:{'|'.join(PENALTY_NAMES)}|None)[*†‡]?"   # "Warning*": a footnote
-_PENALTY_LIST = rf"{_PENALTY}(?:\s*(?:/|,|\bor\b)\s*{_PENALTY})*"
-# A known penalty, maybe qualified: "Warning*", "Warning / Game Loss", "Warning with potential upgrade",
-# "Warning (Competitive), Game Loss (Professional)". Not "Definition Warning" (a label run into it).
-KNOWN_PENALTY = re.compile(rf"^{_PENALTY}(?:\s*(?:{_PENALTY}|\([^()]*\)|[a-z][\w'’-]*|[/,;+&]))*$")
-# "2.1. Game Play Error — Missed Trigger No Penalty": the penalty after one space (or a column gap).
-TRAILING_PENALTY = re.compile(rf"^(?P<title>.*?\S)\s+(?P<penalty>{_PENALTY_LIST})$")
-TRAILING_PENALTY_ANY_CASE = re.compile(TRAILING_PENALTY.pattern, re.I)
-LEADING_PENALTY = re.compile(rf"^{_PENALTY}\b", re.I)
-ANY_PENALTY = re.compile(_PENALTY, re.I)
-WHOLE_PENALTY = re.compile(rf"^{_PENALTY_LIST}$", re.I)
-PENALTY_SPLIT = re.compile(r"\s*(?:/|,|\bor\b)\s*", re.I)
-FOOTNOTE_MARK = re.compile(r"[*†‡]+$")
 # pdftotext -layout: a box beside the text is a column after a run of spaces.
 COLUMN_GAP = re.compile(r"\s{3,}")
 # A text PDF puts a box's label on the line of the heading beside it, after one space.
@@ -114,7 +106,7 @@ _PART = r"Definitions?|Examples?|Philosophy|Additional Remed(?:y|ies)|Remedy|Pen
 PART_LINE = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:?$", re.I)
 # "Definition Warning": the penalty box printed beside a part's heading (older PDFs). Not after
 # "Upgrade", whose penalty is the upgraded one.
-PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{_PENALTY_LIST})$", re.I)
+PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{PENALTY_LIST})$", re.I)
 PART_LABEL = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:\s*(?P<rest>\S.*)$", re.I)
 BULLET_ITEM = re.compile(r"^(?P<marker>[•●▪◦∙·*–-])\s+(?P<text>\S.*)$")
 LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
@@ -127,41 +119,6 @@ CHANGE_NOTE = re.compile(r"^(?P<subject>\d{1,2}(?:\.\d{1,2})*[a-z]?|Appendix\s+[
 TABLE_HEADER = re.compile(r"^Infraction\s+Penalty$", re.I)
 MARKDOWN_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
-DASHES = re.compile(r"\s*[—–]\s*|\s+-\s+")
-SPACES = re.compile(r"\s+")
-
-
-def normalise_penalty(text: str) -> str:
-    """"None" -> "No Penalty", "warning" -> "Warning"; anything else is kept as written."""
-    text = SPACES.sub(" ", text).strip(" .")
-    mark = FOOTNOTE_MARK.search(text)
-    if mark and mark.start():
-        return normalise_penalty(text[:mark.start()]) + mark.group()
-    canonical = _CANONICAL.get(text.casefold())
-    if canonical:
-        return canonical
-    parts = PENALTY_SPLIT.split(text)
-    if len(parts) > 1 and all(part.casefold() in _CANONICAL for part in parts):
-        return " / ".join(_CANONICAL[part.casefold()] for part in parts)
-    return text
-
-
-def _penalty_core(text: str) -> str:
-    """The penalty without a trailing qualifier or footnote mark: "Warning with potential upgrade" -> "Warning"."""
-    text = FOOTNOTE_MARK.sub("", normalise_penalty(text))
-    match = LEADING_PENALTY.match(text)
-    if match and not ANY_PENALTY.search(text, match.end()):
-        return normalise_penalty(match.group(0))
-    return text
-
-
-def penalties_agree(a: str, b: str) -> bool:
-    return normalise_penalty(a) == normalise_penalty(b) or _penalty_core(a) == _penalty_core(b)
-
-
-def name_key(text: str) -> str:
-    """Compare names across formats: case, dashes and spacing do not count."""
-    return SPACES.sub(" ", DASHES.sub(" - ", text.casefold())).strip(" .:")
 
 
 def split_category(title: str) -> Optional[tuple[str, str]]:
@@ -208,48 +165,10 @@ def looks_like_subheading(text: str) -> bool:
 # --- Builders ---------------------------------------------------------------------------------
 
 @dataclass
-class _Chunk:
-    """A block being built: a paragraph may still take more lines."""
-    kind: str
-    parts: list
-    line: int
-    marker: str = ""
-    cells: tuple = ()
-    part: str = ""            # which infraction part it belongs to ("definition", "upgrade:2", ...)
-    example: bool = False
-    ref_text: Optional[str] = None   # text to search for references, when not the block text
+class _Chunk(Draft):
+    """A block being built, and the infraction part it belongs to."""
+    part: str = ""            # "definition", "upgrade:2", ...
     open: bool = True         # may take continuation lines
-    lines: list = field(default_factory=list)   # source line of each part after the first
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.parts)
-
-    def add(self, text: str, line: int) -> None:
-        """A continuation line of this paragraph or item."""
-        self.parts.append(text)
-        self.lines.append(line)
-        if self.ref_text is not None:
-            self.ref_text += " " + text
-
-    def references(self) -> list[Reference]:
-        """The references in this block, each with the source line its phrase starts on."""
-        text = self.ref_text if self.ref_text is not None else self.text
-        if not may_hold_references(text):
-            return []
-        # Where each part starts in the joined text, measured from the end (ref_text is a suffix).
-        offset = len(self.text) - len(text)
-        starts, position = [], 0
-        for part in self.parts:
-            starts.append(position - offset)
-            position += len(part) + 1
-        line_of = [self.line] + self.lines
-        found = []
-        for reference in find_references(text, self.line):
-            index = bisect.bisect_right(starts, reference.start) - 1
-            found.append(moved(reference, line=line_of[max(index, 0)], start=reference.start + offset,
-                                 end=reference.end + offset))
-        return found
 
 
 @dataclass
@@ -289,7 +208,7 @@ class _OpenSection:
     group: str = ""           # Appendix A group line ("Game Play Errors")
     single: Optional[_Name] = None   # Appendix A: a one-cell line a penalty may follow
     orphan: Optional[tuple] = None   # Appendix A: a lone penalty (penalty, line) that no name came before
-    rows: list = field(default_factory=list)  # Appendix A rows: (group, name, penalty, line)
+    rows: list[AppendixRow] = field(default_factory=list)   # Appendix A's
 
 
 class _IpgParser:
@@ -299,6 +218,7 @@ class _IpgParser:
         self.text_format = source.format != "html"
         self.problems: list[Problem] = []
         self.contents: dict[str, str] = {}          # number -> title, in order
+        self.contents_lines: dict[str, int] = {}    # number -> the line of its entry
         self.contents_titles: set[str] = set()      # unnumbered entries ("introduction")
         self.in_contents = False
         self.contents_pending: list = []            # entries of the list being read: (line, entry) or None
@@ -313,7 +233,7 @@ class _IpgParser:
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
-        self.other_penalties: dict[str, list[tuple[str, int]]] = {}   # number -> second penalties and their lines
+        self.second_penalties: list[SecondPenalty] = []
         self.in_credits = False
 
     # -- driver ------------------------------------------------------------------------------
@@ -345,7 +265,7 @@ class _IpgParser:
             self.blank_before = False
             return
         if form is ContentsLine:
-            self.register_contents(element.entry)
+            self.register_contents(element.entry, element.line)
             if self.in_contents:
                 self.contents_pending.append(None)
             return
@@ -378,7 +298,7 @@ class _IpgParser:
             number, title = entry
             repeat = (number and number in self.contents) or (not number and name_key(title) in self.contents_titles)
             if not repeat:
-                self.register_contents(text)
+                self.register_contents(text, element.line)
                 self.contents_pending.append((element, entry))
                 return True
         self.end_contents()
@@ -393,6 +313,7 @@ class _IpgParser:
         element, (number, title) = pending[0]
         if number:
             self.contents.pop(number, None)
+            self.contents_lines.pop(number, None)
         else:
             self.contents_titles.discard(name_key(title))
         self.feed(element)
@@ -408,13 +329,14 @@ class _IpgParser:
             return "", text
         return None
 
-    def register_contents(self, text: str) -> None:
+    def register_contents(self, text: str, line: int) -> None:
         entry = self.parse_entry(_plain(text))
         if entry is None:
             return
         number, title = entry
         if number:
             self.contents.setdefault(number, title)
+            self.contents_lines.setdefault(number, line)
         else:
             self.contents_titles.add(name_key(title))
 
@@ -595,7 +517,7 @@ class _IpgParser:
         heading = open_.heading
         if not (heading.category or open_.penalty):
             return None
-        category = heading.category or _singular(self.chapter_title(heading.number))
+        category = heading.category or singular(self.chapter_title(heading.number))
         name = heading.name or heading.title
         parts: dict[str, list[str]] = {}
         for chunk in open_.chunks:
@@ -614,12 +536,12 @@ class _IpgParser:
     def blocks(self, chunks: list[_Chunk]) -> tuple[tuple[Block, ...], tuple[Reference, ...], tuple[str, ...]]:
         blocks, refs, examples = [], [], []
         for index, chunk in enumerate(chunks):
-            block = Block(chunk.kind, chunk.text, chunk.marker, chunk.cells)
+            block = chunk.block()
             blocks.append(block)
             if chunk.example:
                 examples.append(block.as_text())
             if chunk.kind != SUBHEADING:
-                refs.extend(moved(ref, block=index) for ref in chunk.references())
+                refs.extend(chunk.references(index))
         return tuple(blocks), tuple(refs), tuple(examples)
 
     # -- body --------------------------------------------------------------------------------
@@ -676,8 +598,8 @@ class _IpgParser:
         if not open_.penalty:
             open_.penalty = value
         elif not penalties_agree(open_.penalty, value):
-            # an error whatever Appendix A says (settle_penalty keeps the one it agrees with, if any)
-            self.other_penalties.setdefault(open_.heading.number, []).append((value, line))
+            # an error whatever Appendix A says (pipeline.parse.quick_reference keeps the one it agrees with)
+            self.second_penalties.append(SecondPenalty(open_.heading.number, value, line))
 
     def part_and_penalty(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
         """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
@@ -813,12 +735,12 @@ class _IpgParser:
         if single is not None and single.orphan is not None and not lone_penalty:
             self.pair_orphan(open_, single)
         if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
-            open_.rows.append((open_.group, cells[0], " / ".join(cells[1:]), line))
+            open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
         elif lone_penalty:
             if single is not None:
                 # pdftotext's default mode gives each cell a line: the name, then its penalty.
                 open_.group = single.group
-                open_.rows.append((single.group, single.name, cells[0], single.line))
+                open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
             else:
                 open_.orphan = (cells[0], line)
         elif len(cells) == 1:
@@ -835,7 +757,7 @@ class _IpgParser:
         """A penalty read just before a name that no penalty followed: the text put that row's cells out of
         order ("Warning*" / "Missed Trigger" / "Looking at Extra Cards" / "Warning"). Paired, and said so."""
         penalty, penalty_line = single.orphan
-        open_.rows.append((single.group, single.name, penalty, single.line))
+        open_.rows.append(AppendixRow(single.group, single.name, penalty, single.line))
         self.problem(WARNING, single.line, f"Appendix A: the penalty {penalty!r} (line {penalty_line}) comes just "
                                            f"before the infraction {single.name!r}, which has no penalty after it: "
                                            f"read as that infraction's penalty")
@@ -847,7 +769,7 @@ class _IpgParser:
             return
         note = CHANGE_NOTE.match(text)
         if note:
-            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, ref_text=note.group("text")))
+            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
             return
         last = open_.chunks[-1] if open_.chunks else None
         if self.continues(last, text):
@@ -858,7 +780,6 @@ class _IpgParser:
     # -- the document ------------------------------------------------------------------------
 
     def finish(self) -> Document:
-        info = self.info
         infractions = [s for s in self.sections if s.infraction]
         if not self.sections:
             self.problem(ERROR, 1, "no numbered sections found: this does not look like an Infraction Procedure Guide")
@@ -866,167 +787,19 @@ class _IpgParser:
             self.problem(ERROR, self.sections[0].line,
                          "no infraction sections (like \"2.1 Game Play Error — Missed Trigger\") found: "
                          "is this an Infraction Procedure Guide?")
-        unreached = [f"{number} {title}".strip() for number, title in self.contents.items() if number not in self.seen]
-        info, stops = truncated(info, unreached, self.stream, self.sections[-1].number if self.sections else None)
-        self.problems.extend(stops)
-        penalties = self.quick_reference(infractions)
-        document = Document(
-            info=info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
-            credits=self.plain_blocks(self.credits), penalties=tuple(penalties))
-        info, structure = check_structure(document)
-        return replace(document, info=info, problems=tuple(self.problems + structure))
+        contents = tuple(ContentsEntry(number, title, self.contents_lines.get(number))
+                         for number, title in self.contents.items())
+        line, rows = self.appendix_rows or (None, ())
+        evidence = PenaltyEvidence(line, tuple(rows), tuple(self.second_penalties))
+        return Document(info=self.info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
+                        credits=self.plain_blocks(self.credits), problems=tuple(self.problems), contents=contents,
+                        end=text_end(self.stream), penalty_evidence=evidence)
 
     def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
-        return tuple(Block(chunk.kind, chunk.text, chunk.marker, chunk.cells) for chunk in chunks)
-
-    # -- penalties: one per infraction, known, and as Appendix A gives them -----------------------
-
-    def quick_reference(self, infractions: list[Section]) -> list[Penalty]:
-        """Document.penalties: a row per infraction section, each checked against its Appendix A row where the
-        document has a quick reference, then the rows of Appendix A that name no section."""
-        appendix = self.appendix_rows is not None
-        rows = list(self.appendix_rows[1]) if appendix else []
-        if appendix and not rows and infractions:
-            self.invariant(self.appendix_rows[0],
-                           "Appendix A (penalty quick reference) has no row that could be read: "
-                           "the infractions' penalties could not be checked against it")
-            appendix = False
-        matched = self.match_rows(infractions, rows)
-        settled = [self.settle_penalty(section, matched.get(position), appendix)
-                   for position, section in enumerate(infractions)]
-        extra = []
-        for group, name, penalty, line in rows:
-            self.coverage(line, f"Appendix A lists {name!r} ({penalty}) but no infraction section has that name")
-            extra.append(Penalty(None, _singular(group), name, normalise_penalty(penalty)))
-        return [Penalty(s.id, s.infraction.category, s.infraction.name, s.infraction.penalty)
-                for s in settled] + extra
-
-    def match_rows(self, infractions: list[Section], rows: list) -> dict[int, tuple]:
-        """Appendix A's row of each infraction (by position): the row of the same name, else one whose name is
-        nearly the same (noted). Matched rows are taken out of `rows`."""
-        matched: dict[int, tuple] = {}
-        for position, section in enumerate(infractions):
-            keys = {name_key(section.infraction.name), name_key(section.title),
-                    name_key(f"{section.infraction.category} - {section.infraction.name}")}
-            row = next((r for r in rows if name_key(r[1]) in keys), None)
-            if row is not None:
-                rows.remove(row)
-                matched[position] = row
-        for position, section in enumerate(infractions):
-            row = None if position in matched else self.closest_row(section, rows)
-            if row is not None:
-                rows.remove(row)
-                matched[position] = row
-                self.problem(INFO, row[3], f"Appendix A calls infraction {section.number} {row[1]!r} "
-                                           f"(the section says {section.infraction.name!r})")
-        return matched
-
-    def closest_row(self, section: Section, rows: list) -> Optional[tuple]:
-        """A row whose name is nearly the section's ("Deck/Deck Problem" for "Deck Problem")."""
-        best, best_ratio = None, 0.0
-        for row in rows:
-            ratio = difflib.SequenceMatcher(None, name_key(row[1]), name_key(section.infraction.name)).ratio()
-            if ratio > best_ratio:
-                best, best_ratio = row, ratio
-        return best if best_ratio >= 0.75 else None
-
-    def settle_penalty(self, section: Section, row: Optional[tuple], appendix: bool) -> Section:
-        """The infraction's penalty, checked: a known one, the one Appendix A gives. A penalty the section lacks or
-        that is no known penalty (an extraction artefact) is taken from Appendix A when Appendix A's is known and
-        does not contradict it, with a warning; anything else is an error."""
-        own = section.infraction.penalty
-        where = f"infraction {section.number} {section.title}"
-        if section.number in self.other_penalties:
-            section = self.one_of_two(section, row)
-            own = section.infraction.penalty
-        if row is None and appendix:
-            self.coverage(section.line, f"{where} is not in Appendix A (penalty quick reference)")
-        if is_known_penalty(own):
-            if row is not None:
-                self.compare(section, row)
-            return section
-        listed = normalise_penalty(row[2]) if row is not None else ""
-        if is_known_penalty(listed) and not _contradicts(own, listed):
-            return self.take_from_appendix(section, row)
-        said = f"; Appendix A (line {row[3]}) says {row[2]!r}" if row is not None else ""
-        if not own:
-            self.invariant(section.line, f"{where}: no penalty found{said}")
-        else:
-            self.invariant(section.line, f"{where}: {own!r} is not a known penalty "
-                                         f"({', '.join(PENALTY_NAMES)}){said}")
-        return section
-
-    def one_of_two(self, section: Section, row: Optional[tuple]) -> Section:
-        """An infraction giving two different penalties (a PDF converter can put a penalty box in the wrong
-        section) breaks its invariant: an error. Appendix A, where it agrees with one of them, says which to
-        keep; else the first is kept."""
-        first = section.infraction.penalty
-        others = self.other_penalties[section.number]
-        listed = normalise_penalty(row[2]) if row is not None else ""
-        agreeing = [value for value in (first, *(value for value, _ in others))
-                    if is_known_penalty(listed) and penalties_agree(value, listed)]
-        kept = agreeing[0] if agreeing else first
-        for value, line in others:
-            self.invariant(line, f"infraction {section.number} {section.title} gives two different penalties: "
-                                 f"{first!r} and {value!r} (line {line}); "
-                                 + (f"kept {kept!r}, as Appendix A (line {row[3]}) gives" if agreeing
-                                    else "kept the first"))
-        if kept == first:
-            return section
-        kept_section = replace(section, infraction=replace(section.infraction, penalty=normalise_penalty(kept)))
-        self.sections[self.sections.index(section)] = kept_section
-        return kept_section
-
-    def take_from_appendix(self, section: Section, row: tuple) -> Section:
-        """A section's missing or garbled penalty repaired from Appendix A's, and said so."""
-        _, name, penalty, line = row
-        own, penalty = section.infraction.penalty, normalise_penalty(penalty)
-        filled = replace(section, infraction=replace(section.infraction, penalty=penalty))
-        self.sections[self.sections.index(section)] = filled
-        if not own:
-            self.problem(WARNING, section.line, f"infraction {section.number} {section.title} gives no penalty of "
-                                                f"its own: {penalty!r} taken from Appendix A (line {line})")
-        else:
-            self.problem(WARNING, section.line, f"penalty of {section.number} {section.title} taken from Appendix A "
-                                                f"(line {line}): {penalty!r}; the section's {own!r} is not a known "
-                                                f"penalty")
-        return filled
-
-    def compare(self, section: Section, row: tuple) -> None:
-        """A section's known penalty against its Appendix A row: a disagreement is an error."""
-        _, name, penalty, line = row
-        own = section.infraction.penalty
-        if not is_known_penalty(penalty):
-            self.problem(WARNING, line, f"Appendix A gives {name!r} the penalty {penalty!r}, which is not a known "
-                                        f"penalty: section {section.number}'s {own!r} is kept")
-        elif not penalties_agree(own, penalty):
-            self.invariant(line, f"Appendix A gives {name!r} the penalty {penalty!r} but section "
-                                 f"{section.number} (line {section.line}) says {own!r}")
-
-    def invariant(self, line: Optional[int], message: str) -> None:
-        """A broken invariant of an IPG: an error (the parse stage marks a document with errors incomplete)."""
-        self.problem(ERROR, line, message)
-
-    def coverage(self, line: Optional[int], message: str) -> None:
-        """Appendix A and the sections name different infractions: broken, unless the document is an excerpt."""
-        severity = broken_severity(self.info)
-        self.problem(severity, line, message + (" (an excerpt)" if severity == WARNING else ""))
+        return tuple(chunk.block() for chunk in chunks)
 
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))
-
-
-def is_known_penalty(text: str) -> bool:
-    """One of PENALTY_NAMES (or "None"), maybe qualified: "Warning*", "Warning / Game Loss", "Warning with
-    potential upgrade". Not "", not "Definition Warning"."""
-    return bool(KNOWN_PENALTY.match(normalise_penalty(text)))
-
-
-def _contradicts(garbled: str, listed: str) -> bool:
-    """Does an unreadable penalty still name a known penalty other than Appendix A's ("Definition Game Loss"
-    against "Warning")? Then the two disagree, and neither is taken."""
-    named = {normalise_penalty(found) for found in ANY_PENALTY.findall(garbled)}
-    return bool(named) and not any(penalties_agree(found, listed) for found in named)
 
 
 def _plain(text: str) -> str:
@@ -1041,11 +814,6 @@ def _same_title(listed: str, title: str) -> bool:
     """A contents title and a heading name the same section (case, dashes and a cut-off end aside)."""
     a, b = name_key(listed), name_key(title)
     return a == b or (len(a) >= 8 and len(b) >= 8 and (a.startswith(b) or b.startswith(a)))
-
-
-def _singular(title: str) -> str:
-    """"Game Play Errors" -> "Game Play Error" (the category word an infraction heading uses)."""
-    return title[:-1] if title.endswith("Errors") else title
 
 
 def _part_text(chunk: _Chunk) -> str:

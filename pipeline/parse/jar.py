@@ -23,7 +23,7 @@ heading is a block of front matter, a section or the credits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import kinds
@@ -42,18 +42,17 @@ from ..read.stream import (
     TableRow,
     stream_of,
 )
+from .blocks import Draft, references_of
 from .common import (
     SectionIds,
     ends_paragraph,
     ends_sentence,
-    glue,
     line_failed,
     looks_like_title,
     title_case,
     wrap_width,
 )
 from .ending import credits_start
-from .refs import find_references, may_hold_references, moved
 
 BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
@@ -74,8 +73,7 @@ class _Open:
     kind: str
     parent: Optional[str]
     line: int
-    blocks: list[Block] = field(default_factory=list)
-    block_lines: list[int] = field(default_factory=list)
+    blocks: list[Draft] = field(default_factory=list)
 
 
 class _JarParser:
@@ -85,7 +83,7 @@ class _JarParser:
         self.stream = stream_of(source)
         self.problems: list[Problem] = []
         self.ids = SectionIds(self.problems, info.source)
-        self.front: list[Block] = []
+        self.front: list[Draft] = []
         self.credits: list[Block] = []
         self.sections: list[_Open] = []
         self.section: Optional[_Open] = None     # the headed section being read
@@ -114,7 +112,7 @@ class _JarParser:
                                             if not isinstance(after, Blank)), None))
             except Exception as error:   # never raise on odd content: say where, keep the text
                 line_failed(self.problems, self.info.source, element.line, error)
-                self.add_block(Block(PARAGRAPH, element.text), element.line)
+                self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
             self.previous = element.text
             self.previous_heading = len(self.sections) > sections
         return self.document()
@@ -144,16 +142,15 @@ class _JarParser:
             return
         bullet = BULLET_ITEM.match(text)
         if isinstance(element, ListItem) or bullet:
-            self.add_block(Block(BULLET, bullet.group(2) if bullet else text, "•"), element.line)
+            self.add_block(Draft(BULLET, [bullet.group(2) if bullet else text], element.line, "•", glued=True))
             return
         last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
         if last is not None and self.continues(last, text):
-            # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end) goes on
-            self.current.blocks[-1] = replace(last, text=last.text + glue(last.text, text) + text)
+            last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
-            self.add_block(Block(PARAGRAPH, text), element.line)
+            self.add_block(Draft(PARAGRAPH, [text], element.line, glued=True))
 
-    def continues(self, last: Block, text: str) -> bool:
+    def continues(self, last: Draft, text: str) -> bool:
         """Whether a line goes on with the paragraph or list item above it (no blank line between)."""
         if last.kind not in (PARAGRAPH, BULLET) or not self.previous or self.previous_heading:
             return False
@@ -222,32 +219,23 @@ class _JarParser:
         cells = row.cells
         if len(cells) == 2 and not (len(cells[0]) < 20 and len(cells[1]) < 20):
             self.open_issue(cells[0], row.line)
-            self.add_block(Block(PARAGRAPH, cells[1]), row.line)
+            self.add_block(Draft(PARAGRAPH, [cells[1]], row.line, glued=True))
             self.current = self.section
             return
-        self.add_block(Block(TABLE_ROW, row.text, cells=cells), row.line)
+        self.add_block(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
 
-    def add_block(self, block: Block, line: int) -> None:
-        if self.current is None:
-            self.front.append(block)
-            return
-        self.current.blocks.append(block)
-        self.current.block_lines.append(line)
+    def add_block(self, draft: Draft) -> None:
+        (self.current.blocks if self.current is not None else self.front).append(draft)
 
     def document(self) -> Document:
-        sections = []
-        for draft in self.sections:
-            refs = []
-            for index, (block, line) in enumerate(zip(draft.blocks, draft.block_lines)):
-                if may_hold_references(block.text):
-                    refs.extend(moved(ref, block=index) for ref in find_references(block.text, line))
-            sections.append(Section(id=draft.id, number="", title=draft.title, level=draft.level,
-                                    blocks=tuple(draft.blocks), parent=draft.parent, refs=tuple(refs),
-                                    line=draft.line, kind=draft.kind))
+        sections = [Section(id=draft.id, number="", title=draft.title, level=draft.level,
+                            blocks=tuple(block.block() for block in draft.blocks), parent=draft.parent,
+                            refs=references_of(draft.blocks), line=draft.line, kind=draft.kind)
+                    for draft in self.sections]
         if not sections:
             self.problems.append(Problem(ERROR, self.info.source, None,
                                          "no headed sections found: this does not look like Judging at Regular REL"))
-        return Document(info=self.info, sections=tuple(sections), front_matter=tuple(self.front),
+        return Document(info=self.info, sections=tuple(sections), front_matter=tuple(d.block() for d in self.front),
                         credits=tuple(self.credits), problems=tuple(self.problems))
 
 

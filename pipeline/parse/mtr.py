@@ -50,7 +50,7 @@ from ..model import (
     SUBHEADING,
     TABLE_ROW,
     WARNING,
-    Block,
+    ContentsEntry,
     Document,
     DocumentInfo,
     Problem,
@@ -60,20 +60,20 @@ from ..model import (
 )
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
+from .blocks import Draft, references_of
 from .common import (
     CLOSING_MARKS,
     SectionIds,
-    check_structure,
     ends_sentence,
     first_word,
     is_contents_label,
     line_failed,
     looks_like_title,
+    normalise_title,
     title_case,
     wrap_width,
 )
-from .ending import credits_start, listed, truncated
-from .refs import find_references, may_hold_references, moved
+from .ending import credits_start, text_end
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -87,7 +87,6 @@ NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
 TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
-NORMALISE = re.compile(r"[^0-9a-z]+")
 BOLD_HEADING_LEVEL = 3       # "**1.1 Title**": a heading below the chapters'
 BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
 MARKDOWN_ROW = re.compile(r"^\|.*\|$")
@@ -121,21 +120,6 @@ class _Entry:
 
 
 @dataclass
-class _Draft:
-    """A block being assembled from one or more source lines."""
-    kind: str
-    line: int
-    parts: list[str]
-    marker: str = ""
-    cells: tuple[str, ...] = ()
-    example: bool = False
-    lines: int = 1
-
-    def block(self) -> Block:
-        return Block(self.kind, " ".join(self.parts), self.marker, self.cells)
-
-
-@dataclass
 class _Open:
     """A section being assembled."""
     id: str
@@ -145,8 +129,8 @@ class _Open:
     kind: str
     parent: Optional[str]
     line: int
-    blocks: list[_Draft] = field(default_factory=list)
-    examples: list[_Draft] = field(default_factory=list)
+    blocks: list[Draft] = field(default_factory=list)
+    examples: list[Draft] = field(default_factory=list)
 
 
 # --- entry point ---------------------------------------------------------------------------------
@@ -157,11 +141,6 @@ def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
 
 
 # --- small helpers -------------------------------------------------------------------------------
-
-def normalise_title(text: str) -> str:
-    """"Appendix A—Changes" and "appendix a - changes" compare equal."""
-    return NORMALISE.sub(" ", text.lower().replace("’", "'")).strip()
-
 
 def _same_title(a: str, b: str) -> bool:
     """One title starts the other, or the shorter one's long words (two at least) are mostly in the other."""
@@ -277,18 +256,17 @@ class _Parser:
                 self.contents_by_number.setdefault(entry.number, entry)
         self.contents_subheadings = {normalise_title(entry.title): entry
                                      for entry in self.contents if not entry.number}
-        self.subheadings_seen: set[str] = set()
         self.credits_at = credits_start(self.lines)
         # Output being built.
-        self.front: list[_Draft] = []
-        self.credits: list[_Draft] = []
+        self.front: list[Draft] = []
+        self.credits: list[Draft] = []
         self.sections: list[_Open] = []
         self.ids = SectionIds(self.problems, info.source)
         self.numbered: dict[str, _Open] = {}
-        self.target: list[_Draft] = self.front
+        self.target: list[Draft] = self.front
         self.current: Optional[_Open] = None           # section receiving blocks
         self.numbered_current: Optional[_Open] = None  # last numbered section (parent of subheadings)
-        self.open: Optional[_Draft] = None
+        self.open: Optional[Draft] = None
         self.previous_text: Optional[str] = None       # the last significant line, None after a blank
         self.previous_heading = True
         self.last_key: Optional[tuple] = None
@@ -399,7 +377,7 @@ class _Parser:
             except Exception as error:  # never raise on odd content: say where, keep the text
                 line_failed(self.problems, self.info.source, element.line, error)
                 self._close()
-                self.target.append(_Draft(PARAGRAPH, element.line, [element.text]))
+                self.target.append(Draft(PARAGRAPH, [element.text], element.line))
         self._close()
         return self._document()
 
@@ -448,7 +426,7 @@ class _Parser:
         title = self._full_title(index if title_line is None else title_line, shape, consumed)
         self._open_section(shape, title, element.line)
         if note:
-            self.open = _Draft(PARAGRAPH, element.line, [note])
+            self.open = Draft(PARAGRAPH, [note], element.line)
             self.previous_heading, self.previous_text = False, note
         return True
 
@@ -606,15 +584,14 @@ class _Parser:
             return False
         known = (self.contents_subheadings and len(text) <= MAX_TITLE
                  and normalise_title(text) in self.contents_subheadings)
-        if known:
-            self.subheadings_seen.add(normalise_title(text))
-        elif not (isinstance(element, Heading) or EXAMPLE_LABEL.match(text) or self._looks_like_subheading(index)):
+        if not (known or isinstance(element, Heading) or EXAMPLE_LABEL.match(text)
+                or self._looks_like_subheading(index)):
             return False
         self._close()
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
             self._open_subheading_section(text, element.line)
         else:
-            self.target.append(_Draft(SUBHEADING, element.line, [text]))
+            self.target.append(Draft(SUBHEADING, [text], element.line))
         self.previous_heading = True
         self.previous_text = text
         return True
@@ -670,7 +647,7 @@ class _Parser:
                 cells = tuple(cell.strip() for cell in text.strip("|").split("|"))
             else:
                 cells = tuple(cell.strip() for cell in re.split(r"\t+", text))
-            self.target.append(_Draft(TABLE_ROW, element.line, [text], cells=cells))
+            self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
             self.previous_text = text
             return
         item = self._list_item(index, finished_before)
@@ -679,33 +656,32 @@ class _Parser:
             self.open = item
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
             self._close()
-            self.open = _Draft(PARAGRAPH, element.line, [text], example=True)
+            self.open = Draft(PARAGRAPH, [text], element.line, example=True)
         elif self.open is not None and self._continues(text):
-            self.open.parts.append(text)
-            self.open.lines += 1
+            self.open.add(text, element.line)
         else:
             self._close()
-            self.open = _Draft(PARAGRAPH, element.line, [text])
+            self.open = Draft(PARAGRAPH, [text], element.line)
         self.previous_text = text
 
     def _tab_bullet(self, index: int) -> bool:
         """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
         return self.raw_tabbed[index] and "\t" not in self.lines[index].text
 
-    def _list_item(self, index: int, finished_before: bool) -> Optional[_Draft]:
+    def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
         element = self.lines[index]
         text = element.text
         match = BULLET_ITEM.match(text)
         if match:
-            return _Draft(BULLET, element.line, [match.group(2)], marker=match.group(1))
+            return Draft(BULLET, [match.group(2)], element.line, marker=match.group(1))
         match = NUMBERED_ITEM.match(text)
         if match and (isinstance(element, ListItem) or finished_before or self._in_list()):
-            return _Draft(NUMBERED, element.line, [match.group(2)], marker=match.group(1))
+            return Draft(NUMBERED, [match.group(2)], element.line, marker=match.group(1))
         match = DASH_ITEM.match(text)
         if match and (finished_before or (self.open is not None and self.open.marker == match.group(1))):
-            return _Draft(BULLET, element.line, [match.group(2)], marker=match.group(1))
+            return Draft(BULLET, [match.group(2)], element.line, marker=match.group(1))
         if isinstance(element, ListItem) or self._tab_bullet(index):
-            return _Draft(BULLET, element.line, [text], marker="•")
+            return Draft(BULLET, [text], element.line, marker="•")
         return None
 
     def _in_list(self) -> bool:
@@ -728,7 +704,7 @@ class _Parser:
             if not next_word_fits:
                 return True
             # A list item in a narrow column wraps after a short first line into shorter ones.
-            return self._in_list() and self.open.lines == 1 and len(text) <= len(previous)
+            return self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous)
         return len(previous) + 1 + len(first_word(text)) > self.width
 
     def _close(self) -> None:
@@ -743,37 +719,21 @@ class _Parser:
     # --- the document ---
 
     def _document(self) -> Document:
-        info = self.info
         sections = tuple(self._section(draft) for draft in self.sections)
         if not any(section.number for section in sections):
             self._problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
                                        "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
-        unreached = [f"{entry.number} {entry.title}" for entry in self.contents
-                     if entry.number and entry.number not in self.numbered]
-        last = next((draft.number for draft in reversed(self.sections) if draft.number), "")
-        info, stops = truncated(info, unreached, self.lines, last)
-        self.problems.extend(stops)
-        unseen = [entry for entry in self.contents
-                  if not entry.number and normalise_title(entry.title) not in self.subheadings_seen]
-        if unseen:
-            names = listed([f"\"{entry.title}\"" for entry in unseen])
-            self._problem(WARNING, unseen[0].line, f"the contents list names {names} but the text has no such heading")
-        document = Document(info=info, sections=sections,
-                            front_matter=tuple(draft.block() for draft in self.front),
-                            credits=tuple(draft.block() for draft in self.credits))
-        info, structure = check_structure(document)
-        return replace(document, info=info, problems=tuple(self.problems + structure))
+        return Document(info=self.info, sections=sections,
+                        front_matter=tuple(draft.block() for draft in self.front),
+                        credits=tuple(draft.block() for draft in self.credits), problems=tuple(self.problems),
+                        contents=tuple(ContentsEntry(entry.number, entry.title, entry.line) for entry in self.contents),
+                        end=text_end(self.lines))
 
     def _section(self, draft: _Open) -> Section:
-        refs = []
-        for index, block in enumerate(draft.blocks + draft.examples):
-            text = " ".join(block.parts)
-            if may_hold_references(text):
-                refs.extend(moved(ref, block=index) for ref in find_references(text, block.line))
         return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
                        blocks=tuple(block.block() for block in draft.blocks),
-                       examples=tuple(" ".join(example.parts) for example in draft.examples),
-                       parent=draft.parent, refs=tuple(refs), line=draft.line, kind=draft.kind)
+                       examples=tuple(example.text for example in draft.examples), parent=draft.parent,
+                       refs=references_of(draft.blocks + draft.examples), line=draft.line, kind=draft.kind)
 
     def _problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))

@@ -1,0 +1,73 @@
+"""Blocks as the parsers build them from body lines: a paragraph, list item or table row that may take more
+lines, and the references written in it, each with the source line its phrase starts on.
+
+Only the building is shared: what is about a kind (whether a line goes on with the block above, what makes
+a list item, which blocks are examples) stays in its parser.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..model import Block, Reference
+from .common import join_lines, line_starts
+from .refs import find_references, may_hold_references, moved
+
+
+@dataclass
+class Draft:
+    """A block being built from one or more source lines."""
+    kind: str
+    parts: list[str]                  # the text of each of its lines
+    line: int                         # the source line of the first
+    marker: str = ""                  # "•", "1.", "A." for list items
+    cells: tuple[str, ...] = ()       # for table rows
+    example: bool = False             # one of its section's examples, not a block
+    glued: bool = False               # its lines joined as a hard-wrapped text is ("turn-" + "based"), not by spaces
+    references_from: int = 0          # where in its text references may be written (after a change note's "3.5:")
+    lines: list[int] = field(default_factory=list)   # the source line of each part after the first
+
+    @property
+    def text(self) -> str:
+        return join_lines(self.parts) if self.glued else " ".join(self.parts)
+
+    def add(self, text: str, line: int) -> None:
+        """The next line of this paragraph or item."""
+        self.parts.append(text)
+        self.lines.append(line)
+
+    def block(self) -> Block:
+        return Block(self.kind, self.text, self.marker, self.cells)
+
+    def references(self, block: int = -1) -> list[Reference]:
+        """The references in this block (`block`: its place in its section), each with the line its phrase
+        starts on."""
+        text = self.text
+        searched = text[self.references_from:] if self.references_from else text
+        if not may_hold_references(searched):
+            return []
+        found = find_references(searched, self.line, block=block)
+        if self.references_from:
+            found = [moved(reference, start=reference.start + self.references_from,
+                           end=reference.end + self.references_from) for reference in found]
+        if not self.lines:
+            return found
+        starts = line_starts(self.parts) if self.glued else _spaced_starts(self.parts)
+        line_of = [self.line] + self.lines
+        return [moved(reference, line=line_of[max(bisect.bisect_right(starts, reference.start) - 1, 0)])
+                for reference in found]
+
+
+def _spaced_starts(parts: list[str]) -> list[int]:
+    """Where each part starts in " ".join(parts)."""
+    starts, position = [], 0
+    for part in parts:
+        starts.append(position)
+        position += len(part) + 1
+    return starts
+
+
+def references_of(drafts: Sequence[Draft]) -> tuple[Reference, ...]:
+    """The references of a section's drafts, in order, each knowing its block's place."""
+    return tuple(reference for index, draft in enumerate(drafts) for reference in draft.references(index))
