@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import replace
+from operator import is_not
 from typing import Iterable, Optional
 from urllib.parse import urlsplit
 
@@ -77,7 +78,7 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
             refs = section.refs
             if refs:
                 refs = tuple([resolve(ref, section) for ref in refs])
-                if any(ref is not before for ref, before in zip(refs, section.refs)):
+                if any(map(is_not, refs, section.refs)):     # (map: no generator per section)
                     section = _with_refs(section, refs)
             sections.append(section)
             section_id = section.id
@@ -99,7 +100,7 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
             for ref in refs:
                 if not ref.target:
                     unresolved.append(_unresolved_problem(ref, document))
-            changed_any = any(ref is not before for ref, before in zip(refs, entry.refs))
+            changed_any = any(map(is_not, refs, entry.refs))
             glossary.append(_entry_with_refs(entry, refs) if changed_any else entry)
         linked.append(replace(document, sections=tuple(sections), glossary=tuple(glossary),
                               problems=tuple(document.problems) + tuple(_dedupe(unresolved))))

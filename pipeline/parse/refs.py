@@ -178,18 +178,25 @@ class _Start:
         self.offset = offset
         self.first = first.encode("ascii") if lowered else first
 
-    def places(self, haystack):
-        """Where the literal is written in `haystack` (str.find outruns a regular expression's search)."""
+    def places(self, haystack) -> list[int]:
+        """Where a match can start in `haystack`: `offset` from each place the literal is written (str.find
+        outruns a regular expression's search), where the character there is one of `first`."""
         if self.finder is not None:
-            return [found.start() for found in self.finder.finditer(haystack)]
-        literal = self.literal
-        find = haystack.find
-        places = []
-        at = find(literal)
-        while at >= 0:
-            places.append(at)
-            at = find(literal, at + 1)
-        return places
+            written = [found.start() for found in self.finder.finditer(haystack)]
+        else:
+            literal = self.literal
+            find = haystack.find
+            written = []
+            at = find(literal)
+            while at >= 0:
+                written.append(at)
+                at = find(literal, at + 1)
+        offset, first = self.offset, self.first
+        if first:
+            return [at + offset for at in written if at + offset >= 0 and haystack[at + offset] in first]
+        if offset:
+            return [at + offset for at in written if at + offset >= 0]
+        return written
 
 
 class _Trigger:
@@ -233,7 +240,7 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
     """
     joined = SEPARATOR.join(texts)
     ascii_lowered = None
-    offsets = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+    offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
     found_by_index: dict[int, list] = {}       # (most texts hold no place)
     bisect_right = bisect.bisect_right
     for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
@@ -245,18 +252,14 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
                 haystack = ascii_lowered
             else:
                 haystack = joined
-            offset, first = start.offset, start.first
-            if offset or first:
-                starts.extend(written + offset for written in start.places(haystack)
-                              if written + offset >= 0 and (not first or haystack[written + offset] in first))
-            else:
-                starts.extend(start.places(haystack))
+            starts += start.places(haystack)
         if len(trigger.starts) > 1:
             starts.sort()
         kind, needs, detailed = trigger.kind, trigger.needs, trigger.kind in DETAILED
         holds: dict[int, bool] = {}     # text -> whether it holds what the trigger needs
         match_at = trigger.pattern.match
         end = 0
+        index = next_text = 0      # the text holding the start; where the one after it starts
         for start in starts:
             if start < end:
                 continue        # finditer goes on after a match's end
@@ -264,10 +267,12 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
             if match is None:
                 continue
             end = match.end()
-            index = bisect_right(offsets, start) - 1
+            if start >= next_text:      # (the starts come in order: most are in the text of the one before)
+                index = bisect_right(offsets, start, index) - 1
+                next_text = offsets[index + 1]
             if index not in holds:
                 text = texts[index]
-                holds[index] = any(need in text for need in needs)
+                holds[index] = _holds_any(text, needs)
             if holds[index]:
                 base = offsets[index]
                 place = (start - base, end - base, kind, _detail(kind, match, base) if detailed else None)
@@ -279,7 +284,15 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
     for found in found_by_index.values():
         if len(found) > 1:
             found.sort(key=lambda place: (place[0], -place[1]))
-    return [found_by_index.get(index) or [] for index in range(len(texts))]
+    return [found_by_index.get(index, []) for index in range(len(texts))]
+
+
+def _holds_any(text: str, needs: tuple[str, ...]) -> bool:
+    """Whether `text` holds one of `needs` (a loop: any() over a generator costs more, once per text found)."""
+    for need in needs:  # noqa: SIM110
+        if need in text:
+            return True
+    return False
 
 
 DETAILED = ("appendix", "paren")

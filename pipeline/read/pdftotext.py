@@ -27,6 +27,16 @@ def _split_off(text: str) -> bool:
                                                    or NUMBER_ALONE.fullmatch(text) is not None)
 
 
+def _any_split_off(lines: Sequence[Line]) -> bool:
+    """Whether a line without a hint is a bullet or a heading's number alone (a loop: most lines are long)."""
+    for line in lines:
+        if not line.hint:
+            text = line.text.strip()
+            if 0 < len(text) <= LONGEST_SPLIT_OFF and _split_off(text):
+                return True
+    return False
+
+
 def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
     """Lines of pdftotext's default mode made whole again; other lines pass through unchanged.
 
@@ -44,7 +54,7 @@ def rejoin_split_lines(lines: Sequence[Line]) -> list[Line]:
     Nothing is dropped: a number joins its title, a bullet its item. Lines with a hint (PDF, HTML)
     are never touched.
     """
-    if not any(not line.hint and _split_off(line.text.strip()) for line in lines):
+    if not _any_split_off(lines):
         return list(lines)               # nothing was split: most files
     out: list[Line] = []
     index, count = 0, len(lines)
