@@ -153,3 +153,58 @@ def _accept(pending: list, contents: Contents, seen: _Seen) -> None:
             index, line, (number, title) = item
             contents.skip.add(index)
             contents.add(number, title, line)
+
+
+def heading_runs(stream: Sequence[Element], entry_of: EntryOf, contents: Contents,
+                 accept: Callable[[list[str]], bool] = lambda numbers: True) -> None:
+    """Runs of numbered entries with nothing but blank lines and a "Contents" label between them, at least
+    MIN_RUN entries long, MIN_COMING_BACK of whose numbers come back later as the body's headings, and whose
+    numbers `accept` takes (a numbered list is no contents list). A number seen again in the run ends it: the
+    body's first headings may follow the list with nothing between them."""
+    numbers = [_number(entry_of, element.text) for element in stream]
+    last_seen = {number: index for index, number in enumerate(numbers) if number}
+    run: list[int] = []
+    for index, element in enumerate(stream):
+        if index not in contents.skip and (numbers[index] or not element.text or is_contents_label(element.text)):
+            run.append(index)
+        else:
+            _accept_run(stream, entry_of, contents, run, numbers, last_seen, accept)
+            run = []
+    _accept_run(stream, entry_of, contents, run, numbers, last_seen, accept)
+
+
+def _number(entry_of: EntryOf, text: str) -> str:
+    entry = entry_of(text) if text else None
+    return entry[0] if entry else ""
+
+
+def _accept_run(stream: Sequence[Element], entry_of: EntryOf, contents: Contents, run: list[int],
+                numbers: list[str], last_seen: dict[str, int], accept: Callable[[list[str]], bool]) -> None:
+    run = _until_repeat(run, numbers)
+    listed = [numbers[index] for index in run if numbers[index]]
+    if len(listed) < MIN_RUN or not accept(listed):
+        return
+    last = run[-1]
+    if sum(1 for number in listed if last_seen[number] > last) < MIN_COMING_BACK:
+        return
+    while run and not stream[run[-1]].text:           # blank lines at the edges belong to the text around
+        run.pop()
+    while run and not stream[run[0]].text:
+        run.pop(0)
+    if run and run[0] > 0 and is_contents_label(stream[run[0] - 1].text or "-"):
+        run.insert(0, run[0] - 1)
+    for index in run:
+        contents.skip.add(index)
+        if numbers[index]:
+            number, title = entry_of(stream[index].text)
+            contents.add(number, PAGE_AFTER_TITLE.sub("", title), stream[index].line)
+
+
+def _until_repeat(run: list[int], numbers: list[str]) -> list[int]:
+    seen: set[str] = set()
+    for position, index in enumerate(run):
+        if numbers[index] in seen:
+            return run[:position]
+        if numbers[index]:
+            seen.add(numbers[index])
+    return run

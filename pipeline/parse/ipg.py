@@ -3,7 +3,7 @@
 What it does, in one pass over the typed stream of a SourceText (pipeline.read.stream: headings, list
 items, table rows, dot-leader contents lines and page numbers already told apart):
 - skips page numbers and the contents list (dot-leader lines, or the run of entries after a
-  "Contents" line), recording its entries (Document.contents: a file that stops before them is
+  "Contents" line: pipeline.parse.contents), recording its entries (Document.contents: a file that stops before them is
   reported after parsing, pipeline.parse.checks); the credits that close it (pipeline.parse.ending);
 - finds the numbered headings ("1. GENERAL PHILOSOPHY", "2.1 Game Play Error - Missed Trigger",
   "IPG 2.1 ...") and the appendix headings ("APPENDIX A — PENALTY QUICK REFERENCE");
