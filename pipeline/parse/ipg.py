@@ -3,7 +3,7 @@
 What it does, in one pass over the typed stream of a SourceText (pipeline.read.stream: headings, list
 items, table rows, dot-leader contents lines and page numbers already told apart):
 - skips page numbers and the contents list (dot-leader lines, or the run of entries after a
-  "Contents" line), recording its entries (Document.contents: a file that stops before them is
+  "Contents" line: pipeline.parse.contents), recording its entries (Document.contents: a file that stops before them is
   reported after parsing, pipeline.parse.checks); the credits that close it (pipeline.parse.ending);
 - finds the numbered headings ("1. GENERAL PHILOSOPHY", "2.1 Game Play Error - Missed Trigger",
   "IPG 2.1 ...") and the appendix headings ("APPENDIX A — PENALTY QUICK REFERENCE");
@@ -39,7 +39,6 @@ from ..model import (
     WARNING,
     AppendixRow,
     Block,
-    ContentsEntry,
     Document,
     DocumentInfo,
     Infraction,
@@ -51,10 +50,11 @@ from ..model import (
     section_id,
 )
 from ..read import SourceText
-from ..read.stream import Blank, ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
+from ..read.stream import Blank, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from . import common
 from .blocks import Draft
-from .common import is_contents_label, line_failed
+from .common import line_failed
+from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
 from .penalties import (
     LEADING_PENALTY,
@@ -217,11 +217,7 @@ class _IpgParser:
         self.info = info
         self.text_format = source.format != "html"
         self.problems: list[Problem] = []
-        self.contents: dict[str, str] = {}          # number -> title, in order
-        self.contents_lines: dict[str, int] = {}    # number -> the line of its entry
-        self.contents_titles: set[str] = set()      # unnumbered entries ("introduction")
-        self.in_contents = False
-        self.contents_pending: list = []            # entries of the list being read: (line, entry) or None
+        self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
         self.front: list[_Chunk] = []
         self.credits: list[_Chunk] = []
         self.sections: list[Section] = []
@@ -241,15 +237,17 @@ class _IpgParser:
     def parse(self) -> Document:
         self.stream = stream_of(self.source)
         credits_at = credits_start(self.stream)
+        self.listed = self.find_contents(credits_at)
+        self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
         for index, element in enumerate(self.stream):
             self.in_credits = self.in_credits or (index >= credits_at and self.open is not None)
+            if index in self.listed.skip and not self.in_credits:
+                continue
             try:
                 self.feed(element)
             except Exception as error:  # never raise on odd content: say where it happened
                 line_failed(self.problems, self.info.source, element.line, error)
                 self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
-        if self.in_contents:
-            self.end_contents()
         self.close_section()
         return self.finish()
 
@@ -258,22 +256,11 @@ class _IpgParser:
             self.blank_before = True
             return
         text, form = element.text, type(element)
-        if form is PageNumber or (MARKDOWN_RULE.match(text) and "-" in text):
+        if form is PageNumber or _markdown_rule(element):
             return
         if self.in_credits:
             self.credit_line(self.credits, text, element.line)
             self.blank_before = False
-            return
-        if form is ContentsLine:
-            self.register_contents(element.entry, element.line)
-            if self.in_contents:
-                self.contents_pending.append(None)
-            return
-        if self.in_contents and self.contents_entry(element):
-            return
-        if is_contents_label(_plain(text)) and not self.sections:
-            self.in_contents = True
-            self.contents_pending = []
             return
         if form is TableRow and self.is_navigation_row(element.cells):
             return
@@ -290,35 +277,18 @@ class _IpgParser:
 
     # -- contents ----------------------------------------------------------------------------
 
-    def contents_entry(self, element: Element) -> bool:
-        """Inside a contents list: True if this line is one of its entries (and so is skipped)."""
-        text = element.text
-        entry = self.parse_entry(_plain(text))
-        if entry is not None:
-            number, title = entry
-            repeat = (number and number in self.contents) or (not number and name_key(title) in self.contents_titles)
-            if not repeat:
-                self.register_contents(text, element.line)
-                self.contents_pending.append((element, entry))
-                return True
-        self.end_contents()
-        return False
-
-    def end_contents(self) -> None:
-        """The body begins. A "list" of one entry was no contents list but the first heading: read it again."""
-        self.in_contents = False
-        pending, self.contents_pending = self.contents_pending, []
-        if len(pending) != 1 or pending[0] is None:
-            return
-        element, (number, title) = pending[0]
-        if number:
-            self.contents.pop(number, None)
-            self.contents_lines.pop(number, None)
-        else:
-            self.contents_titles.discard(name_key(title))
-        self.feed(element)
+    def find_contents(self, end: int) -> Contents:
+        """Its dot-leader lines and the entries after its "Contents" label (before the credits)."""
+        found = Contents()
+        before_credits = self.stream[:end]
+        leader_lines(before_credits, self.parse_entry, found)
+        labelled_lists(before_credits, self.parse_entry, found, label_of=_plain, key=name_key, ignored=_markdown_rule)
+        found.entries.sort(key=lambda entry: entry.line)
+        return found
 
     def parse_entry(self, text: str) -> Optional[tuple[str, str]]:
+        """The (number, title) a contents entry names ("" for an unnumbered one), or None."""
+        text = _plain(text)
         match = NUMBERED_HEADING.match(text)
         if match and looks_like_title(match.group("title")):
             return match.group("number"), match.group("title")
@@ -328,17 +298,6 @@ class _IpgParser:
         if looks_like_subheading(text) or (looks_like_title(text) and len(text.split()) <= 8):
             return "", text
         return None
-
-    def register_contents(self, text: str, line: int) -> None:
-        entry = self.parse_entry(_plain(text))
-        if entry is None:
-            return
-        number, title = entry
-        if number:
-            self.contents.setdefault(number, title)
-            self.contents_lines.setdefault(number, line)
-        else:
-            self.contents_titles.add(name_key(title))
 
     def is_navigation_row(self, cells: tuple[str, ...]) -> bool:
         """A table row listing subsections ("1.1. Definition of Penalties\t1.3. Randomizing a Deck")."""
@@ -452,7 +411,6 @@ class _IpgParser:
 
     def open_section(self, heading: _Heading) -> None:
         self.close_section()
-        self.in_contents = False
         number = heading.number
         count = self.seen.get(number, 0)
         if count:
@@ -787,8 +745,7 @@ class _IpgParser:
             self.problem(ERROR, self.sections[0].line,
                          "no infraction sections (like \"2.1 Game Play Error — Missed Trigger\") found: "
                          "is this an Infraction Procedure Guide?")
-        contents = tuple(ContentsEntry(number, title, self.contents_lines.get(number))
-                         for number, title in self.contents.items())
+        contents = tuple(self.listed.by_number().values())
         line, rows = self.appendix_rows or (None, ())
         evidence = PenaltyEvidence(line, tuple(rows), tuple(self.second_penalties))
         return Document(info=self.info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
@@ -808,6 +765,11 @@ def _plain(text: str) -> str:
     if match:
         return (match.group(1) + text[match.end():]).strip()
     return text
+
+
+def _markdown_rule(element: Element) -> bool:
+    """A Markdown table's rule ("|---|---|"): no text of its own."""
+    return bool(MARKDOWN_RULE.match(element.text)) and "-" in element.text
 
 
 def _same_title(listed: str, title: str) -> bool:

@@ -16,7 +16,7 @@ tables, dot-leader contents lines and page numbers:
 - Page numbers in an increasing run are furniture; a number alone on a line outside such a run is
   text (tables hold numbers too).
 - The contents list (dot-leader lines, or a run of heading-shaped lines whose
-  numbers come back later, as in the HTML) is skipped; its entries confirm
+  numbers come back later, as in the HTML: pipeline.parse.contents) is skipped; its entries confirm
   headings, give chapters their titles when only the contents names them, and
   say when the document stops early (contents entries never found: pipeline.parse.ending).
 - "1. Players may exchange..." looks exactly like a chapter heading: a chapter
@@ -50,7 +50,6 @@ from ..model import (
     SUBHEADING,
     TABLE_ROW,
     WARNING,
-    ContentsEntry,
     Document,
     DocumentInfo,
     Problem,
@@ -66,13 +65,13 @@ from .common import (
     SectionIds,
     ends_sentence,
     first_word,
-    is_contents_label,
     line_failed,
     looks_like_title,
     normalise_title,
     title_case,
     wrap_width,
 )
+from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
 
 # --- the shapes of lines -------------------------------------------------------------------------
@@ -90,7 +89,6 @@ TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
 BOLD_HEADING_LEVEL = 3       # "**1.1 Title**": a heading below the chapters'
 BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
 MARKDOWN_ROW = re.compile(r"^\|.*\|$")
-PAGE_AFTER_TITLE = re.compile(r"\s+\d{1,3}$")
 # Where a note run into a heading line starts, after its title: "(", ". ", ": ", " - ", "—".
 NOTE_START = re.compile(r"\s*[(\[]|[.:;]\s+\S|\s+[-–—]\s+\S|\s*[—–]\s*\S")
 WORD_END = re.compile(r"[0-9A-Za-z]\b")
@@ -108,15 +106,6 @@ class _Shape:
     title: str
     prefixed: bool = False    # "MTR 1.1 ...": only headings carry the prefix
     separator: str = ""       # the appendix's separator: "—", "-", ":", "."
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """One entry of the contents list."""
-    number: str               # "" for an unnumbered entry ("Introduction", "Match Points")
-    title: str
-    line: int
-    form: str = ""
 
 
 @dataclass
@@ -166,6 +155,11 @@ def _title_and_note(text: str, title: str) -> Optional[tuple[str, str]]:
                 return None
             return text[:end], rest.strip().lstrip(".:;-–—").strip()
     return None
+
+
+def _bare_appendix(shape: Optional[_Shape]) -> bool:
+    """"APPENDIX B" with its title on the next line (not "Appendix B." ending a sentence)."""
+    return bool(shape) and shape.form == "appendix" and not shape.title and shape.separator != "."
 
 
 def _title_ok(title: str, hinted: bool = False) -> bool:
@@ -247,15 +241,10 @@ class _Parser:
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
         self.width = text_width(self.lines, source.format == "html")
         self.problems: list[Problem] = []
-        self.contents: list[_Entry] = []
-        self.skip: set[int] = set()
-        self._find_contents()
-        self.contents_by_number = {}
-        for entry in self.contents:
-            if entry.number:
-                self.contents_by_number.setdefault(entry.number, entry)
-        self.contents_subheadings = {normalise_title(entry.title): entry
-                                     for entry in self.contents if not entry.number}
+        self.contents = self._find_contents()
+        self.skip = self.contents.skip
+        self.contents_by_number = self.contents.by_number()
+        self.contents_subheadings = {normalise_title(entry.title): entry for entry in self.contents.unnumbered()}
         self.credits_at = credits_start(self.lines)
         # Output being built.
         self.front: list[Draft] = []
@@ -275,86 +264,24 @@ class _Parser:
 
     # --- contents list ---
 
-    def _find_contents(self) -> None:
-        """Mark contents lines to skip and remember their entries."""
-        leader = [isinstance(element, ContentsLine) for element in self.lines]
-        wrapped_start = ""
-        for index, element in enumerate(self.lines):
-            if leader[index]:
-                self.skip.add(index)
-                self._add_entry(f"{wrapped_start} {element.entry}".strip(), element.line)
-                wrapped_start = ""
-            elif self._bare_appendix(index) and self._leader_follows(index, leader):
-                self.skip.add(index)          # "APPENDIX B" / "Time Limits ..... 47": one entry
-                wrapped_start = element.text
-        self._find_contents_runs()
-        self.contents.sort(key=lambda entry: entry.line)
+    def _find_contents(self) -> Contents:
+        """Dot-leader lines ("APPENDIX B" / "Time Limits ..... 47": one entry), and runs of heading lines whose
+        numbers come back later (the HTML's list of links)."""
+        found = Contents()
+        leader_lines(self.lines, self._entry, found, lambda text: _bare_appendix(shape_of(text, self.style)))
+        heading_runs(self.lines, self._entry, found, self._numbers_of_contents)
+        found.entries.sort(key=lambda entry: entry.line)
+        return found
 
-    def _bare_appendix(self, index: int) -> bool:
-        shape = self.shapes[index]
-        return bool(shape) and shape.form == "appendix" and not shape.title and shape.separator != "."
-
-    def _leader_follows(self, index: int, leader: list[bool]) -> bool:
-        """Whether the next line with text is a contents line (blank lines between)."""
-        following = next((at for at in range(index + 1, len(self.lines)) if self.lines[at].text), None)
-        return following is not None and leader[following]
-
-    def _add_entry(self, text: str, number: int) -> None:
+    def _entry(self, text: str) -> tuple[str, str]:
+        """What a contents line names: a heading's number and title, or a title alone."""
         shape = shape_of(text, self.style)
-        if shape:
-            self.contents.append(_Entry(shape.number, shape.title, number, shape.form))
-        elif text:
-            self.contents.append(_Entry("", text, number))
+        return (shape.number, shape.title) if shape else ("", text)
 
-    def _find_contents_runs(self) -> None:
-        """A run of heading-shaped lines with no text between them, whose numbers come back later."""
-        last_seen = {}                                       # number -> last line index having it
-        for index, shape in enumerate(self.shapes):
-            if shape:
-                last_seen[shape.number] = index
-        run: list[int] = []
-        for index, line in enumerate(self.lines):
-            if index not in self.skip and (self.shapes[index] or not line.text or is_contents_label(line.text)):
-                run.append(index)
-            else:
-                self._accept_run(run, last_seen)
-                run = []
-        self._accept_run(run, last_seen)
-
-    def _accept_run(self, run: list[int], last_seen: dict[str, int]) -> None:
-        # A number seen again ends the list: the body's first headings can follow it with nothing
-        # between them ("1. Tournament Fundamentals" then "1.1 Tournament Types"); they are headings.
-        numbers: set[str] = set()
-        for position, index in enumerate(run):
-            shape = self.shapes[index]
-            if shape and shape.number in numbers:
-                run = run[:position]
-                break
-            if shape:
-                numbers.add(shape.number)
-        entries = [index for index in run if self.shapes[index]]
-        if len(entries) < 4:
-            return
-        last = run[-1]
-        inner = [self.shapes[index] for index in entries if self.shapes[index].form in ("section", "appendix")]
-        if self.style == "mtr" and len(inner) < 2:
-            return           # a numbered list ("1. Match points", "2. ...") is not a contents list
-        coming_back = sum(1 for index in entries if last_seen.get(self.shapes[index].number, -1) > last)
-        if coming_back < 2:
-            return
-        # Blank lines and labels at the edges belong to the text around, not to the contents.
-        while run and not self.lines[run[-1]].text:
-            run.pop()
-        while run and not self.lines[run[0]].text:
-            run.pop(0)
-        if run and run[0] > 0 and is_contents_label(self.lines[run[0] - 1].text or "-"):
-            run.insert(0, run[0] - 1)
-        for index in run:
-            self.skip.add(index)
-            shape = self.shapes[index]
-            if shape:   # "1.1 Tournament Types 5": a page number without dot leaders
-                self.contents.append(_Entry(shape.number, PAGE_AFTER_TITLE.sub("", shape.title),
-                                            self.lines[index].line, shape.form))
+    def _numbers_of_contents(self, numbers: list[str]) -> bool:
+        """A run of MTR-style numbers lists sections or appendices, not only "1.", "2." (a numbered list)."""
+        inner = [number for number in numbers if "." in number or number.startswith("Appendix")]
+        return self.style != "mtr" or len(inner) >= 2
 
     # --- main pass ---
 
@@ -441,7 +368,7 @@ class _Parser:
 
     def _title_below(self, index: int) -> Optional[int]:
         """The line holding the title of an appendix heading that has none of its own ("APPENDIX D" / "Title")."""
-        if not self._bare_appendix(index):
+        if not _bare_appendix(self.shapes[index]):
             return None
         following = self._next_index(index)
         if following is None or self.shapes[following]:
@@ -567,7 +494,7 @@ class _Parser:
     def _chapter_from_contents(self, number: str) -> None:
         """The HTML names chapters only in its contents list: the chapter Section comes from there."""
         entry = self.contents_by_number.get(number)
-        if entry is None or entry.form != "chapter":
+        if entry is None or not number.isdigit():
             return
         chapter = _Open(self.ids.unique(section_id(self.prefix, number), number, entry.line),
                         number, entry.title, 1, "chapter", None, entry.line)
@@ -726,7 +653,7 @@ class _Parser:
         return Document(info=self.info, sections=sections,
                         front_matter=tuple(draft.block() for draft in self.front),
                         credits=tuple(draft.block() for draft in self.credits), problems=tuple(self.problems),
-                        contents=tuple(ContentsEntry(entry.number, entry.title, entry.line) for entry in self.contents),
+                        contents=tuple(self.contents.entries),
                         end=text_end(self.lines))
 
     def _section(self, draft: _Open) -> Section:
