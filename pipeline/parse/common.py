@@ -150,10 +150,12 @@ def fast_constructor(cls):
         return cls
     parameters = ", ".join(field.name if field.default is MISSING else f"{field.name}=_defaults[{field.name!r}]"
                            for field in every)
-    body = "".join(f"    state[{field.name!r}] = {field.name}\n" for field in every)
-    source = (f"def construct({parameters}):\n    instance = _new(_cls)\n    state = instance.__dict__\n"
-              f"{body}    return instance\n")
-    scope = {"_new": object.__new__, "_cls": cls,
+    state = ", ".join(f"{field.name!r}: {field.name}" for field in every)
+    # The whole __dict__ at once: filled key by key it would not share its keys with the class's other
+    # instances, and the interpreter's attribute cache would miss on every later read of a field.
+    source = (f"def construct({parameters}):\n    instance = _new(_cls)\n"
+              f"    _set(instance, '__dict__', {{{state}}})\n    return instance\n")
+    scope = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
              "_defaults": {field.name: field.default for field in every if field.default is not MISSING}}
     exec(source, scope)     # the field names are the model's own identifiers
     construct = scope["construct"]

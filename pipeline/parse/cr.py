@@ -78,8 +78,11 @@ from .refs import SUBRULE_LETTERS, find_references_in_texts
 # "901.4.All": section (or chapter) digits, rule number, subrule letter, then the dots and the gap
 # before the text, either of which may be missing. The groups: the whole number, the number above a subrule's
 # ("100.2"), section digits, rule digits, letter (only after rule digits: the shape refuses it elsewhere), dots,
-# gap, text.
-NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0,2})(\s*)(.*)", re.S)
+# gap; the text is the rest of the line.
+NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0,2})(\s*)")
+# The value of every string of one to three digits ("7", "07", "702"): looked up, as every numbered line of the
+# rules needs two, for less than int() costs.
+DIGITS_VALUE = {f"{value:0{width}d}": value for width in (1, 2, 3) for value in range(10 ** width)}
 EXAMPLE = re.compile(r"Examples?:")
 GLOSSARY_SENSE = re.compile(r"\d{1,2}\.\s")     # "2. An activated or triggered ability...": a sense of its own
 # Source typos in a number: "606. 8b Players..." (a space inside it), "306.b If an effect..." (rule digits lost).
@@ -144,18 +147,19 @@ def heading_shape(stripped: str):
     match = NUMBERED_LINE.match(stripped)
     if match is None:
         return None
-    number, stem, section, rule, letter, dots, gap, text = match.groups()
+    number, stem, section, rule, letter, dots, gap = match.groups()
+    text = stripped[match.end():]
     if rule is None:
         if dots == "." and gap and not letter and reads_like_title(text):
             if len(section) == 1:
-                return section, "chapter", (int(section) * 100 - 1, -1, -1), text, None
-            return section, "section", (int(section), -1, -1), text, section[0]
+                return section, "chapter", (DIGITS_VALUE[section] * 100 - 1, -1, -1), text, None
+            return section, "section", (DIGITS_VALUE[section], -1, -1), text, section[0]
         return None
     if len(section) != 3 or not (dots or gap):
         return None
     if letter:
-        return number, "subrule", (int(section), int(rule), ord(letter)), text, stem
-    return number, "rule", (int(section), int(rule), -1), text, section
+        return number, "subrule", (DIGITS_VALUE[section], DIGITS_VALUE[rule], ord(letter)), text, stem
+    return number, "rule", (DIGITS_VALUE[section], DIGITS_VALUE[rule], -1), text, section
 
 
 # --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
