@@ -23,6 +23,8 @@ SEEDS = FIXTURES / "seeds"
 FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
 PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
 
+pytest_plugins = ["scheduling"]           # the order in which xdist's workers take the modules
+
 
 def pdftotext_names() -> list[str]:
     """The text files in the pdftotext archive ("ipg-2021-02-05.pdftotext-layout.txt", ...)."""
