@@ -20,14 +20,15 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-# Two workers; a module's tests stay on one worker, so its site and browser are made once.
+# Two workers; a module's tests stay on one worker, so its site and browser are made once; the costliest
+# modules of the last run first (tests/scheduling.py), not xdist's order by number of tests.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder
 
 # The fast lane for development: no browser, no Node, no archive, no builds killed at every step
 # (markers in pyproject.toml); `make test` is the whole suite, as CI runs it.
 fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not slow and not browser and not node"
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder -m "not slow and not browser and not node"
 
 check: $(STAMP)
 	$(BIN)/rulekb check sources

@@ -23,6 +23,8 @@ SEEDS = FIXTURES / "seeds"
 FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
 PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
 
+pytest_plugins = ["scheduling"]           # the order in which xdist's workers take the modules
+
 
 def pdftotext_names() -> list[str]:
     """The text files in the pdftotext archive ("ipg-2021-02-05.pdftotext-layout.txt", ...)."""
@@ -90,9 +92,17 @@ def sources_dir(tmp_path_factory) -> Path:
     return made_once(tmp_path_factory, "project", lambda project: frozen_sources(project / "sources")) / "sources"
 
 
-@pytest.fixture(scope="session")
-def frozen_corpus(sources_dir):
+def parsed_once(tmp_path_factory, sources_dir: Path) -> None:
+    """The frozen sources parsed into the shared cache by one worker, so that the corpus and the site's build
+    never parse them twice at the same time on the two workers."""
     from pipeline import load_corpus
+    made_once(tmp_path_factory, "parsed", lambda _: load_corpus(sources_dir))
+
+
+@pytest.fixture(scope="session")
+def frozen_corpus(tmp_path_factory, sources_dir):
+    from pipeline import load_corpus
+    parsed_once(tmp_path_factory, sources_dir)
     return load_corpus(sources_dir)
 
 
@@ -100,8 +110,11 @@ def frozen_corpus(sources_dir):
 def built_site(tmp_path_factory, sources_dir):
     """The site (and its search index) built from the frozen sources, once per test session (read-only use)."""
     from pipeline import api
-    return made_once(tmp_path_factory, "built",
-                     lambda folder: api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")) / "site"
+
+    def build(folder: Path) -> None:
+        parsed_once(tmp_path_factory, sources_dir)
+        api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")
+    return made_once(tmp_path_factory, "built", build) / "site"
 
 
 @pytest.fixture(scope="session")

@@ -115,6 +115,7 @@ def fold(text: str) -> str:
     return text.replace("“", '"').replace("”", '"').replace("’", "'").replace("‘", "'").strip()
 
 
+@pytest.mark.slow          # every text file of the corpus and every pdftotext output, line by line
 def test_text_not_wrapped_at_a_fixed_width_is_left_as_it_is(pdftotext_dir):
     """The TXT editions hold a paragraph per line; pdftotext's lines follow the PDF's: neither is unwrapped."""
     for path in [*sorted(CORPUS.glob("*.txt")), *sorted(pdftotext_dir.glob("*.txt"))]:

@@ -41,14 +41,18 @@ def new_edition(text: str, effective: str = "December 4, 2026") -> str:
     return changed
 
 
-@pytest.fixture
-def sources(tmp_path) -> Path:
-    folder = tmp_path / "sources"
-    folder.mkdir()
+def two_editions(folder: Path) -> Path:
+    """The IPG in force and its new edition, in a sources folder."""
+    folder.mkdir(parents=True)
     text = (CORPUS / OLD).read_text(encoding="utf-8")
     (folder / OLD).write_text(text, encoding="utf-8")
     (folder / NEW).write_text(new_edition(text), encoding="utf-8")
     return folder
+
+
+@pytest.fixture
+def sources(tmp_path) -> Path:
+    return two_editions(tmp_path / "sources")
 
 
 def test_the_build_date_is_source_date_epoch_when_set_else_today():
@@ -123,8 +127,17 @@ def build(sources: Path, out: Path, day: date, monkeypatch) -> Path:
     return out
 
 
-def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page(sources, tmp_path, monkeypatch):
-    site = build(sources, tmp_path / "site", BEFORE, monkeypatch)
+@pytest.fixture(scope="module")
+def built_before(tmp_path_factory) -> tuple[Path, Path]:
+    """(sources, site): the two editions built on a day before the new one's date, once (read-only use)."""
+    root = tmp_path_factory.mktemp("before")
+    sources = two_editions(root / "sources")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return sources, build(sources, root / "site", BEFORE, monkeypatch)
+
+
+def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page(built_before):
+    _, site = built_before
     ipg_pages = sorted((site / "ipg").rglob("index.html"))
     assert len(ipg_pages) > 30
     for path in ipg_pages:
@@ -148,9 +161,10 @@ def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page
     assert {row["id"]: row["current"] for row in data["editions"]} == {"ipg": True, "ipg-2026-12-04": False}
 
 
-def test_the_api_answers_from_the_current_edition_unless_asked_for_another(sources, tmp_path, monkeypatch):
+def test_the_api_answers_from_the_current_edition_unless_asked_for_another(built_before, monkeypatch):
     from pipeline.serve.generation import Site
-    site = build(sources, tmp_path / "site", BEFORE, monkeypatch)
+    sources, site = built_before
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BEFORE))        # `rulekb show` on the day the site was built
     published = Site(site).current().sections()
     assert NEW_WORD not in published.view("ipg:2.1")["text"]
     for asked in ("upcoming", "ipg-2026-12-04", "2026-12-04"):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pipeline import load_document
 from pipeline.read import read_bytes
 
@@ -24,6 +26,7 @@ def to_markdown_cr(text: str) -> str:
     return "\n".join(out)
 
 
+@pytest.mark.slow          # a whole CR edition parsed twice, rule by rule
 def test_a_markdown_cr_gives_the_same_rules_as_the_text_file(tmp_path):
     text = (CORPUS / "cr-2026-01-16.txt").read_bytes().decode("utf-8-sig")
     (tmp_path / "cr.md").write_text(to_markdown_cr(text), encoding="utf-8")

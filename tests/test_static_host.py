@@ -40,6 +40,7 @@ def fetch(address: tuple[str, int], path: str) -> tuple[int, str, bytes]:
         connection.close()
 
 
+@pytest.mark.slow          # every page of the site over HTTP (test_site checks every link from the files)
 def test_every_page_reached_from_home_and_everything_it_links_to_answers_on_a_static_host(host):
     parts = urlsplit(host)
     address = (parts.hostname, parts.port)
