@@ -239,6 +239,7 @@ class _Parser:
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
+        self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
         self.width = text_width(self.lines, source.format == "html")
         self.problems: list[Problem] = []
         self.contents = self._find_contents()
@@ -268,15 +269,19 @@ class _Parser:
         """Dot-leader lines ("APPENDIX B" / "Time Limits ..... 47": one entry), and runs of heading lines whose
         numbers come back later (the HTML's list of links)."""
         found = Contents()
-        leader_lines(self.lines, self._entry, found, lambda text: _bare_appendix(shape_of(text, self.style)))
+        leader_lines(self.lines, self._entry, found, lambda text: _bare_appendix(self._shape(text)))
         heading_runs(self.lines, self._entry, found, self._numbers_of_contents)
         found.entries.sort(key=lambda entry: entry.line)
         return found
 
     def _entry(self, text: str) -> tuple[str, str]:
         """What a contents line names: a heading's number and title, or a title alone."""
-        shape = shape_of(text, self.style)
+        shape = self._shape(text)
         return (shape.number, shape.title) if shape else ("", text)
+
+    def _shape(self, text: str) -> Optional[_Shape]:
+        """A line's shape, as worked out for the stream already (a leader entry's joined text anew)."""
+        return self.shape_of_text[text] if text in self.shape_of_text else shape_of(text, self.style)
 
     def _numbers_of_contents(self, numbers: list[str]) -> bool:
         """A run of MTR-style numbers lists sections or appendices, not only "1.", "2." (a numbered list)."""
