@@ -6,7 +6,7 @@ from __future__ import annotations
 from rapidfuzz.distance import OSA, Indel
 
 
-def similarity(a: list, b: list, cutoff: float = 0.0) -> float:
+def similarity(a: list | str, b: list | str, cutoff: float = 0.0) -> float:
     """2 x (length of the longest common subsequence) / (len(a) + len(b)): 1.0 for equal sequences;
     0.0 as soon as it is known to be below `cutoff`."""
     return Indel.normalized_similarity(a, b, score_cutoff=cutoff)

@@ -9,10 +9,10 @@ text: the parser recorded what Appendix A and the sections say (Document.penalty
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 from typing import Optional
 
+from ..distance import similarity
 from ..model import ERROR, INFO, WARNING, AppendixRow, Document, Penalty, PenaltyEvidence, Problem, Section
 from .common import broken_severity
 from .penalties import (
@@ -178,7 +178,7 @@ def _closest_row(section: Section, rows: list[AppendixRow]) -> Optional[Appendix
     """A row whose name is nearly the section's ("Deck/Deck Problem" for "Deck Problem")."""
     best, best_ratio = None, 0.0
     for row in rows:
-        ratio = difflib.SequenceMatcher(None, name_key(row.infraction), name_key(section.infraction.name)).ratio()
+        ratio = similarity(name_key(row.infraction), name_key(section.infraction.name))
         if ratio > best_ratio:
             best, best_ratio = row, ratio
     return best if best_ratio >= NEARLY_THE_SAME_NAME else None
