@@ -374,6 +374,7 @@ async function match(question, kind) {
   }
   let everything = 0;
   for (const weight of weights) everything += weight;
+  const levelKinds = new Set(Object.values(rules.levels));     // as question.level_kinds
   const hits = [];
   for (const [entry, raw] of found) {
     const held = matched.get(entry);
@@ -384,18 +385,11 @@ async function match(question, kind) {
     for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
     const kind = (documentOf(entry) || {}).kind;
     if (question.level && kind === question.level) score = score * rules.level_boost;
-    else if (question.level && levelKinds().has(kind)) score = score / rules.level_boost;
+    else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
     hits.push({entry, score});
   }
   return hits;
-}
-
-/* The kinds answering at some level, as question.level_kinds. */
-let levelKindsSeen = null;
-function levelKinds() {
-  if (!levelKindsSeen) levelKindsSeen = new Set(Object.values(rules.levels));
-  return levelKindsSeen;
 }
 
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
