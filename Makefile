@@ -26,9 +26,11 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder
 
 # The fast lane for development: no browser, no Node, no archive, no builds killed at every step
-# (markers in pyproject.toml); `make test` is the whole suite, as CI runs it.
+# (markers in pyproject.toml); `make test` is the whole suite, as CI runs it. It keeps Python's
+# bytecode cache where the environment turns it off (PYTHONDONTWRITEBYTECODE=1, as container images
+# often do): else both workers, and every CLI run in a subprocess, compile the pipeline again.
 fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder -m "not slow and not browser and not node"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder -m "not slow and not browser and not node"
 
 check: $(STAMP)
 	$(BIN)/rulekb check sources

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+SHARED = "built_site"          # conftest's site, built once for the session by the first test that asks
 FOLDER = "rulekb-test-cpu"    # in pytest's cache: a file per process, {test id: [when timed, CPU seconds]}
 _spent: dict[str, float] = {}
 
@@ -76,14 +77,31 @@ def scope(nodeid: str) -> str:
 
 
 def costliest_first(items: list, seconds: dict[str, float]) -> list:
-    """The items, module by module, the costliest module first; each module's tests in their own order."""
+    """The items, module by module, the costliest module first; each module's tests in their own order. A module
+    that needs the shared site (built once for the session by the first module that asks) waits in the queue
+    until the modules before it, beside the one that builds it, cover the builder's time: no worker is left
+    waiting for the build while there is other work."""
     mean = sum(seconds.values()) / len(seconds) if seconds else 1.0
     groups: dict[str, list] = defaultdict(list)
     for item in items:
         groups[scope(item.nodeid)].append(item)
     cost = {name: sum(seconds.get(item.nodeid, mean) for item in group) for name, group in groups.items()}
     ordered = sorted(groups, key=lambda name: -cost[name])        # stable: equal costs keep collection order
-    return [item for name in ordered for item in groups[name]]
+    needs = {name for name, group in groups.items()
+             if any(SHARED in getattr(item, "fixturenames", ()) for item in group)}
+    builder = next((name for name in ordered if name in needs), None)
+    queue, waiting, covered = [], [], 0.0
+    for name in ordered:
+        if name in needs and name != builder and covered < cost[builder]:
+            waiting.append(name)
+            continue
+        queue.append(name)
+        if name != builder and builder is not None:
+            covered += cost[name]
+            if covered >= cost[builder]:
+                queue += waiting
+                waiting = []
+    return [item for name in queue + waiting for item in groups[name]]
 
 
 @pytest.hookimpl(trylast=True)          # after deselection (-m, -k): the order of what runs

@@ -89,12 +89,20 @@ def hostile_notes(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, hostile_notes):
-    """The project built once with every note: (site, corpus, notes folder, sources)."""
+def annotated(tmp_path_factory, hostile_notes):
+    """The project read with every note, as the build reads it: (corpus, notes folder, sources)."""
     root = tmp_path_factory.mktemp("annotated")
     sources = project(root, hostile_notes)
-    result, corpus = api.build(sources, root / "site", config=ROOT / "mkdocs.yml")
-    return root / "site", corpus, root / "annotations", sources
+    return api.load_annotated(sources), root / "annotations", sources
+
+
+@pytest.fixture(scope="module")
+def built(annotated):
+    """The project built once with every note: (site, corpus, notes folder, sources). A whole site and its search
+    index, a large workload: the tests of the pages and of the search are outside the fast lane (`slow`)."""
+    _, notes, sources = annotated
+    result, corpus = api.build(sources, sources.parent / "site", config=ROOT / "mkdocs.yml")
+    return sources.parent / "site", corpus, notes, sources
 
 
 def note(corpus, file_name: str):
@@ -111,9 +119,9 @@ def page(site: Path, address: str) -> str:
 
 # -- carried across editions ----------------------------------------------------------------------------
 
-def test_a_note_on_a_renumbered_rule_follows_it_to_its_new_number(built):
+def test_a_note_on_a_renumbered_rule_follows_it_to_its_new_number(annotated):
     """CR 702.124m (Choose a Background) of 2025-11-14 is 702.124k in 2026-01-16, its words the same."""
-    _, corpus, _, _ = built
+    corpus, _, _ = annotated
     background = note(corpus, "cr/choose-a-background.md")
     assert background.written_for == "cr-2025-11-14:702.124m"
     assert background.target == "cr:702.124k"
@@ -121,39 +129,49 @@ def test_a_note_on_a_renumbered_rule_follows_it_to_its_new_number(built):
     assert not problems_of(corpus, "cr/choose-a-background.md")
 
 
-def test_a_note_on_a_reworded_rule_says_the_rule_changed_since(built):
+def test_a_note_on_a_reworded_rule_says_the_rule_changed_since(annotated):
     """CR 702.124a lost "friends forever" from its list; IPG 2.1 was reworded between 2021 and 2024."""
-    _, corpus, _, _ = built
+    corpus, _, _ = annotated
     partner = note(corpus, "cr/partner-abilities.md")
     assert (partner.target, partner.changed_since) == ("cr:702.124a", True)
     trigger = note(corpus, "ipg/missed-trigger.md")
     assert (trigger.written_for, trigger.target, trigger.changed_since) == ("ipg-2021-02-05:2.1", "ipg:2.1", True)
 
 
-def test_a_note_on_an_unchanged_rule_stays_without_a_notice(built):
-    _, corpus, _, _ = built
+def test_a_note_on_an_unchanged_rule_stays_without_a_notice(annotated):
+    corpus, _, _ = annotated
     trample = note(corpus, "cr/trample.md")
     assert (trample.written_for, trample.target, trample.changed_since) == ("cr:702.19b", "cr:702.19b", False)
 
 
-def test_a_note_on_a_removed_rule_is_reported_with_file_and_line_and_kept_on_its_edition(built):
+def test_a_note_on_a_removed_rule_is_reported_with_file_and_line(annotated):
     """CR 702.124k of 2025-11-14 (Friends forever) is gone from 2026-01-16: an orphan, a warning at `section:`."""
-    site, corpus, _, _ = built
+    corpus, _, _ = annotated
     orphan = note(corpus, "cr/friends-forever.md")
     assert orphan.orphaned and orphan.written_for == "cr-2025-11-14:702.124k"
     [problem] = problems_of(corpus, "cr/friends-forever.md")
     assert (problem.severity, problem.line) == (WARNING, 2)
     assert "orphaned" in problem.message and "cr:702.124k" in problem.message
+
+
+@pytest.mark.slow
+def test_a_note_on_a_removed_rule_is_kept_on_its_edition(built):
+    site, _, _, _ = built
     older = page(site, "cr-2025-11-14")
     assert 'id="annotations"' in older and "Friends forever pairs only with friends forever" in older
     assert "Friends forever pairs only" not in page(site, "cr/702")
 
 
-def test_references_in_a_note_are_resolved_and_linked(built):
-    site, corpus, _, _ = built
+def test_references_in_a_note_are_resolved(annotated):
+    corpus, _, _ = annotated
     trigger = note(corpus, "ipg/missed-trigger.md")
     assert {ref.text: ref.target for ref in trigger.refs} == {"see 2.5": "ipg:2.5", "MTR section 4.4": "mtr:4.4"}
     assert [ref.line for ref in trigger.refs] == [11, 12]
+
+
+@pytest.mark.slow
+def test_references_in_a_note_are_linked(built):
+    site, _, _, _ = built
     ipg = page(site, "ipg/2.1")
     assert '<a class="rk-ref" href="../2.5/#2.5">2.5</a>' in ipg
     assert 'href="../../mtr/4.4/#4.4"' in ipg or 'href="../../mtr/4/#4.4"' in ipg
@@ -162,6 +180,7 @@ def test_references_in_a_note_are_resolved_and_linked(built):
 
 # -- on the site ----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_block_sits_under_its_rule_with_author_date_edition_and_the_changed_notice(built):
     site, _, _, _ = built
     cr702 = page(site, "cr/702")
@@ -180,6 +199,7 @@ def test_the_block_sits_under_its_rule_with_author_date_edition_and_the_changed_
     assert '"annotations/"' in (site / "sw.js").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_annotations_are_not_printed(built):
     site, _, _, _ = built
     css = (site / "assets/rulekb.css").read_text(encoding="utf-8")
@@ -259,8 +279,9 @@ class Tags(HTMLParser):
             self.inline_scripts.append(data)
 
 
+@pytest.mark.slow
 def test_hostile_notes_run_nothing_and_the_build_publishes_the_rest(built, hostile_notes):
-    site, corpus, _, _ = built
+    site, _, _, _ = built
     for address in ("cr/704", "cr/702", "annotations"):
         text = page(site, address)
         tags = Tags()
@@ -278,6 +299,11 @@ def test_hostile_notes_run_nothing_and_the_build_publishes_the_rest(built, hosti
     assert "<em>kept</em>" in world and "<code>code 704.5k</code>" in world
     assert "&lt;script&gt;alert(&#x27;author&#x27;)&lt;/script&gt;" in page(site, "cr/702")
     assert "TOPSECRET" not in "".join(p.read_text(errors="replace") for p in site.rglob("*.html"))
+    assert not (hostile_notes.parent / "pwned").exists()
+
+
+def test_hostile_notes_are_refused_saying_why_and_run_nothing(annotated, hostile_notes):
+    corpus, _, _ = annotated
     assert not (hostile_notes.parent / "pwned").exists()
     refused = {name: problems_of(corpus, f"hostile/{name}") for name in
                ("huge.md", "binary.md", "latin1.md", "link-out.md", "yaml-object.md", "picture.png")}
@@ -318,6 +344,7 @@ def ranks(kb, query: str) -> list[str]:
     return [result.id for result in search(kb, query, limit=200).results]
 
 
+@pytest.mark.slow
 def test_a_word_only_in_a_note_finds_the_rule_it_explains(kb):
     assert ranks(kb, "zorblax")[:1] == ["cr:702.19c"]
 
@@ -327,6 +354,7 @@ def every_entry(kb, query: str) -> list[str]:
     return [kb.hit(position, score).id for position, score in ranked(kb, understand(query, kb), None)]
 
 
+@pytest.mark.slow
 def test_a_note_never_ranks_above_the_rule_text_that_says_the_same_words(kb):
     """"excess damage trample" is 702.19's own text; on 704.5k it is only in a note: 704.5k comes after
     every rule whose text holds those words."""
@@ -336,6 +364,7 @@ def test_a_note_never_ranks_above_the_rule_text_that_says_the_same_words(kb):
     assert own and all(found.index(rule) < found.index("cr:704.5k") for rule in own), found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("word", ["trample", "excess", "damage", "assigned", "blockers"])
 def test_for_one_word_every_rule_saying_it_ranks_above_the_rule_whose_note_says_it(kb, word):
     """Common words too ("damage" is in hundreds of rules): each rule of the CR's game rules (not the variants'
@@ -351,6 +380,7 @@ def test_for_one_word_every_rule_saying_it_ranks_above_the_rule_whose_note_says_
     assert not late, (word, len(holders), late[:10])
 
 
+@pytest.mark.node
 def test_the_site_s_search_ranks_notes_as_the_engine_does(built, kb):
     """The browser's worker (under Node) gives the same first answers on the notes' words."""
     node = shutil.which("node") or shutil.which("nodejs")
@@ -372,8 +402,8 @@ def test_the_site_s_search_ranks_notes_as_the_engine_does(built, kb):
 
 # -- show, export, the API -------------------------------------------------------------------------------
 
-def test_show_prints_the_notes_under_the_section(built):
-    _, _, notes, sources = built
+def test_show_prints_the_notes_under_the_section(annotated):
+    _, notes, sources = annotated
     result = subprocess.run([sys.executable, "-m", "pipeline", "show", "ipg 2.1", "--sources", str(sources)],
                             capture_output=True, text=True, timeout=300)      # annotations/ beside sources/
     assert result.returncode == 0, result.stderr
@@ -387,8 +417,8 @@ def test_show_prints_the_notes_under_the_section(built):
     assert [a["file"] for a in older["annotations"]] == ["annotations/cr/friends-forever.md"]
 
 
-def test_export_and_the_api_give_every_note(built):
-    _, corpus, notes, sources = built
+def test_export_and_the_api_give_every_note(annotated):
+    corpus, notes, sources = annotated
     exported = api.export("cr", sources)
     files = {a["file"] for a in exported["annotations"]}
     assert "annotations/cr/choose-a-background.md" in files and "annotations/cr/friends-forever.md" not in files
@@ -399,6 +429,7 @@ def test_export_and_the_api_give_every_note(built):
     assert background["authors"] == ["R. Example", "S. Sample"] and not background["orphaned"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref", ["702.124k", "ipg 2.1", "cr:702.19b"])
 def test_the_server_gives_a_section_s_notes_as_rulekb_show_does(built, ref):
     from pipeline.serve.generation import Site

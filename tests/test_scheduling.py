@@ -44,3 +44,20 @@ def test_the_newest_time_of_a_test_wins_and_a_damaged_file_is_ignored(tmp_path):
     (folder / "main.json").write_text('{"t::c": [300.0, 2', encoding="utf-8")
     cache = SimpleNamespace(mkdir=lambda name: tmp_path / name)
     assert recorded(cache) == {"t::a": 7.0, "t::b": 1.0}
+
+
+def test_a_module_needing_the_shared_site_waits_until_the_work_before_it_covers_the_build():
+    """The costliest module needing the site builds it; the others come once other work covers that build."""
+    collected = [SimpleNamespace(nodeid=nodeid, fixturenames=fixtures) for nodeid, fixtures in (
+        ("tests/test_search.py::one", ["built_site"]), ("tests/test_site.py::one", ["built_site"]),
+        ("tests/test_parse.py::one", []), ("tests/test_server.py::one", ["tmp_path"]),
+        ("tests/test_server.py::two", ["built_site"]), ("tests/test_small.py::one", []))]
+    seconds = {"tests/test_search.py::one": 18.0, "tests/test_site.py::one": 6.0, "tests/test_parse.py::one": 5.0,
+               "tests/test_server.py::one": 4.0, "tests/test_server.py::two": 0.5, "tests/test_small.py::one": 1.0}
+    assert ids(costliest_first(collected, seconds)) == [
+        "tests/test_search.py::one", "tests/test_parse.py::one", "tests/test_small.py::one",
+        "tests/test_site.py::one", "tests/test_server.py::one", "tests/test_server.py::two"]
+    seconds["tests/test_small.py::one"] = 9.0            # covered by the time test_small is queued
+    assert ids(costliest_first(collected, seconds)) == [
+        "tests/test_search.py::one", "tests/test_small.py::one", "tests/test_parse.py::one",
+        "tests/test_site.py::one", "tests/test_server.py::one", "tests/test_server.py::two"]
