@@ -1,7 +1,8 @@
 """Rule documents as real converters write them read like the documents they were made from.
 
 Each fixture in `converted.tar.xz` is one converter's output, unedited: pandoc 2.17 (`-t gfm`,
-`-t markdown`, `-t plain`) of the magicjudges IPG, JAR and MTR pages, `pdftohtml -s -i -noframes`
+`-t markdown`, `-t plain`, `-t commonmark` with its tables as raw HTML, `-t markdown_mmd` with a label after
+each heading, `-t rtf` with its tables) of the magicjudges IPG, JAR and MTR pages, `pdftohtml -s -i -noframes`
 (poppler 22.02) of an official IPG and MTR PDF, and part of the glossary of `pandoc -t plain` of the
 2019 CR's DOCX. Each must give the same kind, sections, infractions with their penalties, and words as the
 original in tests/fixtures/corpus, complete and without errors; a document whose layout was not
@@ -30,6 +31,10 @@ ORIGINALS = {
     "ipg-2020-01-24-magicjudges.gfm.md": "ipg-2020-01-24-magicjudges.html",
     "ipg-2020-01-24-magicjudges.pandoc.md": "ipg-2020-01-24-magicjudges.html",
     "ipg-2020-01-24-magicjudges.plain.txt": "ipg-2020-01-24-magicjudges.html",
+    "ipg-2020-01-24-magicjudges.commonmark.md": "ipg-2020-01-24-magicjudges.html",
+    "ipg-2020-01-24-magicjudges.mmd.md": "ipg-2020-01-24-magicjudges.html",
+    "ipg-2020-01-24-magicjudges.pandoc.rtf": "ipg-2020-01-24-magicjudges.html",
+    "mtr-2019-01-21-magicjudges.pandoc.rtf": "mtr-2019-01-21-magicjudges.html",
     "jar-2019-01-21-magicjudges.gfm.md": "jar-2019-01-21-magicjudges.html",
     "jar-2019-01-21-magicjudges.pandoc.md": "jar-2019-01-21-magicjudges.html",
     "jar-2019-01-21-magicjudges.plain.txt": "jar-2019-01-21-magicjudges.html",
@@ -97,6 +102,55 @@ def test_pandoc_dash_tables_become_table_rows(converted, name):
     assert ["1.1. Definition of Penalties", "1.3. Randomizing a Deck"] in rows
     assert ["Missed Trigger", "None"] in rows and ["Cheating", "Disqualification"] in rows
     assert not [line for line in source.lines if re.fullmatch(r"\s*-{3,}(?:\s+-{3,})+\s*", line.text)]
+
+
+def test_markdown_tables_written_as_raw_html_are_table_rows_on_the_line_of_their_row():
+    """A CommonMark writer keeps a table it cannot draw with pipes as HTML: each <tr> is one row of cells (a
+    cell's link and line break inside it are its words), and the lines after keep the file's numbers."""
+    markdown = ("# IPG 2. Game Play Errors\n\n<table class=\"table\">\n<tbody>\n<tr class=\"odd\">\n"
+                "<td>2.1. <a href=\"#ipg2-1\">Game Play Error - Missed Trigger</a></td>\n"
+                "<td>2.4. <a href=\"#ipg2-4\">Game Play Error - Mulligan Procedure\nError</a></td>\n</tr>\n"
+                "<tr><td></td><td></td></tr>\n<tr><th>Hand &amp; Library | Zone</th><td>Warn<b>ing</b></td></tr>\n"
+                "</tbody>\n</table>\n\nGame Play Errors are caused by incorrect play.\n\n## More\n\n## Most\n")
+    source = read_bytes(markdown.encode(), "ipg.md")
+    assert source.format == "markdown"
+    rows = [(line.number, line.text.split("\t")) for line in source.lines if line.hint == "tr"]
+    assert rows == [(5, ["2.1. Game Play Error - Missed Trigger", "2.4. Game Play Error - Mulligan Procedure Error"]),
+                    (11, ["Hand & Library | Zone", "Warning"])]
+    after = next(line for line in source.lines if line.text.startswith("Game Play Errors are"))
+    assert after.number == markdown.splitlines().index("Game Play Errors are caused by incorrect play.") + 1
+    assert not [line for line in source.lines if "<" in line.text]
+
+
+@pytest.mark.parametrize("heading, words", [
+    ("# 3.4 Tournament Error - Decklist Problem [tournament-error---decklist-problem]",
+     "3.4 Tournament Error - Decklist Problem"),
+    ("## IPG 1. General Philosophy [ipg-1.-general-philosophy]", "IPG 1. General Philosophy"),
+    ("## Penalty Levels [Warning]", "Penalty Levels [Warning]"),          # brackets of its own words stay
+    ("## Two-Headed Giant [2HG]", "Two-Headed Giant [2HG]"),
+])
+def test_a_multimarkdown_heading_label_is_no_part_of_its_words(heading, words):
+    source = read_bytes(f"{heading}\n\nText.\n\n## B\n\n## C\n".encode(), "doc.md")
+    assert source.lines[0].text == words and source.lines[0].hint.startswith("h")
+
+
+def test_rtf_table_rows_are_one_line_of_cells_each():
+    """Each cell's paragraph ends just before its \\cell (as pandoc writes RTF): a row is one line of cells, a
+    row of empty cells a blank line, and the paragraphs around the table stay lines of their own."""
+    rtf = (r"{\rtf1\ansi\deff0 {\fonttbl{\f0 Times;}}" "\n"
+           r"{\pard \ql \f0 \b \fs36 IPG 2. Game Play Errors\par}" "\n"
+           r"{\trowd \trgaph120 \cellx4000\cellx8000" "\n"
+           r"{{\pard\intbl \ql \f0 2.1. Game Play Error - Missed Trigger\par}" "\n" r"\cell}" "\n"
+           r"{{\pard\intbl \ql \f0 2.4. Game Play Error - Mulligan Procedure Error\par}" "\n" r"\cell}" "\n"
+           r"\row}" "\n"
+           r"{\trowd \cellx4000\cellx8000 {{\pard\intbl \par}\cell}{{\pard\intbl \par}\cell}\row}" "\n"
+           r"{\pard \ql \f0 Game Play Errors are caused by incorrect play.\par}" "\n}")
+    source = read_bytes(rtf.encode(), "ipg.rtf")
+    assert source.format == "rtf"
+    texts = [(line.text, line.hint) for line in source.lines if line.text.strip()]
+    assert texts == [("IPG 2. Game Play Errors", ""),
+                     ("2.1. Game Play Error - Missed Trigger\t2.4. Game Play Error - Mulligan Procedure Error", "tr"),
+                     ("Game Play Errors are caused by incorrect play.", "")]
 
 
 def test_pandoc_plain_glossary_wrapped_at_72_columns_reads_as_the_txt(converted):

@@ -8,6 +8,7 @@ knows rules.
 """
 from __future__ import annotations
 
+import html
 import re
 from typing import Sequence
 
@@ -19,12 +20,14 @@ HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 BULLET = re.compile(r"^(\s*)[-*+]\s+(?=\S)")
 TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+CELL_BORDER = re.compile(r"(?<!\\)\|")          # not an escaped "\|" inside a cell
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\3(?![\w*])")
 ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")        # any ASCII punctuation may be escaped (pandoc: "shouldn\'t")
 CODE = re.compile(r"`([^`]+)`")
 PRIVATE = 0xF0000                       # a private-use plane: never in a rule document
 SET_ASIDE = re.compile("[\U000F0000-\U000F00FF]")
+HEADING_LABEL = re.compile(r"\s+\[([^\[\]\s]+)\]$")    # MultiMarkdown's: the heading's words as an id
 THEMATIC_BREAK = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 BOLD_LINE = re.compile(r"^\s*(\*\*|__)(?=\S)(?:(?!\1).)+(?<=\S)\1\s*$")
 # What pandoc writes where Markdown has no syntax of its own: raw HTML (a <div> or <span> around text, a
@@ -39,6 +42,13 @@ SPAN = re.compile(r"\[([^\[\]]*)\]\{[#.][^{}]*\}")
 DASH_GROUPS = re.compile(r"^\s*-{3,}(?:\s+-{3,})+\s*$")
 DASH_LINE = re.compile(r"^\s*-{3,}\s*$")
 LONGEST_TABLE = 400
+# A table written as raw HTML (CommonMark writers keep a table they cannot draw with pipes so): each row is
+# written again as a pipe-table row, on the line its <tr> starts, its other lines left empty.
+HTML_TABLE = re.compile(r"<table\b[^>]*>.*?</table\s*>", re.S | re.I)
+HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.S | re.I)
+HTML_CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]\s*>", re.S | re.I)
+BREAKING_TAG = re.compile(r"</?(?:br|p|div|li|ul|ol)\b[^<>]*>", re.I)   # (an inline tag joins the words around it)
+ANY_TAG = re.compile(r"<[^<>]*>")
 LINK_BROKEN = re.compile(r"\[([^\[\]\n]*?)\\?[ \t]*\n[ \t]*\]\(([^)\s]*)\)")
 HARD_BREAK = re.compile(r"(?: {2,}|\\)$")
 
@@ -67,12 +77,30 @@ def inline_text(text: str, links: list, number: int) -> str:
     return SET_ASIDE.sub(lambda m: chr(ord(m.group(0)) - PRIVATE), text)
 
 
+def heading_text(markup: str, links: list, number: int) -> str:
+    """A heading's words, without the label MultiMarkdown writes after them ("# 1.5 Sets [sets]", pandoc's
+    identifier: the words from the first letter on)."""
+    label = HEADING_LABEL.search(markup)
+    if label:
+        words = inline_text(markup[:label.start()], [], number)
+        letters = _letters_and_digits(words)
+        if _letters_and_digits(label.group(1)) in (letters, letters.lstrip("0123456789")):
+            markup = markup[:label.start()]
+    return inline_text(markup, links, number)
+
+
+def _letters_and_digits(text: str) -> str:
+    return "".join(character for character in text.casefold() if character.isalnum())
+
+
 def without_raw_html(text: str) -> list[Line]:
     """The Markdown's lines with pandoc's raw HTML tags and fenced-div lines taken out, each line numbered as
     in the file. A tag written across lines ("<a" / "href=…" / "class=…>Manic Vandal</a>") goes with its
     line ends: the text around it stays one paragraph."""
     if ":::" in text:
         text = FENCED_DIV.sub("", text)
+    if "<table" in text or "<TABLE" in text:
+        text = HTML_TABLE.sub(_as_pipe_rows, text)
     if "\n](" in text:        # a hard line break at the end of a link's words: "[Sets\\" / "](#ipg1-5)"
         text = LINK_BROKEN.sub(lambda m: f"[{m.group(1)}]({m.group(2)})\n", text)
     pieces: list[str] = []
@@ -97,6 +125,31 @@ def without_raw_html(text: str) -> list[Line]:
             at += 1
         out.append(Line(line.number + gone, line.text))
     return out
+
+
+def _as_pipe_rows(table: re.Match) -> str:
+    """A raw HTML table as pipe-table rows, keeping every line end where it was (line numbers stay the file's)."""
+    markup = table.group(0)
+    pieces, position = [], 0
+    for row in HTML_ROW.finditer(markup):
+        pieces.append(_line_ends(markup[position:row.start()]))
+        cells = [_cell_words(cell.group(1)) for cell in HTML_CELL.finditer(row.group(1))]
+        if any(cells):
+            pieces.append("| " + " | ".join(cells) + " |")
+        pieces.append(_line_ends(row.group(0)))
+        position = row.end()
+    pieces.append(_line_ends(markup[position:]))
+    return "".join(pieces)
+
+
+def _cell_words(markup: str) -> str:
+    """A cell's words on one line: its tags gone, its entities read, a "|" in it escaped for the pipe row."""
+    words = " ".join(html.unescape(ANY_TAG.sub("", BREAKING_TAG.sub(" ", markup))).split())
+    return words.replace("|", "\\|")
+
+
+def _line_ends(text: str) -> str:
+    return "".join(end.group(0) for end in LINE_END.finditer(text))
 
 
 def dash_tables(texts: list[str]) -> dict[int, tuple[str, ...]]:
@@ -180,11 +233,12 @@ def markdown_to_lines(source_lines: list[Line], raw_lines: Sequence[str] = ()):
             continue
         heading = HEADING.match(raw)
         if heading:
-            lines.append(Line(line.number, inline_text(heading.group(2), links, line.number),
+            lines.append(Line(line.number, heading_text(heading.group(2), links, line.number),
                               f"h{len(heading.group(1))}"))
             continue
         if TABLE_ROW.match(raw):
-            cells = [inline_text(cell.strip(), links, line.number) for cell in raw.strip().strip("|").split("|")]
+            cells = [inline_text(cell.strip(), links, line.number)
+                     for cell in CELL_BORDER.split(raw.strip().strip("|"))]
             lines.append(Line(line.number, "\t".join(cell for cell in cells if cell), "tr"))
             continue
         bullet = BULLET.match(raw)

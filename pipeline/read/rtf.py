@@ -21,8 +21,9 @@ touching its internals:
   written "\\fldinst{": a space after \\fldinst (the same RTF) keeps its pattern from matching.
 - A \\uN character beyond U+FFFF comes out as two lone surrogates: they are paired again.
 
-\\par and \\line each end a line (\\sect and \\page leave a blank one), \\tab is a tab, a table
-cell ends with "|". Then, as for a TXT, control characters are removed (and reported) and the
+\\par and \\line each end a line (\\sect and \\page leave a blank one), \\tab is a tab. A table row
+is one line of tab-separated cells (hint "tr"), as the other readers give it; a bullet and a tab start a list
+item (hint "li"). Then, as for a TXT, control characters are removed (and reported) and the
 text is split into lines: line N is the Nth line of the text, in these files the Nth paragraph.
 striprtf is imported only here.
 """
@@ -44,6 +45,13 @@ HEADER = re.compile(rb"\\(ansicpg)(-?\d+)|\\(mac|pca|pc|ansi)(?![a-z])")
 ANSICPG = re.compile(r"(?<!\\)\\ansicpg(?=-?\d)")
 FCHARSET_ANSI = re.compile(r"(?<!\\)\\fcharset0(?!\d)")
 FLDINST = re.compile(r"(?<!\\)\\fldinst\{")
+# A table: each cell ends with \cell (its last paragraph's \par just before it, as pandoc writes it), each row
+# with \row. The cell's end is marked with a character no document holds, so that a row reads as one line.
+PAR_ENDING_CELL = re.compile(r"(?<!\\)\\par(?![a-z])\s?((?:\}\s*)*)(?=\\(?:nest)?cell(?![a-z]))")
+CELL_END = re.compile(r"(?<!\\)\\(?:nest)?cell(?![a-z]) ?")
+CELL_MARK = "\U000F0001"
+# A list item: Word and pandoc write its bullet, then a tab ("\\bullet\\tab", "{\\listtext \\'b7\\tab}").
+LIST_ITEM = re.compile(r"[•·▪◦‣○■□●∙]\t\s*(?=\S)")
 CHARSETS = {b"mac": "mac_roman", b"pc": "cp437", b"pca": "cp850", b"ansi": "cp1252"}
 # Windows code page numbers Python names otherwise (the Mac ones; cpN covers the rest).
 CODE_PAGES = {10000: "mac_roman", 10006: "mac_greek", 10007: "mac_cyrillic", 10029: "mac_latin2",
@@ -57,6 +65,8 @@ def read_rtf(data: bytes, name: str) -> tuple[list[Line], str, list[Problem]]:
     rtf = data.removeprefix(codecs.BOM_UTF8).decode(encoding, errors="replace").lstrip()
     # \ansicpgN becomes a control word every reader ignores (so the space ending it keeps ending it)
     rtf = FLDINST.sub(r"\\fldinst {", FCHARSET_ANSI.sub(r"\\fcharset1", ANSICPG.sub(r"\\rulekbansicpg", rtf)))
+    if "\\cell" in rtf:
+        rtf = CELL_END.sub(CELL_MARK, PAR_ENDING_CELL.sub(r"\1", rtf))
     try:
         text = strip_rtf(rtf, encoding=encoding, errors="replace")
     except Exception as error:  # striprtf is a one-pass scanner: a malformed file can trip it anywhere
@@ -67,7 +77,20 @@ def read_rtf(data: bytes, name: str) -> tuple[list[Line], str, list[Problem]]:
         problems.append(Problem(WARNING, name, None, f"{replaced} characters are not valid in the file's code "
                                                      f"page {encoding}: read as U+FFFD"))
     text, removed = remove_controls(text, name)
-    return split_lines(text), encoding, problems + removed
+    return [_as_read(line) for line in split_lines(text)], encoding, problems + removed
+
+
+def _as_read(line: Line) -> Line:
+    if CELL_MARK in line.text:
+        return _table_row(line)
+    item = LIST_ITEM.match(line.text)
+    return Line(line.number, "• " + line.text[item.end():], "li", line.page) if item else line
+
+
+def _table_row(line: Line) -> Line:
+    """A table row's cells, tab-separated, as the other readers give a row (a row of empty cells is blank)."""
+    cells = [cell.strip() for cell in line.text.split(CELL_MARK)]
+    return Line(line.number, "\t".join(cell for cell in cells if cell), "tr" if any(cells) else "", line.page)
 
 
 def _code_page(data: bytes, name: str, problems: list[Problem]) -> str:
