@@ -255,3 +255,19 @@ def test_a_glossary_with_each_definition_a_paragraph_of_its_own_gives_the_same_t
     assert [(g.term, g.text) for g in document.glossary] == [(g.term, g.text) for g in original.glossary]
     assert document.glossary[[g.term for g in document.glossary].index("Speed")].text.startswith("Speed is a value")
     assert not [str(p) for p in problems if p.severity == ERROR]
+
+
+def test_pdftohtml_small_capitals_are_one_word_and_no_word_is_reported_lost():
+    """`pdftohtml -c` writes a heading in small capitals as boxes: each word's first letter in a larger type (its
+    box starts higher), then the rest. The words are whole again; a capital letter standing alone stays a word."""
+    boxes = [(97, 81, "A"), (101, 94, "PPENDIX&#160;"), (97, 161, "A"), (101, 174, "&#160;"), (97, 177, "—"),
+             (101, 195, "&#160;"), (97, 199, "P"), (101, 210, "ENALTY&#160;"), (97, 273, "Q"), (101, 287, "UICK")]
+    row = "".join(f'<p style="position:absolute;top:{top}px;left:{left}px;white-space:nowrap"><b>{text}</b></p>\n'
+                  for top, left, text in boxes)
+    html = ('<html><body><div id="page30-div" style="position:relative;width:918px;height:1188px;">' + row +
+            '<p style="position:absolute;top:129px;left:81px;white-space:nowrap">Appendix&#160;B</p>\n'
+            '<p style="position:absolute;top:131px;left:160px;white-space:nowrap">TIME LIMITS</p>\n</div></body></html>')
+    lines, _, _, problems = html_to_lines(html, "ipg.html")
+    texts = [" ".join(line.text.split()) for line in lines if line.text.strip()]
+    assert texts == ["APPENDIX A — PENALTY QUICK", "Appendix B TIME LIMITS"]
+    assert not problems

@@ -382,7 +382,7 @@ def html_to_lines(text: str, name: str = ""):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)     # XHTML (ebook converters) reads as HTML
         soup = BeautifulSoup(text, "lxml")
-    _rows_of_positioned_boxes(soup)
+    small_capitals = _rows_of_positioned_boxes(soup)
     walker = _Walker(_Styles(soup))
     walker.walk(soup)
     walker.flush("")
@@ -402,22 +402,26 @@ def html_to_lines(text: str, name: str = ""):
     problems.extend(Problem(WARNING, name, _first_line_of(text, f"<{tag}"),
                             f"<{tag}> is never closed and took in the rest of the document: read as text")
                     for tag in sorted(set(walker.swallowed)))
-    problems.extend(_lost_text(walker.blocks, text, name, walker.anchor_breaks))
+    problems.extend(_lost_text(walker.blocks, text, name, walker.anchor_breaks, small_capitals))
     return tuple(lines), tuple(anchors), tuple(links), problems
 
 
 ABSOLUTE = re.compile(r"position\s*:\s*absolute", re.I)
 BOX_TOP = re.compile(r"(?:^|;)\s*top\s*:\s*(-?\d+(?:\.\d+)?)px", re.I)
 BOX_LEFT = re.compile(r"(?:^|;)\s*left\s*:\s*(-?\d+(?:\.\d+)?)px", re.I)
+SMALL_CAPITALS_REST = re.compile(r"[A-Z]{2,}\b")
 SAME_ROW_PX = 4.0       # boxes of one printed row start within a few pixels of one another
 
 
-def _rows_of_positioned_boxes(soup) -> None:
+def _rows_of_positioned_boxes(soup) -> list[str]:
     """pdftohtml draws each text box of a PDF page where it stood ("position:absolute;top:166px;left:81px"),
     so a heading's number and its title, a bullet and its item, a row of a table come as boxes side by side:
-    boxes written one after another on one row become one line, left to right (a space between them)."""
+    boxes written one after another on one row become one line, left to right (a space between them, but for
+    a word in small capitals, whose first letter is a box of its own). Returns the pieces of the words so
+    joined, as the raw markup reads them ("A", "PPENDIX")."""
     boxes = [tag for tag in soup.find_all(style=ABSOLUTE) if BOX_TOP.search(tag["style"])]
     row: list[tuple[Tag, float, float]] = []
+    pieces: list[str] = []
     for tag in boxes + [None]:
         place = _box_place(tag) if tag is not None else None
         if row and place is not None and tag.parent is row[0][0].parent and _next_sibling_tag(row[-1][0]) is tag \
@@ -427,12 +431,23 @@ def _rows_of_positioned_boxes(soup) -> None:
         if len(row) > 1:
             row.sort(key=lambda box: box[2])
             first = row[0][0]
-            for other, _, _ in row[1:]:
-                first.append(" ")
+            texts = [tag.get_text() for tag, _, _ in row]
+            for index, (other, top, _) in enumerate(row[1:], start=1):
+                if top > row[index - 1][1] and _small_capitals(texts[index - 1], texts[index]):
+                    pieces += texts[index - 1], WORD.match(texts[index]).group()
+                else:
+                    first.append(" ")
                 for child in list(other.contents):
                     first.append(child.extract())
                 other.decompose()
         row = [(tag, *place)] if place is not None else []
+    return pieces
+
+
+def _small_capitals(before: str, after: str) -> bool:
+    """Whether two boxes side by side are one word in small capitals: "A", then "PPENDIX" in a smaller type (its
+    box starts lower)."""
+    return len(before) == 1 and before.isupper() and SMALL_CAPITALS_REST.match(after) is not None
 
 
 def _box_place(tag: Tag):
@@ -478,15 +493,17 @@ def _tag_as_text(match: re.Match) -> str:
     return "" if name and name.lower() not in BREAKING_TAGS else " "
 
 
-def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str, anchor_breaks: list[int]) -> list[Problem]:
+def _lost_text(blocks: list[tuple[str, str]], raw: str, name: str, anchor_breaks: list[int],
+               small_capitals: list[str]) -> list[Problem]:
     """An ERROR if words of the document's text (read from the raw markup, not from the parser's tree, which
     may have dropped them) are missing from its lines.
 
     Where an anchor parted two glued runs of text, the raw markup reads them as one word ("Fundamentals1"):
-    that word is kept too."""
+    that word is kept too; so are the pieces of a word in small capitals ("A", "PPENDIX")."""
     kept = Counter(WORD.findall(" ".join(block for block, _ in blocks)))
     kept.update(_word_across(blocks[index - 1][0], blocks[index][0]) for index in anchor_breaks
                 if 0 < index < len(blocks))
+    kept.update(small_capitals)
     wanted = Counter(WORD.findall(html.unescape(TAG.sub(_tag_as_text, NOT_TEXT.sub(" ", raw)))))
     lost = wanted - kept
     if not lost:
