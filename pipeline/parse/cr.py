@@ -662,10 +662,12 @@ class _CrParser:
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
         doc_id = self.info.id
+        ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
+        if len(set(ids)) < len(ids):    # a number read twice (reported there): its second copy gets "-2"
+            ids = list(map(SectionIds([], self.info.source).unique, ids))
         sections = []
         position = 0
-        unique = SectionIds([], self.info.source).unique   # duplicates are reported where they are read
-        for draft in self.drafts:
+        for draft, section_id in zip(self.drafts, ids):
             paragraphs, examples = draft.paragraphs, draft.examples
             if not examples and len(paragraphs) == 1:           # most rules
                 blocks = (new_block(paragraphs[0].kind, texts[position]),)
@@ -682,10 +684,9 @@ class _CrParser:
                 examples = tuple(texts[paragraphs_end:end])
                 section_refs = tuple([reference for found in refs[position:end] for reference in found])
                 position = end
-            number, parent, kind = draft.number, draft.parent, draft.kind
-            section_id = unique(f"{doc_id}:{number}")   # a duplicate number's second copy: "-2"
+            parent, kind = draft.parent, draft.kind
             sections.append(new_section(
-                section_id, number, draft.title, LEVELS[kind], blocks, tuple(examples),
+                section_id, draft.number, draft.title, LEVELS[kind], blocks, tuple(examples),
                 f"{doc_id}:{parent}" if parent else None, section_refs, draft.line, None, kind))
         return tuple(sections)
 
