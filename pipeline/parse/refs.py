@@ -283,7 +283,7 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
                     found.append(place)
     for found in found_by_index.values():
         if len(found) > 1:
-            found.sort(key=lambda place: (place[0], -place[1]))
+            found.sort()    # by start: no two places start at one character (each trigger has its own first ones)
     return [found_by_index.get(index, []) for index in range(len(texts))]
 
 
