@@ -326,7 +326,10 @@ def may_hold_references(text: str) -> bool:
 
 def title_key(title: str) -> str:
     """A title as a lookup key: "Game Play Error - Missed Trigger" and "… — Missed Trigger" are one key."""
-    return DASHES.sub(" — ", " ".join(title.split())).casefold()
+    key = " ".join(title.split())
+    if "—" in key or "–" in key or "-" in key:      # (most titles have none)
+        key = DASHES.sub(" — ", key)
+    return key.casefold()
 
 
 DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
