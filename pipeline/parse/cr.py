@@ -559,7 +559,8 @@ class _CrParser:
             above.lines.append(stripped)
             self.term = above
             return
-        glued = GLUED_TERM.fullmatch(stripped) if not reads_like_term(stripped) else None
+        term_like = reads_like_term(stripped)
+        glued = GLUED_TERM.fullmatch(stripped) if not term_like else None
         if glued is not None and len(glued.group(1)) <= TERM_MAX and glued.group(1)[0].isupper():
             # "Ability1. Text on an object...": the term is "Ability", the definition starts at "1.".
             self.term = _Term(glued.group(1), line)
@@ -568,7 +569,7 @@ class _CrParser:
             self.problem(WARNING, line, f"glossary term {glued.group(1)!r} is glued to its definition "
                                         f"(\"{stripped[:len(glued.group(1)) + 2]}\"): split there")
             return
-        if self.terms and not reads_like_term(stripped):
+        if self.terms and not term_like:
             # A definition paragraph set off by a blank line still belongs to the term above.
             self.term = self.terms.pop()
             self.term.lines.append(stripped)
@@ -707,8 +708,8 @@ class _CrParser:
         for term, text, term_refs in zip(self.terms, texts, refs):
             if not term.lines:
                 self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
-            entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line,
-                                         term_names(term.term, terms)))
+            entries.append(new_glossary_entry(term.term, text, tuple(term_refs), term.line,
+                                              term_names(term.term, terms)))
         return tuple(entries)
 
     def contents(self) -> tuple[ContentsEntry, ...]:
@@ -783,6 +784,7 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
 
 new_section = fast_constructor(Section)
 new_block = fast_constructor(Block)
+new_glossary_entry = fast_constructor(GlossaryEntry)
 
 
 @without_cycle_collection
