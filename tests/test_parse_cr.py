@@ -545,6 +545,19 @@ def test_duplicate_number_is_a_warning_and_both_are_kept():
     assert [section.text for section in document.sections if section.number == "100.1"] == ["One.", "Two."]
 
 
+def test_a_number_read_again_gets_an_id_of_its_own_each_time():
+    document = parse_text(RULES_HEAD + "100.3. One.\n\n100.3. Two.\n\n100.3. Three.\n\n100.4. Four.\n")
+    assert [(section.id, section.text) for section in document.sections if section.number.startswith("100.")] == [
+        ("cr:100.3", "One."), ("cr:100.3-2", "Two."), ("cr:100.3-3", "Three."), ("cr:100.4", "Four.")]
+
+
+def test_a_rule_whose_text_is_on_the_line_after_its_number():
+    document = parse_text(RULES_HEAD + "100.1.\nDeathtouch\n\n100.2.\nA rule's text on the line after its number.\n")
+    assert (document.section("100.1").title, document.section("100.1").blocks) == ("Deathtouch", ())
+    assert (document.section("100.2").title, document.section("100.2").text) == \
+        ("", "A rule's text on the line after its number.")
+
+
 def test_numbering_that_goes_backwards_is_a_warning():
     document = parse_text(RULES_HEAD + "100.1. One.\n\n100.2. Two.\n\n100.1a Back.\n")
     assert any("backwards" in message for message in messages(document, WARNING))

@@ -181,17 +181,28 @@ class _Paragraph:
 
 
 class _Draft:
-    """A chapter, section, rule or subrule being read."""
-    __slots__ = ("number", "kind", "parent", "line", "title", "paragraphs", "examples")
+    """A chapter, section, rule or subrule being read: its title, the lines of the text on its heading line
+    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples."""
+    __slots__ = ("number", "kind", "parent", "line", "title", "parts", "paragraphs", "examples")
 
-    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = ""):
+    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "",
+                 parts: Optional[list[str]] = None):
         self.number = number
         self.kind = kind
         self.parent = parent
         self.line = line
         self.title = title
+        self.parts: list[str] = parts if parts is not None else []
         self.paragraphs: list[_Paragraph] = []
         self.examples: list[_Paragraph] = []
+
+    def body(self) -> list[_Paragraph]:
+        """Its paragraphs, the one on its heading line first."""
+        if not self.parts:
+            return self.paragraphs
+        first = _Paragraph("", self.line)
+        first.parts = self.parts
+        return [first, *self.paragraphs]
 
 
 class _Term:
@@ -220,7 +231,7 @@ class _CrParser:
         self.terms: list[_Term] = []
         self.problems: list[Problem] = []
         self.term: Optional[_Term] = None
-        self.open: Optional[_Paragraph] = None      # the paragraph the previous line went to
+        self.open: Optional[list[str]] = None       # the lines of the paragraph the previous line went to
         self.open_is_example = False
         self.after_blank = True
         self.hard_wrapped = False
@@ -246,7 +257,7 @@ class _CrParser:
     def parse(self) -> Document:
         stream = self.stream
         last = len(stream) - 1
-        before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
+        before_blank: Optional[list[str]] = None    # the paragraph a page break may have cut
         before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
         page_break = False
         for index, element in enumerate(stream):
@@ -352,7 +363,7 @@ class _CrParser:
                 or (last_key and key[0] > last_key[0] + 1):       # (_starts_rule_text, inline: every heading)
             # Right after a line cut mid-sentence, such a number goes on with that sentence.
             open_paragraph = self.open
-            if open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1]):
+            if open_paragraph is not None and not ends_sentence(open_paragraph[-1]):
                 return False
             if backwards and kind != "rule" and kind != "subrule" and not self.rules_seen:
                 return self.restart_after_contents(shape, line)
@@ -368,17 +379,13 @@ class _CrParser:
         parent = above if above is None or above in seen else self.nearest_parent(number, above, line)
         if kind == "rule" or kind == "subrule":
             # (add_draft, inline: every rule comes here)
-            draft = _Draft(number, kind, parent, line, "")
+            draft = _Draft(number, kind, parent, line, "", [text] if text else None)
             self.drafts.append(draft)
             self.current = draft
+            self.open = draft.parts if text else None
             self.open_is_example = False
             self.after_blank = False
             seen.setdefault(number, line)
-            if text:
-                paragraph = self.open = _Paragraph(text, line)
-                draft.paragraphs.append(paragraph)
-            else:
-                self.open = None
             self.rules_seen += 1
         else:
             self.add_draft(number, kind, parent, line, text)
@@ -400,7 +407,7 @@ class _CrParser:
         """
         last_key = self.last_key
         open_paragraph = self.open
-        if last_key is None or (open_paragraph is not None and not ends_sentence(open_paragraph.parts[-1])):
+        if last_key is None or (open_paragraph is not None and not ends_sentence(open_paragraph[-1])):
             return False
         match = MISTYPED_NUMBER.match(stripped)
         if match is not None:
@@ -428,8 +435,7 @@ class _CrParser:
         if not self.heading(shape, line):
             return False
         if sentence:
-            self.open = _Paragraph(text, line)
-            self.current.paragraphs.append(self.open)
+            self.open = self.current.parts = [text]
         return True
 
     def nearest_parent(self, number: str, above: str, line: int) -> Optional[str]:
@@ -456,7 +462,7 @@ class _CrParser:
             return False
         for draft in self.drafts:
             self.contents_numbers.setdefault(draft.number, draft.line)
-            self.front.extend(draft.paragraphs + draft.examples)
+            self.front.extend(draft.body() + draft.examples)
         self.drafts.clear()
         self.seen.clear()
         self.current = None
@@ -478,7 +484,7 @@ class _CrParser:
             self.front.append(paragraph)
         else:
             owner.examples.append(paragraph)
-        self.open = paragraph
+        self.open = paragraph.parts
         self.open_is_example = owner is not None
         self.after_blank = False
 
@@ -490,16 +496,16 @@ class _CrParser:
             return
         open_paragraph = self.open
         if open_paragraph is not None:
-            mid_sentence = not ends_sentence(open_paragraph.parts[-1])
+            mid_sentence = not ends_sentence(open_paragraph[-1])
             if mid_sentence and stripped[0].islower():
                 self.wraps_seen += 1
                 self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
             if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(indent)):
-                open_paragraph.parts.append(stripped)
+                open_paragraph.append(stripped)
                 return
         paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
         owner.paragraphs.append(paragraph)
-        self.open = paragraph
+        self.open = paragraph.parts
         self.open_is_example = False
         self.after_blank = False
 
@@ -553,7 +559,8 @@ class _CrParser:
             above.lines.append(stripped)
             self.term = above
             return
-        glued = GLUED_TERM.fullmatch(stripped) if not reads_like_term(stripped) else None
+        term_like = reads_like_term(stripped)
+        glued = GLUED_TERM.fullmatch(stripped) if not term_like else None
         if glued is not None and len(glued.group(1)) <= TERM_MAX and glued.group(1)[0].isupper():
             # "Ability1. Text on an object...": the term is "Ability", the definition starts at "1.".
             self.term = _Term(glued.group(1), line)
@@ -562,7 +569,7 @@ class _CrParser:
             self.problem(WARNING, line, f"glossary term {glued.group(1)!r} is glued to its definition "
                                         f"(\"{stripped[:len(glued.group(1)) + 2]}\"): split there")
             return
-        if self.terms and not reads_like_term(stripped):
+        if self.terms and not term_like:
             # A definition paragraph set off by a blank line still belongs to the term above.
             self.term = self.terms.pop()
             self.term.lines.append(stripped)
@@ -608,13 +615,13 @@ class _CrParser:
     def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
         """Front matter and credits: a block per line, unless a line plainly goes on with a sentence."""
         open_paragraph = self.open
-        if (open_paragraph is not None and paragraphs and paragraphs[-1] is open_paragraph
-                and stripped[0].islower() and not ends_sentence(open_paragraph.parts[-1])):
-            open_paragraph.parts.append(stripped)
+        if (open_paragraph is not None and paragraphs and paragraphs[-1].parts is open_paragraph
+                and stripped[0].islower() and not ends_sentence(open_paragraph[-1])):
+            open_paragraph.append(stripped)
             return
         paragraph = _Paragraph(stripped, line)
         paragraphs.append(paragraph)
-        self.open = paragraph
+        self.open = paragraph.parts
         self.open_is_example = False
         self.after_blank = False
 
@@ -629,10 +636,15 @@ class _CrParser:
         lines: list[int] = []
         blocks: list[int] = []           # the place of each in its section: its blocks, then its examples
         for draft in self.drafts:
-            paragraphs = draft.paragraphs
-            if len(paragraphs) == 1 and len(paragraphs[0].parts[0]) <= RULE_TITLE_MAX:   # (most rules are longer)
+            parts = draft.parts
+            if not parts or len(parts[0]) <= RULE_TITLE_MAX:   # (most rules are longer)
                 _take_title(draft)
             block = 0
+            if parts:
+                texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
+                lines.append(draft.line)
+                blocks.append(0)
+                block = 1
             for paragraph in draft.paragraphs:
                 parts = paragraph.parts
                 texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
@@ -662,30 +674,31 @@ class _CrParser:
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
         doc_id = self.info.id
+        ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
+        if len(set(ids)) < len(ids):    # a number read twice (reported there): its second copy gets "-2"
+            ids = list(map(SectionIds([], self.info.source).unique, ids))
         sections = []
         position = 0
-        unique = SectionIds([], self.info.source).unique   # duplicates are reported where they are read
-        for draft in self.drafts:
+        for draft, section_id in zip(self.drafts, ids):
             paragraphs, examples = draft.paragraphs, draft.examples
-            if not examples and len(paragraphs) == 1:           # most rules
-                blocks = (new_block(paragraphs[0].kind, texts[position]),)
-                found = refs[position]
-                section_refs = tuple(found) if found else ()
-                position += 1
-            elif not examples and not paragraphs:               # headings, rules that are only a title
-                blocks = section_refs = examples = ()
+            if not paragraphs and not examples:
+                if draft.parts:                                 # most rules: one paragraph
+                    blocks = (new_block(PARAGRAPH, texts[position]),)
+                    found = refs[position]
+                    section_refs = tuple(found) if found else ()
+                    position += 1
+                else:                                           # headings, rules that are only a title
+                    blocks = section_refs = examples = ()
             else:
-                paragraphs_end = position + len(paragraphs)
+                paragraphs_end = position + len(paragraphs) + (1 if draft.parts else 0)
                 end = paragraphs_end + len(examples)
-                blocks = tuple([new_block(kind=paragraph.kind, text=text)
-                                for paragraph, text in zip(paragraphs, texts[position:paragraphs_end])])
+                blocks = tuple([new_block(PARAGRAPH, text) for text in texts[position:paragraphs_end]])
                 examples = tuple(texts[paragraphs_end:end])
                 section_refs = tuple([reference for found in refs[position:end] for reference in found])
                 position = end
-            number, parent, kind = draft.number, draft.parent, draft.kind
-            section_id = unique(f"{doc_id}:{number}")   # a duplicate number's second copy: "-2"
+            parent, kind = draft.parent, draft.kind
             sections.append(new_section(
-                section_id, number, draft.title, LEVELS[kind], blocks, tuple(examples),
+                section_id, draft.number, draft.title, LEVELS[kind], blocks, tuple(examples),
                 f"{doc_id}:{parent}" if parent else None, section_refs, draft.line, None, kind))
         return tuple(sections)
 
@@ -695,8 +708,8 @@ class _CrParser:
         for term, text, term_refs in zip(self.terms, texts, refs):
             if not term.lines:
                 self.problem(WARNING, term.line, f"glossary term {term.term!r} has no definition")
-            entries.append(GlossaryEntry(term.term, text, tuple(term_refs), term.line,
-                                         term_names(term.term, terms)))
+            entries.append(new_glossary_entry(term.term, text, tuple(term_refs), term.line,
+                                              term_names(term.term, terms)))
         return tuple(entries)
 
     def contents(self) -> tuple[ContentsEntry, ...]:
@@ -706,20 +719,28 @@ class _CrParser:
                         for name, line in self.contents_names.items() if name in (GLOSSARY_LABEL, CREDITS_LABEL)])
 
 
-def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:
-    """Whether the text before a blank line stopped in the middle of a sentence."""
+def _cut_mid_sentence(paragraph: Optional[list[str]], term: Optional[_Term]) -> bool:
+    """Whether the text before a blank line (a paragraph's lines, or a glossary entry) stopped mid-sentence."""
     if paragraph is not None:
-        return not ends_sentence(paragraph.parts[-1])
+        return not ends_sentence(paragraph[-1])
     return term is not None and bool(term.lines) and not ends_sentence(term.lines[-1])
 
 
 def _take_title(draft: _Draft) -> None:
     """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes") keeps it as its title."""
-    if draft.kind in ("rule", "subrule") and len(draft.paragraphs) == 1 and not draft.examples:
-        parts = draft.paragraphs[0].parts
-        if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
-            draft.title = parts[0]
-            draft.paragraphs.clear()
+    if draft.kind not in ("rule", "subrule") or draft.examples:
+        return
+    paragraphs = draft.paragraphs
+    if draft.parts and not paragraphs:
+        parts = draft.parts
+    elif not draft.parts and len(paragraphs) == 1:     # (its text on the line after its number)
+        parts = paragraphs[0].parts
+    else:
+        return
+    if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
+        draft.title = parts[0]
+        parts.clear()
+        paragraphs.clear()
 
 
 def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tuple[int, int, int]) -> str:
@@ -763,6 +784,7 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
 
 new_section = fast_constructor(Section)
 new_block = fast_constructor(Block)
+new_glossary_entry = fast_constructor(GlossaryEntry)
 
 
 @without_cycle_collection

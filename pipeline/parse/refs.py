@@ -283,7 +283,7 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
                     found.append(place)
     for found in found_by_index.values():
         if len(found) > 1:
-            found.sort(key=lambda place: (place[0], -place[1]))
+            found.sort()    # by start: no two places start at one character (each trigger has its own first ones)
     return [found_by_index.get(index, []) for index in range(len(texts))]
 
 
@@ -326,7 +326,10 @@ def may_hold_references(text: str) -> bool:
 
 def title_key(title: str) -> str:
     """A title as a lookup key: "Game Play Error - Missed Trigger" and "… — Missed Trigger" are one key."""
-    return DASHES.sub(" — ", " ".join(title.split())).casefold()
+    key = " ".join(title.split())
+    if "—" in key or "–" in key or "-" in key:      # (most titles have none)
+        key = DASHES.sub(" — ", key)
+    return key.casefold()
 
 
 DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
