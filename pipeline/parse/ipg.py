@@ -52,7 +52,7 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Blank, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
 from . import common
-from .blocks import Draft
+from .blocks import Draft, drawn_item
 from .common import line_failed
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
@@ -108,7 +108,6 @@ PART_LINE = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:?$", re.I)
 # "Upgrade", whose penalty is the upgraded one.
 PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{PENALTY_LIST})$", re.I)
 PART_LABEL = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:\s*(?P<rest>\S.*)$", re.I)
-BULLET_ITEM = re.compile(r"^(?P<marker>[•●▪◦∙·*–-])\s+(?P<text>\S.*)$")
 LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
 NUMBER_ITEM = re.compile(r"^(?P<marker>\d{1,2}[.)])\s+(?P<text>\S.*)$")
 DATE_LINE = re.compile(
@@ -629,16 +628,14 @@ class _IpgParser:
             if in_examples:
                 chunks.append(_Chunk(PARAGRAPH, [text], line, part=part, example=True))
             else:
-                drawn = BULLET_ITEM.match(text)          # a PDF's item keeps its glyph: "• Text"
-                marker = drawn.group("marker") if drawn else "•"
-                chunks.append(_Chunk(BULLET, [drawn.group("text") if drawn else text], line, marker, part=part))
+                marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
+                chunks.append(_Chunk(BULLET, [body], line, marker, part=part))
             return
-        bullet = BULLET_ITEM.match(text)
         last = chunks[-1] if chunks else None
         ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
-        # "•" always starts an item; a dash only where a paragraph may end (a wrapped line can start "— Cheating").
-        if bullet and (bullet.group("marker") not in "–-*" or ended or last.kind == BULLET):
-            chunks.append(_Chunk(BULLET, [bullet.group("text")], line, bullet.group("marker"), part=part))
+        drawn = drawn_item(text, ended, last)
+        if drawn:
+            chunks.append(_Chunk(BULLET, [drawn[1]], line, drawn[0], part=part))
             return
         if form is TableRow:
             cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())

@@ -42,7 +42,7 @@ from ..read.stream import (
     TableRow,
     stream_of,
 )
-from .blocks import Draft, references_of
+from .blocks import Draft, drawn_item, references_of
 from .common import (
     SectionIds,
     ends_paragraph,
@@ -54,7 +54,6 @@ from .common import (
 )
 from .ending import credits_start
 
-BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
 TITLE_LINE = kinds.BY_ID["jar"].title_line
@@ -140,11 +139,12 @@ class _JarParser:
         if isinstance(element, TableRow) and self.section is not None:
             self.table_row(element)
             return
-        bullet = BULLET_ITEM.match(text)
-        if isinstance(element, ListItem) or bullet:
-            self.add_block(Draft(BULLET, [bullet.group(2) if bullet else text], element.line, "•", glued=True))
-            return
         last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
+        drawn = drawn_item(text, not self.previous or self.previous_heading or ends_sentence(self.previous), last)
+        if isinstance(element, ListItem) or drawn:
+            marker, body = drawn or ("•", text)
+            self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
+            return
         if last is not None and self.continues(last, text):
             last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
@@ -187,7 +187,7 @@ class _JarParser:
             return False
         words = text.split()
         if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \
-                or text.endswith((",", ";")) or BULLET_ITEM.match(text) or BULLET_ITEM.match(following.text) \
+                or text.endswith((",", ";")) or drawn_item(text) or drawn_item(following.text) \
                 or SENTENCE_INSIDE.search(text):
             return False
         if self.width is not None and len(text) + 1 + len(following.text.split()[0]) > self.width * 0.9:
@@ -259,7 +259,7 @@ def _followed_by_body(text: str, following: Optional[Element]) -> bool:
     """A heading sits on a longer passage, a list, or the error named first under it."""
     if following is None or isinstance(following, Heading):
         return False
-    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(BULLET_ITEM.match(following.text))
+    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(drawn_item(following.text))
 
 
 def _section_look(stream: list[Element]) -> str:

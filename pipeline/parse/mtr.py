@@ -59,7 +59,7 @@ from ..model import (
 )
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
-from .blocks import Draft, references_of
+from .blocks import BULLET_ITEM, Draft, drawn_item, references_of
 from .common import (
     CLOSING_MARKS,
     SectionIds,
@@ -80,8 +80,6 @@ SECTION_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 CHAPTER_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2})\.\s+(\S.*)$")
 APPENDIX_HEADING = re.compile(r"^(MTR\s+)?(?:Appendix|APPENDIX)\s+([A-Z])(?![\w’'])\s*(?:(--|[—–:.-])\s*)?(.*)$")
 FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
-BULLET_ITEM = re.compile(r"^([•◦▪‣●■□·○])\s*(\S.*)$")
-DASH_ITEM = re.compile(r"^([-*+–])\s+(\S.*)$")       # only after a finished line: "-" also wraps words
 NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\S.*)$")
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
@@ -603,15 +601,12 @@ class _Parser:
     def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
         element = self.lines[index]
         text = element.text
-        match = BULLET_ITEM.match(text)
-        if match:
-            return Draft(BULLET, [match.group(2)], element.line, marker=match.group(1))
+        drawn = drawn_item(text, finished_before, self.open)
+        if drawn:
+            return Draft(BULLET, [drawn[1]], element.line, marker=drawn[0])
         match = NUMBERED_ITEM.match(text)
         if match and (isinstance(element, ListItem) or finished_before or self._in_list()):
             return Draft(NUMBERED, [match.group(2)], element.line, marker=match.group(1))
-        match = DASH_ITEM.match(text)
-        if match and (finished_before or (self.open is not None and self.open.marker == match.group(1))):
-            return Draft(BULLET, [match.group(2)], element.line, marker=match.group(1))
         if isinstance(element, ListItem) or self._tab_bullet(index):
             return Draft(BULLET, [text], element.line, marker="•")
         return None
