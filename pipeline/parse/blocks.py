@@ -1,6 +1,6 @@
 """Blocks as the parsers build them from body lines: a paragraph, list item or table row that may take more
-lines, and the references written in it, each with the source line its phrase starts on; and a list item
-drawn in a line's text ("• Text", "- Text"), the same in every kind.
+lines, and the references written in it, each with the source line its phrase starts on; the section that
+holds them; and a list item drawn in a line's text ("• Text", "- Text"), the same in every kind.
 
 What is about a kind (whether a line goes on with the block above, numbered items, which blocks are
 examples) stays in its parser.
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..model import BULLET, Block, Reference
+from ..model import BULLET, Block, Reference, Section
 from .common import join_lines, line_starts
 from .refs import find_references, may_hold_references, moved
 
@@ -73,6 +73,26 @@ def _spaced_starts(parts: list[str]) -> list[int]:
 def references_of(drafts: Sequence[Draft]) -> tuple[Reference, ...]:
     """The references of a section's drafts, in order, each knowing its block's place."""
     return tuple(reference for index, draft in enumerate(drafts) for reference in draft.references(index))
+
+
+@dataclass
+class SectionDraft:
+    """A section being read: where it stands, and its blocks and examples as drafts."""
+    id: str
+    number: str                       # "" for an unnumbered one
+    title: str
+    level: int
+    kind: str
+    parent: Optional[str]
+    line: int
+    blocks: list[Draft] = field(default_factory=list)
+    examples: list[Draft] = field(default_factory=list)
+
+    def section(self) -> Section:
+        return Section(id=self.id, number=self.number, title=self.title, level=self.level,
+                       blocks=tuple(block.block() for block in self.blocks),
+                       examples=tuple(example.text for example in self.examples), parent=self.parent,
+                       refs=references_of(self.blocks + self.examples), line=self.line, kind=self.kind)
 
 
 # A list item drawn in the text (a PDF's, a plain text's; the reader has taken a list element's marker already):

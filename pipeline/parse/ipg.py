@@ -43,19 +43,18 @@ from ..model import (
     DocumentInfo,
     Infraction,
     PenaltyEvidence,
-    Problem,
     Reference,
     SecondPenalty,
     Section,
     section_id,
 )
 from ..read import SourceText
-from ..read.stream import Blank, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
+from ..read.stream import Blank, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
 from .blocks import Draft, drawn_item
-from .common import line_failed
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
+from .kind_parser import KindParser, holds_no_text
 from .penalties import (
     LEADING_PENALTY,
     PENALTY_LIST,
@@ -116,7 +115,6 @@ DATE_LINE = re.compile(
 # "3.5: ...", "Appendix A: ..." in Appendix B: change notes, not references.
 CHANGE_NOTE = re.compile(r"^(?P<subject>\d{1,2}(?:\.\d{1,2})*[a-z]?|Appendix\s+[A-Z])\s*:\s*(?P<text>.*)$", re.I)
 TABLE_HEADER = re.compile(r"^Infraction\s+Penalty$", re.I)
-MARKDOWN_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
 
 
@@ -210,15 +208,11 @@ class _OpenSection:
     rows: list[AppendixRow] = field(default_factory=list)   # Appendix A's
 
 
-class _IpgParser:
+class _IpgParser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
-        self.info = info
+        super().__init__(source, info)
         self.text_format = source.format != "html"
-        self.problems: list[Problem] = []
         self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
-        self.front: list[_Chunk] = []
-        self.credits: list[_Chunk] = []
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
         self.seen: dict[str, int] = {}              # number -> times seen
@@ -229,7 +223,6 @@ class _IpgParser:
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
         self.second_penalties: list[SecondPenalty] = []
-        self.in_credits = False
 
     # -- driver ------------------------------------------------------------------------------
 
@@ -242,20 +235,19 @@ class _IpgParser:
             self.in_credits = self.in_credits or (index >= credits_at and self.open is not None)
             if index in self.listed.skip and not self.in_credits:
                 continue
-            try:
-                self.feed(element)
-            except Exception as error:  # never raise on odd content: say where it happened
-                line_failed(self.problems, self.info.source, element.line, error)
-                self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
+            self.read_guarded(element, self.feed, element)
         self.close_section()
         return self.finish()
+
+    def keep_unread(self, element: Element) -> None:
+        self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
 
     def feed(self, element: Element) -> None:
         if isinstance(element, Blank):
             self.blank_before = True
             return
         text, form = element.text, type(element)
-        if form is PageNumber or _markdown_rule(element):
+        if holds_no_text(element):
             return
         if self.in_credits:
             self.credit_line(self.credits, text, element.line)
@@ -281,7 +273,7 @@ class _IpgParser:
         found = Contents()
         before_credits = self.stream[:end]
         leader_lines(before_credits, self.parse_entry, found)
-        labelled_lists(before_credits, self.parse_entry, found, label_of=_plain, key=name_key, ignored=_markdown_rule)
+        labelled_lists(before_credits, self.parse_entry, found, label_of=_plain, key=name_key, ignored=holds_no_text)
         found.entries.sort(key=lambda entry: entry.line)
         return found
 
@@ -745,15 +737,7 @@ class _IpgParser:
         contents = tuple(self.listed.by_number().values())
         line, rows = self.appendix_rows or (None, ())
         evidence = PenaltyEvidence(line, tuple(rows), tuple(self.second_penalties))
-        return Document(info=self.info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
-                        credits=self.plain_blocks(self.credits), problems=tuple(self.problems), contents=contents,
-                        end=text_end(self.stream), penalty_evidence=evidence)
-
-    def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
-        return tuple(chunk.block() for chunk in chunks)
-
-    def problem(self, severity: str, line: Optional[int], message: str) -> None:
-        self.problems.append(Problem(severity, self.info.source, line, message))
+        return self.document(self.sections, contents=contents, end=text_end(self.stream), penalty_evidence=evidence)
 
 
 def _plain(text: str) -> str:
@@ -762,11 +746,6 @@ def _plain(text: str) -> str:
     if match:
         return (match.group(1) + text[match.end():]).strip()
     return text
-
-
-def _markdown_rule(element: Element) -> bool:
-    """A Markdown table's rule ("|---|---|"): no text of its own."""
-    return bool(MARKDOWN_RULE.match(element.text)) and "-" in element.text
 
 
 def _same_title(listed: str, title: str) -> bool:

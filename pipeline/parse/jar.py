@@ -23,11 +23,10 @@ heading is a block of front matter, a section or the credits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import kinds
-from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
+from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
 from ..read.stream import (
     ALONE,
@@ -37,22 +36,21 @@ from ..read.stream import (
     Element,
     Heading,
     ListItem,
-    PageNumber,
     Paragraph,
     TableRow,
     stream_of,
 )
-from .blocks import Draft, drawn_item, references_of
+from .blocks import Draft, SectionDraft, drawn_item
 from .common import (
     SectionIds,
     ends_paragraph,
     ends_sentence,
-    line_failed,
     looks_like_title,
     title_case,
     wrap_width,
 )
 from .ending import credits_start
+from .kind_parser import KindParser, holds_no_text
 
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
@@ -64,31 +62,15 @@ HEADING_MAX_WORDS = 6
 SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
-@dataclass
-class _Open:
-    id: str
-    title: str
-    level: int
-    kind: str
-    parent: Optional[str]
-    line: int
-    blocks: list[Draft] = field(default_factory=list)
-
-
-class _JarParser:
+class _JarParser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
-        self.info = info
+        super().__init__(source, info)
         self.stream = stream_of(source)
-        self.problems: list[Problem] = []
         self.ids = SectionIds(self.problems, info.source)
-        self.front: list[Draft] = []
-        self.credits: list[Block] = []
-        self.sections: list[_Open] = []
-        self.section: Optional[_Open] = None     # the headed section being read
-        self.section_level = SECTION_LEVEL        # the heading level that opened it
-        self.current: Optional[_Open] = None     # where body text goes (the section or one of its issues)
-        self.in_credits = False
+        self.sections: list[SectionDraft] = []
+        self.section: Optional[SectionDraft] = None     # the headed section being read
+        self.section_level = SECTION_LEVEL               # the heading level that opened it
+        self.current: Optional[SectionDraft] = None     # where body text goes (the section or one of its issues)
         self.previous = ""                        # the last text line, "" after a blank one
         self.previous_heading = False             # the last text line opened a section or an issue
         self.html = source.format == "html"
@@ -106,22 +88,21 @@ class _JarParser:
                 continue
             self.in_credits = self.in_credits or (index >= credits_at and bool(self.sections))
             sections = len(self.sections)
-            try:
-                self.element(element, next((after for after in stream[index + 1:index + 4]
-                                            if not isinstance(after, Blank)), None))
-            except Exception as error:   # never raise on odd content: say where, keep the text
-                line_failed(self.problems, self.info.source, element.line, error)
-                self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
+            following = next((after for after in stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
+            self.read_guarded(element, self.element, element, following)
             self.previous = element.text
             self.previous_heading = len(self.sections) > sections
-        return self.document()
+        return self.jar_document()
+
+    def keep_unread(self, element: Element) -> None:
+        self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
 
     def element(self, element: Element, following: Optional[Element]) -> None:
         text = element.text
-        if isinstance(element, (PageNumber, ContentsLine)):
-            return                                # page furniture, a contents entry: not the document's text
+        if isinstance(element, ContentsLine) or holds_no_text(element):
+            return                                # a contents entry, page furniture: not the document's text
         if self.in_credits:
-            self.credits.append(Block(PARAGRAPH, text))
+            self.credits.append(Draft(PARAGRAPH, [text], element.line))
             return
         heading = isinstance(element, Heading)
         if self.plain_heading(element, following):
@@ -204,14 +185,14 @@ class _JarParser:
     def open_section(self, title: str, line: int, level: int) -> None:
         section_id = self.ids.unique(f"{self.info.id}:{slug(title)[:MAX_SLUG]}", title, line)
         self.section_level = level
-        self.section = _Open(section_id, title, 1, "section", None, line)
+        self.section = SectionDraft(section_id, "", title, 1, "section", None, line)
         self.sections.append(self.section)
         self.current = self.section
 
     def open_issue(self, title: str, line: int) -> None:
         parent = self.section
         issue_id = self.ids.unique(f"{parent.id}/{slug(title)[:MAX_SLUG].strip('-.')}", title, line)
-        self.current = _Open(issue_id, title, 2, "issue", parent.id, line)
+        self.current = SectionDraft(issue_id, "", title, 2, "issue", parent.id, line)
         self.sections.append(self.current)
 
     def table_row(self, row: TableRow) -> None:
@@ -227,16 +208,10 @@ class _JarParser:
     def add_block(self, draft: Draft) -> None:
         (self.current.blocks if self.current is not None else self.front).append(draft)
 
-    def document(self) -> Document:
-        sections = [Section(id=draft.id, number="", title=draft.title, level=draft.level,
-                            blocks=tuple(block.block() for block in draft.blocks), parent=draft.parent,
-                            refs=references_of(draft.blocks), line=draft.line, kind=draft.kind)
-                    for draft in self.sections]
-        if not sections:
-            self.problems.append(Problem(ERROR, self.info.source, None,
-                                         "no headed sections found: this does not look like Judging at Regular REL"))
-        return Document(info=self.info, sections=tuple(sections), front_matter=tuple(d.block() for d in self.front),
-                        credits=tuple(self.credits), problems=tuple(self.problems))
+    def jar_document(self) -> Document:
+        if not self.sections:
+            self.problem(ERROR, None, "no headed sections found: this does not look like Judging at Regular REL")
+        return self.document(draft.section() for draft in self.sections)
 
 
 def _look(element: Element) -> str:

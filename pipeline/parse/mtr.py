@@ -38,7 +38,7 @@ passage: what is not a heading is a block of front matter, a section or credits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..model import (
@@ -52,20 +52,17 @@ from ..model import (
     WARNING,
     Document,
     DocumentInfo,
-    Problem,
-    Section,
     section_id,
     subsection_id,
 )
 from ..read import SourceText
-from ..read.stream import ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
-from .blocks import BULLET_ITEM, Draft, drawn_item, references_of
+from ..read.stream import ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
 from .common import (
     CLOSING_MARKS,
     SectionIds,
     ends_sentence,
     first_word,
-    line_failed,
     looks_like_title,
     normalise_title,
     title_case,
@@ -73,6 +70,7 @@ from .common import (
 )
 from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
+from .kind_parser import KindParser, holds_no_text
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -104,20 +102,6 @@ class _Shape:
     title: str
     prefixed: bool = False    # "MTR 1.1 ...": only headings carry the prefix
     separator: str = ""       # the appendix's separator: "—", "-", ":", "."
-
-
-@dataclass
-class _Open:
-    """A section being assembled."""
-    id: str
-    number: str
-    title: str
-    level: int
-    kind: str
-    parent: Optional[str]
-    line: int
-    blocks: list[Draft] = field(default_factory=list)
-    examples: list[Draft] = field(default_factory=list)
 
 
 # --- entry point ---------------------------------------------------------------------------------
@@ -225,41 +209,35 @@ def text_width(lines: list[Element], html: bool) -> Optional[int]:
 
 # --- the parser ----------------------------------------------------------------------------------
 
-class _Parser:
+class _Parser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
-        self.info = info
+        super().__init__(source, info)
         self.prefix = info.id
-        # Page numbers that come in a run are furniture; one alone may be a table's cell, and stays text.
         self.lines: list[Element] = [_bold_heading(element) for element in stream_of(source)
-                                     if not (isinstance(element, PageNumber) and element.in_run)]
+                                     if not holds_no_text(element, lone_numbers_are_text=True)]
         self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
         self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
         self.width = text_width(self.lines, source.format == "html")
-        self.problems: list[Problem] = []
         self.contents = self._find_contents()
         self.skip = self.contents.skip
         self.contents_by_number = self.contents.by_number()
         self.contents_subheadings = {normalise_title(entry.title): entry for entry in self.contents.unnumbered()}
         self.credits_at = credits_start(self.lines)
         # Output being built.
-        self.front: list[Draft] = []
-        self.credits: list[Draft] = []
-        self.sections: list[_Open] = []
+        self.sections: list[SectionDraft] = []
         self.ids = SectionIds(self.problems, info.source)
-        self.numbered: dict[str, _Open] = {}
+        self.numbered: dict[str, SectionDraft] = {}
         self.target: list[Draft] = self.front
-        self.current: Optional[_Open] = None           # section receiving blocks
-        self.numbered_current: Optional[_Open] = None  # last numbered section (parent of subheadings)
+        self.current: Optional[SectionDraft] = None           # section receiving blocks
+        self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
         self.previous_text: Optional[str] = None       # the last significant line, None after a blank
         self.previous_heading = True
         self.last_key: Optional[tuple] = None
         self.last_number = ""
-        self.in_credits = False
 
     # --- contents list ---
 
@@ -302,14 +280,13 @@ class _Parser:
                 self.in_credits = True
                 self.target = self.credits
                 self.current = None
-            try:
-                self._line(index, consumed)
-            except Exception as error:  # never raise on odd content: say where, keep the text
-                line_failed(self.problems, self.info.source, element.line, error)
-                self._close()
-                self.target.append(Draft(PARAGRAPH, [element.text], element.line))
+            self.read_guarded(element, self._line, index, consumed)
         self._close()
         return self._document()
+
+    def keep_unread(self, element: Element) -> None:
+        self._close()
+        self.target.append(Draft(PARAGRAPH, [element.text], element.line))
 
     def _line(self, index: int, consumed: set[int]) -> None:
         if not self.in_credits and self._heading(index, consumed):
@@ -453,16 +430,16 @@ class _Parser:
         self._close()
         key = order_key(shape)
         if self.last_key is not None and key < self.last_key:
-            self._problem(WARNING, line, f"section {shape.number} comes after {self.last_number}: "
+            self.problem(WARNING, line, f"section {shape.number} comes after {self.last_number}: "
                                          f"the numbering goes backwards")
         if self.last_key is None or key > self.last_key:
             self.last_key, self.last_number = key, shape.number
         entry = self.contents_by_number.get(shape.number)
         if entry and normalise_title(entry.title) != normalise_title(title):
-            self._problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
+            self.problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
                                       f"but its heading says \"{title}\"")
         level, kind, parent = self._place(shape)
-        draft = _Open(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
+        draft = SectionDraft(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
                       shape.number, title, level, kind, parent, line)
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
@@ -499,7 +476,7 @@ class _Parser:
         entry = self.contents_by_number.get(number)
         if entry is None or not number.isdigit():
             return
-        chapter = _Open(self.ids.unique(section_id(self.prefix, number), number, entry.line),
+        chapter = SectionDraft(self.ids.unique(section_id(self.prefix, number), number, entry.line),
                         number, entry.title, 1, "chapter", None, entry.line)
         self.sections.append(chapter)
         self.numbered[number] = chapter
@@ -555,7 +532,7 @@ class _Parser:
 
     def _open_subheading_section(self, title: str, line: int) -> None:
         parent = self.numbered_current
-        draft = _Open(self.ids.unique(subsection_id(parent.id, title), "", line), "", title,
+        draft = SectionDraft(self.ids.unique(subsection_id(parent.id, title), "", line), "", title,
                       parent.level + 1, "subheading", parent.id, line)
         self.sections.append(draft)
         self.current = draft
@@ -646,21 +623,8 @@ class _Parser:
     # --- the document ---
 
     def _document(self) -> Document:
-        sections = tuple(self._section(draft) for draft in self.sections)
+        sections = [draft.section() for draft in self.sections]
         if not any(section.number for section in sections):
-            self._problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
-                                       "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
-        return Document(info=self.info, sections=sections,
-                        front_matter=tuple(draft.block() for draft in self.front),
-                        credits=tuple(draft.block() for draft in self.credits), problems=tuple(self.problems),
-                        contents=tuple(self.contents.entries),
-                        end=text_end(self.lines))
-
-    def _section(self, draft: _Open) -> Section:
-        return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
-                       blocks=tuple(block.block() for block in draft.blocks),
-                       examples=tuple(example.text for example in draft.examples), parent=draft.parent,
-                       refs=references_of(draft.blocks + draft.examples), line=draft.line, kind=draft.kind)
-
-    def _problem(self, severity: str, line: Optional[int], message: str) -> None:
-        self.problems.append(Problem(severity, self.info.source, line, message))
+            self.problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
+                                      "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
+        return self.document(sections, contents=tuple(self.contents.entries), end=text_end(self.lines))

@@ -1,0 +1,66 @@
+"""What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter and credits they
+collect, the problems they record, a line they could not read kept as a paragraph (never an exception),
+the lines that hold none of the document's text, and the Document they hand back.
+
+Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
+line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, Optional
+
+from ..model import Document, DocumentInfo, Problem, Section
+from ..read import SourceText
+from ..read.stream import Element, PageNumber
+from .blocks import Draft
+from .common import line_failed
+
+# A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
+RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+
+
+def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool:
+    """Page furniture or a rule: a page number (only one of a run of them where a number alone on a line may be
+    the document's text, as in the MTR's tiebreaker examples), or a line of dashes."""
+    if isinstance(element, PageNumber):
+        return element.in_run or not lone_numbers_are_text
+    text = element.text
+    return text[:1] in "|:-" and "-" in text and bool(RULE.match(text))
+
+
+class KindParser:
+    """The state every kind's parser keeps besides its sections, and the Document it makes of them."""
+
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.problems: list[Problem] = []
+        self.front: list[Draft] = []            # the blocks before the first section
+        self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
+        self.in_credits = False
+
+    def problem(self, severity: str, line: Optional[int], message: str) -> None:
+        self.problems.append(Problem(severity, self.info.source, line, message))
+
+    def read_guarded(self, element: Element, read: Callable[..., None], *args) -> None:
+        """`read(*args)`, which reads `element`; odd content that makes it fail becomes a warning with the
+        element's line, and its text is kept as a paragraph where the parser is (`keep_unread`)."""
+        try:
+            read(*args)
+        except Exception as error:  # never raise on odd content: say where, keep the text
+            line_failed(self.problems, self.info.source, element.line, error)
+            self.keep_unread(element)
+
+    def keep_unread(self, element: Element) -> None:
+        """Keep the text of a line that could not be read, as a paragraph of its own where the parser is."""
+        raise NotImplementedError
+
+    def document(self, sections: Iterable[Section], **more) -> Document:
+        """The Document: its sections, front matter, credits and problems (and `more` of its fields)."""
+        return Document(info=self.info, sections=tuple(sections), front_matter=blocks_of(self.front),
+                        credits=blocks_of(self.credits), problems=tuple(self.problems), **more)
+
+
+def blocks_of(drafts: Iterable[Draft]) -> tuple:
+    return tuple(draft.block() for draft in drafts)
