@@ -52,6 +52,7 @@ from ..read import SourceText
 from ..read.stream import Blank, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
 from .blocks import Draft, drawn_item
+from .common import NumberOrder, SectionIds
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
 from .kind_parser import KindParser, holds_no_text
@@ -193,6 +194,7 @@ class _Name(NamedTuple):
 @dataclass
 class _OpenSection:
     heading: _Heading
+    id: str
     parent: Optional[str]
     candidate: bool           # may be an infraction (has a category dash, a penalty, or an infraction chapter)
     mode: str = ""            # "", "penalties" (Appendix A), "changes" (Appendix B)
@@ -215,10 +217,11 @@ class _IpgParser(KindParser):
         self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
-        self.seen: dict[str, int] = {}              # number -> times seen
-        self.last_key: tuple = ()
+        self.seen: set[str] = set()                 # the numbers of the headings read
+        self.order = NumberOrder(self.problems, info.source)
         self.appendices_seen = False
-        self.ids: dict[str, str] = {}               # number -> id of its first section
+        self.ids = SectionIds(self.problems, info.source)
+        self.first_ids: dict[str, str] = {}         # number -> id of its first section
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
@@ -373,7 +376,7 @@ class _IpgParser(KindParser):
 
     def expected(self, key: tuple) -> bool:
         """The next number in sequence after the last heading (1 -> 1.1 -> 1.2 -> 2 -> 2.1 ...)."""
-        last = self.last_key
+        last = self.order.key
         if not last:
             return key in ((1,), (1, 1))
         nexts = {last[:-1] + (last[-1] + 1,), last + (1,)}
@@ -403,41 +406,21 @@ class _IpgParser(KindParser):
     def open_section(self, heading: _Heading) -> None:
         self.close_section()
         number = heading.number
-        count = self.seen.get(number, 0)
-        if count:
-            self.problem(WARNING, heading.line, f"section {number} appears again (duplicate number); "
-                                                f"kept both, the second as {number}-{count + 1}")
-        elif heading.key and self.last_key and heading.key < self.last_key:
-            shown_last = ".".join(str(n) for n in self.last_key)
-            self.problem(WARNING, heading.line, f"numbering goes backwards: {number} after {shown_last}")
-        self.seen[number] = count + 1
-        if heading.key:
-            if not count:
-                self.last_key = max(self.last_key, heading.key) if self.last_key else heading.key
-        else:
+        first = number not in self.seen
+        self.seen.add(number)
+        id_ = self.ids.unique(section_id(self.info.id, number), number, heading.line)
+        if not heading.key:
             self.appendices_seen = True
-        parent = None
-        if heading.level > 1:
-            parent = self.ids.get(".".join(number.split(".")[:-1]))
-        candidate = heading.level > 1 and bool(
-            heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
-        mode = ""
-        if heading.kind == "appendix":
-            if re.search(r"penalt|quick\s+reference", heading.title, re.I):
-                mode = "penalties"
-            elif re.search(r"change|revision|history", heading.title, re.I):
-                mode = "changes"
-        self.open = _OpenSection(heading, parent, candidate, mode)
-        if heading.penalty:
-            self.open.penalty = heading.penalty
-        if not count:
-            self.ids[number] = self.section_id(number, count)
+        elif first:
+            self.order.read(heading.key, number, heading.line)
+        if first:
+            self.first_ids[number] = id_
             if heading.kind == "chapter":
                 self.chapter_titles[number] = heading.title
-
-    def section_id(self, number: str, count: int) -> str:
-        base = section_id(self.info.id, number)
-        return f"{base}-{count + 1}" if count else base
+        parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
+        candidate = heading.level > 1 and bool(
+            heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
+        self.open = _OpenSection(heading, id_, parent, candidate, _appendix_mode(heading), penalty=heading.penalty)
 
     def close_section(self) -> None:
         open_ = self.open
@@ -447,13 +430,11 @@ class _IpgParser(KindParser):
         heading = open_.heading
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
             open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
-        count = self.seen.get(heading.number, 1) - 1
-        section_id_ = self.section_id(heading.number, count)
         blocks, refs, examples = self.blocks(open_.chunks)
         infraction = self.infraction(open_, examples) if open_.candidate else None
         kind = "infraction" if infraction else heading.kind
         self.sections.append(Section(
-            id=section_id_, number=heading.number, title=heading.title, level=heading.level,
+            id=open_.id, number=heading.number, title=heading.title, level=heading.level,
             blocks=blocks, examples=examples, parent=open_.parent, refs=refs, line=heading.line,
             infraction=infraction, kind=kind))
         if open_.mode == "penalties":
@@ -746,6 +727,16 @@ def _plain(text: str) -> str:
     if match:
         return (match.group(1) + text[match.end():]).strip()
     return text
+
+
+def _appendix_mode(heading: _Heading) -> str:
+    """How an appendix's lines are read: "penalties" (Appendix A's quick reference), "changes" (Appendix B's
+    notes), or "" as any section's."""
+    if heading.kind != "appendix":
+        return ""
+    if re.search(r"penalt|quick\s+reference", heading.title, re.I):
+        return "penalties"
+    return "changes" if re.search(r"change|revision|history", heading.title, re.I) else ""
 
 
 def _same_title(listed: str, title: str) -> bool:

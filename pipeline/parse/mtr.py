@@ -49,7 +49,6 @@ from ..model import (
     PARAGRAPH,
     SUBHEADING,
     TABLE_ROW,
-    WARNING,
     Document,
     DocumentInfo,
     section_id,
@@ -60,6 +59,7 @@ from ..read.stream import ContentsLine, Element, Heading, ListItem, Paragraph, T
 from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
 from .common import (
     CLOSING_MARKS,
+    NumberOrder,
     SectionIds,
     ends_sentence,
     first_word,
@@ -236,8 +236,7 @@ class _Parser(KindParser):
         self.open: Optional[Draft] = None
         self.previous_text: Optional[str] = None       # the last significant line, None after a blank
         self.previous_heading = True
-        self.last_key: Optional[tuple] = None
-        self.last_number = ""
+        self.order = NumberOrder(self.problems, info.source)
 
     # --- contents list ---
 
@@ -408,7 +407,8 @@ class _Parser(KindParser):
         if shape.separator in ("—", "–", "-"):
             return True
         # "Appendix E: ..." is also how change notes start: only the next appendix in turn.
-        expected = "A" if not self.last_key or self.last_key[0] == 0 else chr(ord(self.last_key[1][-1]) + 1)
+        last = self.order.key
+        expected = "A" if not last or last[0] == 0 else chr(ord(last[1][-1]) + 1)
         return shape.number[-1] == expected
 
     def _full_title(self, index: int, shape: _Shape, consumed: set[int]) -> str:
@@ -428,16 +428,11 @@ class _Parser(KindParser):
 
     def _open_section(self, shape: _Shape, title: str, line: int) -> None:
         self._close()
-        key = order_key(shape)
-        if self.last_key is not None and key < self.last_key:
-            self.problem(WARNING, line, f"section {shape.number} comes after {self.last_number}: "
-                                         f"the numbering goes backwards")
-        if self.last_key is None or key > self.last_key:
-            self.last_key, self.last_number = key, shape.number
+        self.order.read(order_key(shape), shape.number, line)
         entry = self.contents_by_number.get(shape.number)
         if entry and normalise_title(entry.title) != normalise_title(title):
             self.problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
-                                      f"but its heading says \"{title}\"")
+                                     f"but its heading says \"{title}\"")
         level, kind, parent = self._place(shape)
         draft = SectionDraft(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
                       shape.number, title, level, kind, parent, line)
