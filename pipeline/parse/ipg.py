@@ -545,40 +545,56 @@ class _IpgParser(KindParser):
         return True
 
     def section_line(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
+        """A line of a section: an infraction's part or penalty, where it is one; else a list item or text."""
         plain = _plain(text)
-        chunks = open_.chunks
-        part_line = PART_LINE.match(plain)
-        if part_line and form is not ListItem and (form is not TableRow
-                                                   or part_line.group("part").lower() == "penalty"):
-            part = PART_NAMES[part_line.group("part").lower()]
-            if part == "penalty" and open_.candidate:
-                open_.awaiting_penalty = line
-                return
-            self.start_part(open_, part)
-            chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-            return
-        if form is TableRow and open_.candidate:
-            cells = [cell.strip() for cell in text.split("\t") if cell.strip()]
-            if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
-                self.set_penalty(open_, cells[1], line)
-                return
-        if self.part_and_penalty(open_, text, form, line):
-            return
+        if not (self.part_line(open_, text, plain, form, line) or self.penalty_row_of(open_, text, form, line)
+                or self.part_and_penalty(open_, text, form, line) or self.part_label(open_, text, plain, line)
+                or self.lone_penalty(open_, plain, line)):
+            self.plain_line(open_.chunks, text, form, line, open_.part)
+
+    def part_line(self, open_: _OpenSection, text: str, plain: str, form: type, line: int) -> bool:
+        """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
+        match = PART_LINE.match(plain)
+        if not match or form is ListItem or (form is TableRow and match.group("part").lower() != "penalty"):
+            return False
+        part = PART_NAMES[match.group("part").lower()]
+        if part == "penalty" and open_.candidate:
+            open_.awaiting_penalty = line
+            return True
+        self.start_part(open_, part)
+        open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+        return True
+
+    def penalty_row_of(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
+        """A table row "Penalty<TAB>Warning" (bluewizard HTML)."""
+        if form is not TableRow or not open_.candidate:
+            return False
+        cells = _tab_cells(text)
+        if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
+            self.set_penalty(open_, cells[1], line)
+            return True
+        return False
+
+    def part_label(self, open_: _OpenSection, text: str, plain: str, line: int) -> bool:
+        """"Upgrade: ...", "Penalty: Warning": a part that begins with its label, or the penalty."""
         label = PART_LABEL.match(plain)
-        if label:
-            part = PART_NAMES[label.group("part").lower()]
-            if part == "penalty" and open_.candidate:
-                self.set_penalty(open_, label.group("rest"), line)
-                return
-            self.start_part(open_, part)
-            chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part,
-                                 example=part == "examples"))
-            return
+        if not label:
+            return False
+        part = PART_NAMES[label.group("part").lower()]
+        if part == "penalty" and open_.candidate:
+            self.set_penalty(open_, label.group("rest"), line)
+            return True
+        self.start_part(open_, part)
+        open_.chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
+        return True
+
+    def lone_penalty(self, open_: _OpenSection, plain: str, line: int) -> bool:
+        """The penalty on a line of its own, before any text but headings."""
         if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(plain) \
-                and all(chunk.kind == SUBHEADING for chunk in chunks):
-            self.set_penalty(open_, plain, line)       # on a line of its own, before any text but headings
-            return
-        self.plain_line(chunks, text, form, line, open_.part)
+                and all(chunk.kind == SUBHEADING for chunk in open_.chunks):
+            self.set_penalty(open_, plain, line)
+            return True
+        return False
 
     def start_part(self, open_: _OpenSection, part: str) -> None:
         if part == "upgrade":
@@ -590,48 +606,44 @@ class _IpgParser(KindParser):
         open_.part = part
 
     def plain_line(self, chunks: list[_Chunk], text: str, form: type, line: int, part: str) -> None:
-        """A body line that is not a heading or label: a list item, a subheading or paragraph text."""
-        in_examples = part == "examples"
-        letter = LETTER_ITEM.match(text)
-        if letter and (in_examples or form is ListItem):
-            chunks.append(_Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(),
-                                 part=part, example=in_examples))
-            return
-        if form is ListItem:
-            if in_examples:
-                chunks.append(_Chunk(PARAGRAPH, [text], line, part=part, example=True))
-            else:
-                marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
-                chunks.append(_Chunk(BULLET, [body], line, marker, part=part))
-            return
+        """A body line that is not a heading or label: a list item, a table row, a subheading or paragraph text."""
         last = chunks[-1] if chunks else None
         ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
-        drawn = drawn_item(text, ended, last)
-        if drawn:
-            chunks.append(_Chunk(BULLET, [drawn[1]], line, drawn[0], part=part))
-            return
-        if form is TableRow:
-            cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())
+        item = self.list_item(text, form, line, part, ended, last)
+        if item is not None:
+            chunks.append(item)
+        elif form is TableRow:
+            cells = _tab_cells(text)
             chunks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, part=part, open=False))
-            return
         # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
         # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
-        if form is Heading or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
+        elif form is Heading or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
             if self.open is not None:
                 self.open.part = ""
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-            return
-        number = NUMBER_ITEM.match(text)
-        if number and ended:
+        elif ended and (number := NUMBER_ITEM.match(text)):
             chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
-            return
-        if self.continues(last, text):
-            last.add(text, line)
-            return
-        if in_examples and last is not None and last.example and not self.blank_before:
-            last.add(text, line)           # an example broken across a page ("They realize the error...")
-            return
-        chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+        elif self.continues(last, text) or (part == "examples" and last is not None and last.example
+                                            and not self.blank_before):
+            last.add(text, line)           # (an example broken across a page: "They realize the error...")
+        else:
+            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+
+    def list_item(self, text: str, form: type, line: int, part: str, ended: bool,
+                  last: Optional[_Chunk]) -> Optional[_Chunk]:
+        """A lettered example ("A. ..."), a list element, or an item drawn in the text ("• ..."), or None."""
+        in_examples = part == "examples"
+        letter = LETTER_ITEM.match(text)
+        if letter and (in_examples or form is ListItem):
+            return _Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(), part=part,
+                          example=in_examples)
+        if form is ListItem:
+            if in_examples:
+                return _Chunk(PARAGRAPH, [text], line, part=part, example=True)
+            marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
+            return _Chunk(BULLET, [body], line, marker, part=part)
+        drawn = drawn_item(text, ended, last)
+        return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
 
     def continues(self, last: Optional[_Chunk], text: str) -> bool:
         """Does this line carry on the paragraph (or list item) before it?"""
@@ -751,6 +763,10 @@ def _part_text(chunk: _Chunk) -> str:
     if chunk.part.startswith(("upgrade:", "downgrade:")):
         text = re.sub(r"^(?:Upgrade|Downgrade)\s*:\s*", "", text, flags=re.I)
     return text
+
+
+def _tab_cells(text: str) -> tuple[str, ...]:
+    return tuple(cell.strip() for cell in text.split("\t") if cell.strip())
 
 
 def _row_cells(text: str) -> tuple[str, ...]:

@@ -103,20 +103,24 @@ class _JarParser(KindParser):
             return                                # a contents entry, page furniture: not the document's text
         if self.in_credits:
             self.credits.append(Draft(PARAGRAPH, [text], element.line))
-            return
-        heading = isinstance(element, Heading)
-        if self.plain_heading(element, following):
+        elif not self.opens_section_or_issue(element, following):
+            self.body_line(element)
+
+    def opens_section_or_issue(self, element: Element, following: Optional[Element]) -> bool:
+        """Whether `element` is a section's heading or names an issue (and opens it)."""
+        text, heading = element.text, isinstance(element, Heading)
+        issue = self.section is not None and self.is_issue(element, following)
+        if self.plain_heading(element, following) or (heading and not issue and not TITLE_LINE.search(text)):
             self.open_section(text, element.line, element.level if heading else SECTION_LEVEL)
-            return
-        if self.section is not None and self.is_issue(element, following):
+        elif issue or (self.section is not None and self.plain_issue(element, following)):
             self.open_issue(text, element.line)
-            return
-        if heading and not TITLE_LINE.search(text):
-            self.open_section(text, element.line, element.level)
-            return
-        if self.section is not None and self.plain_issue(element, following):
-            self.open_issue(text, element.line)
-            return
+        else:
+            return False
+        return True
+
+    def body_line(self, element: Element) -> None:
+        """A line of text: a table row, a list item, or a paragraph or the next line of one."""
+        text = element.text
         if isinstance(element, TableRow) and self.section is not None:
             self.table_row(element)
             return

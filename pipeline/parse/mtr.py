@@ -540,15 +540,9 @@ class _Parser(KindParser):
         text = element.text
         finished_before = self._previous_finished()
         self.previous_heading = False
-        row = isinstance(element, TableRow)
-        if row or ("\t" in text and not self._tab_bullet(index)) or MARKDOWN_ROW.match(text):
+        cells = self._cells(index)
+        if cells is not None:
             self._close()
-            if row:
-                cells = element.cells
-            elif MARKDOWN_ROW.match(text):
-                cells = tuple(cell.strip() for cell in text.strip("|").split("|"))
-            else:
-                cells = tuple(cell.strip() for cell in re.split(r"\t+", text))
             self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
             self.previous_text = text
             return
@@ -565,6 +559,18 @@ class _Parser(KindParser):
             self._close()
             self.open = Draft(PARAGRAPH, [text], element.line)
         self.previous_text = text
+
+    def _cells(self, index: int) -> Optional[tuple[str, ...]]:
+        """The cells of a table row (a table's row, a line with tabs between its cells, "| a | b |"), or None."""
+        element = self.lines[index]
+        text = element.text
+        if isinstance(element, TableRow):
+            return element.cells
+        if MARKDOWN_ROW.match(text):
+            return tuple(cell.strip() for cell in text.strip("|").split("|"))
+        if "\t" in text and not self._tab_bullet(index):
+            return tuple(cell.strip() for cell in re.split(r"\t+", text))
+        return None
 
     def _tab_bullet(self, index: int) -> bool:
         """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
