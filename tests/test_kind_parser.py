@@ -79,3 +79,18 @@ def test_every_parser_keeps_a_line_it_could_not_read(kind, monkeypatch):
     assert (problem.severity, problem.line) == (WARNING, text.splitlines().index("BOOM goes this line.") + 1)
     kept = [block.text for section in document.sections for block in section.blocks]
     assert "BOOM goes this line." in kept
+
+
+@pytest.mark.parametrize("kind", ["ipg", "mtr", "jar"])
+def test_the_credits_read_alike_a_credit_line_a_paragraph_a_line_in_lower_case_going_on_with_it(kind):
+    body = {"ipg": "1. GENERAL PHILOSOPHY\nJudges are neutral.\n",
+            "mtr": "1. Tournament Fundamentals\n1.1 Tournament Types\nThere are two.\n",
+            "jar": "Judging at Regular Rules Enforcement Level\n\nCommon Issues\n"
+                   "These are the issues players run into most often at a store.\n"}[kind]
+    text = (body + "All trademarks are property of Wizards of the Coast LLC in the U.S.A. and other\n"
+            "countries. ©2026 Wizards.\n© 2026 Viacom International Inc. All Rights Reserved.\n")
+    document = parse(read_bytes(text.encode(), "hand-made.txt"),
+                     DocumentInfo(id=kind, kind=kind, title=kind.upper(), edition=None, source="hand-made.txt"))
+    assert [block.text for block in document.credits] == [
+        "All trademarks are property of Wizards of the Coast LLC in the U.S.A. and other countries. ©2026 Wizards.",
+        "© 2026 Viacom International Inc. All Rights Reserved."]

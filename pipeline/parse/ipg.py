@@ -253,8 +253,7 @@ class _IpgParser(KindParser):
         if holds_no_text(element):
             return
         if self.in_credits:
-            self.credit_line(self.credits, text, element.line)
-            self.blank_before = False
+            self.credit_line(element)
             return
         if form is TableRow and self.is_navigation_row(element.cells):
             return
@@ -264,7 +263,7 @@ class _IpgParser(KindParser):
             if heading.beside:
                 self.body_line(heading.beside, Paragraph, element.line)
         elif self.open is not None and CREDIT_LINE.match(text):
-            self.credit_line(self.open.chunks, text, element.line)
+            self.open.chunks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
         else:
             self.body_line(text, form, element.line)
         self.blank_before = False
@@ -478,14 +477,6 @@ class _IpgParser(KindParser):
 
     def chunks(self) -> list[_Chunk]:
         return self.open.chunks if self.open else self.front
-
-    def credit_line(self, chunks: list[_Chunk], text: str, line: int) -> None:
-        """ "All trademarks...", "©2024 Wizards": a paragraph of its own; a line after it in lower case goes on
-        with it (in the credits that close the document, pipeline.parse.ending)."""
-        if CREDIT_LINE.match(text):
-            chunks.append(_Chunk(PARAGRAPH, [text], line))
-        else:
-            self.paragraph(chunks, text, line, "")
 
     def body_line(self, text: str, form: type, line: int) -> None:
         open_ = self.open

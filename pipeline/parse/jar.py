@@ -98,11 +98,10 @@ class _JarParser(KindParser):
         self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
 
     def element(self, element: Element, following: Optional[Element]) -> None:
-        text = element.text
         if isinstance(element, ContentsLine) or holds_no_text(element):
             return                                # a contents entry, page furniture: not the document's text
         if self.in_credits:
-            self.credits.append(Draft(PARAGRAPH, [text], element.line))
+            self.credit_line(element)
         elif not self.opens_section_or_issue(element, following):
             self.body_line(element)
 

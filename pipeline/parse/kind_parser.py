@@ -1,6 +1,6 @@
-"""What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter and credits they
-collect, the problems they record, a line they could not read kept as a paragraph (never an exception),
-the lines that hold none of the document's text, and the Document they hand back.
+"""What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
+credits they read, the problems they record, a line they could not read kept as a paragraph (never an
+exception), the lines that hold none of the document's text, and the Document they hand back.
 
 Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
 line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Optional
 
-from ..model import Document, DocumentInfo, Problem, Section
+from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
 from ..read.stream import Element, PageNumber
 from .blocks import Draft
 from .common import line_failed
+from .ending import CREDIT_LINE
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
 RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
@@ -39,6 +40,14 @@ class KindParser:
         self.front: list[Draft] = []            # the blocks before the first section
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
+
+    def credit_line(self, element: Element) -> None:
+        """A line of the credits that close the document: a credit line ("All trademarks...", "© 2026 ...") is a
+        paragraph of its own, a line after it (in lower case: pipeline.parse.ending) goes on with it."""
+        if self.credits and not CREDIT_LINE.match(element.text):
+            self.credits[-1].add(element.text, element.line)
+        else:
+            self.credits.append(Draft(PARAGRAPH, [element.text], element.line))
 
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))

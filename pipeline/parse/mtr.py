@@ -277,9 +277,10 @@ class _Parser(KindParser):
             if not self.in_credits and index >= self.credits_at and self.sections:
                 self._close()
                 self.in_credits = True
-                self.target = self.credits
-                self.current = None
-            self.read_guarded(element, self._line, index, consumed)
+            if self.in_credits:
+                self.credit_line(element)
+            else:
+                self.read_guarded(element, self._line, index, consumed)
         self._close()
         return self._document()
 
@@ -288,11 +289,8 @@ class _Parser(KindParser):
         self.target.append(Draft(PARAGRAPH, [element.text], element.line))
 
     def _line(self, index: int, consumed: set[int]) -> None:
-        if not self.in_credits and self._heading(index, consumed):
-            return
-        if not self.in_credits and self._subheading(index):
-            return
-        self._body_line(index)
+        if not (self._heading(index, consumed) or self._subheading(index)):
+            self._body_line(index)
 
     def _next_index(self, index: int) -> Optional[int]:
         """The next non-blank line that is not contents."""
