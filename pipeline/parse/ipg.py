@@ -213,7 +213,6 @@ class _OpenSection:
 class _IpgParser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.text_format = source.format != "html"
         self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
@@ -643,7 +642,7 @@ class _IpgParser(KindParser):
         first = text[0]
         if first.islower() or first in "(":
             return True
-        return self.text_format and not common.ends_sentence(last.text)
+        return not self.html and not common.ends_sentence(last.text)
 
     def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
         last = chunks[-1] if chunks else None

@@ -47,7 +47,6 @@ from .common import (
     ends_sentence,
     looks_like_title,
     title_case,
-    wrap_width,
 )
 from .ending import credits_start
 from .kind_parser import KindParser, holds_no_text
@@ -73,8 +72,7 @@ class _JarParser(KindParser):
         self.current: Optional[SectionDraft] = None     # where body text goes (the section or one of its issues)
         self.previous = ""                        # the last text line, "" after a blank one
         self.previous_heading = False             # the last text line opened a section or an issue
-        self.html = source.format == "html"
-        self.width = None if self.html else wrap_width([element.text for element in self.stream])
+        self.width = self.wrapped_at(self.stream)
         self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
                                    for element in self.stream)
         self.section_look = "" if self.headings_marked else _section_look(self.stream)

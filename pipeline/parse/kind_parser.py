@@ -1,6 +1,7 @@
 """What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
 credits they read, the problems they record, a line they could not read kept as a paragraph (never an
-exception), the lines that hold none of the document's text, and the Document they hand back.
+exception), the lines that hold none of the document's text, the width a text was wrapped at, and the
+Document they hand back.
 
 Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
 line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
@@ -8,13 +9,13 @@ line goes on with the paragraph above. (The CR parser, built for speed, does the
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional, Sequence
 
 from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
-from ..read.stream import Element, PageNumber
+from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft
-from .common import line_failed
+from .common import line_failed, wrap_width
 from .ending import CREDIT_LINE
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
@@ -40,6 +41,13 @@ class KindParser:
         self.front: list[Draft] = []            # the blocks before the first section
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
+        self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
+
+    def wrapped_at(self, stream: Sequence[Element]) -> Optional[int]:
+        """The width the text of `stream` was hard-wrapped at (contents lines aside), or None: a paragraph a line."""
+        if self.html:
+            return None
+        return wrap_width([element.text for element in stream if not isinstance(element, ContentsLine)])
 
     def credit_line(self, element: Element) -> None:
         """A line of the credits that close the document: a credit line ("All trademarks...", "© 2026 ...") is a

@@ -55,7 +55,7 @@ from ..model import (
     subsection_id,
 )
 from ..read import SourceText
-from ..read.stream import ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
 from .common import (
     CLOSING_MARKS,
@@ -66,7 +66,6 @@ from .common import (
     looks_like_title,
     normalise_title,
     title_case,
-    wrap_width,
 )
 from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
@@ -91,7 +90,6 @@ WORD_END = re.compile(r"[0-9A-Za-z]\b")
 
 MAX_TITLE = 100
 SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
-UNWRAPPED_WIDTH = 160        # longer typical lines: one paragraph per line, never hard-wrapped
 
 
 @dataclass(frozen=True)
@@ -200,13 +198,6 @@ def order_key(shape: _Shape) -> tuple:
     return (0,) + tuple(int(part) for part in shape.number.split("."))
 
 
-def text_width(lines: list[Element], html: bool) -> Optional[int]:
-    """The width hard-wrapped text was wrapped at (contents lines aside), or None for one paragraph per line."""
-    if html:
-        return None
-    return wrap_width([line.text for line in lines if not isinstance(line, ContentsLine)], UNWRAPPED_WIDTH)
-
-
 # --- the parser ----------------------------------------------------------------------------------
 
 class _Parser(KindParser):
@@ -220,7 +211,7 @@ class _Parser(KindParser):
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
         self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
-        self.width = text_width(self.lines, source.format == "html")
+        self.width = self.wrapped_at(self.lines)
         self.contents = self._find_contents()
         self.skip = self.contents.skip
         self.contents_by_number = self.contents.by_number()
