@@ -70,8 +70,6 @@ class _JarParser(KindParser):
         self.section: Optional[SectionDraft] = None     # the headed section being read
         self.section_level = SECTION_LEVEL               # the heading level that opened it
         self.current: Optional[SectionDraft] = None     # where body text goes (the section or one of its issues)
-        self.previous = ""                        # the last text line, "" after a blank one
-        self.previous_heading = False             # the last text line opened a section or an issue
         self.width = self.wrapped_at(self.stream)
         self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
                                    for element in self.stream)
@@ -122,7 +120,7 @@ class _JarParser(KindParser):
             self.table_row(element)
             return
         last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
-        drawn = drawn_item(text, not self.previous or self.previous_heading or ends_sentence(self.previous), last)
+        drawn = drawn_item(text, self.paragraph_may_end(), last)
         if isinstance(element, ListItem) or drawn:
             marker, body = drawn or ("•", text)
             self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
@@ -165,7 +163,7 @@ class _JarParser(KindParser):
         if not _unmarked(element) or (self.html and self.headings_marked) or following is None \
                 or not _unmarked(following):
             return False
-        if self.previous and not self.previous_heading and not ends_sentence(self.previous):
+        if not self.paragraph_may_end():
             return False
         words = text.split()
         if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \

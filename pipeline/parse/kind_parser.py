@@ -1,7 +1,7 @@
 """What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
 credits they read, the problems they record, a line they could not read kept as a paragraph (never an
-exception), the lines that hold none of the document's text, the width a text was wrapped at, and the
-Document they hand back.
+exception), the lines that hold none of the document's text, the width a text was wrapped at, whether a
+paragraph may end where a line begins, and the Document they hand back.
 
 Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
 line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
@@ -15,7 +15,7 @@ from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft
-from .common import line_failed, wrap_width
+from .common import ends_sentence, line_failed, wrap_width
 from .ending import CREDIT_LINE
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
@@ -42,6 +42,13 @@ class KindParser:
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
+        self.previous: Optional[str] = None     # the last line of text read (None, or "", after a blank line)
+        self.previous_heading = False           # whether that line was a heading
+
+    def paragraph_may_end(self) -> bool:
+        """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
+        its last line ends a sentence."""
+        return not self.previous or self.previous_heading or ends_sentence(self.previous)
 
     def wrapped_at(self, stream: Sequence[Element]) -> Optional[int]:
         """The width the text of `stream` was hard-wrapped at (contents lines aside), or None: a paragraph a line."""

@@ -61,6 +61,7 @@ from .common import (
     CLOSING_MARKS,
     NumberOrder,
     SectionIds,
+    ends_paragraph,
     ends_sentence,
     first_word,
     looks_like_title,
@@ -147,10 +148,6 @@ def _title_ok(title: str, hinted: bool = False) -> bool:
     return looks_like_title(title, MAX_TITLE, max_words=14, trailing="" if hinted else ".,;:")
 
 
-def _finished(text: str) -> bool:
-    return bool(text) and ends_sentence(text)
-
-
 def shape_of(text: str, style: str) -> Optional[_Shape]:
     """The heading a line would be, by its shape alone (whether it really is one is decided later)."""
     if style == "floor":
@@ -225,8 +222,6 @@ class _Parser(KindParser):
         self.current: Optional[SectionDraft] = None           # section receiving blocks
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
-        self.previous_text: Optional[str] = None       # the last significant line, None after a blank
-        self.previous_heading = True
         self.order = NumberOrder(self.problems, info.source)
 
     # --- contents list ---
@@ -263,7 +258,7 @@ class _Parser(KindParser):
                 continue
             if not element.text:
                 self._close()
-                self.previous_text = None
+                self.previous = None
                 continue
             if not self.in_credits and index >= self.credits_at and self.sections:
                 self._close()
@@ -290,18 +285,14 @@ class _Parser(KindParser):
                 return following
         return None
 
-    def _previous_finished(self) -> bool:
-        """Whether the line before this one ended a passage (or there was none, or a blank, or a heading)."""
-        return self.previous_text is None or self.previous_heading or _finished(self.previous_text)
-
     def _may_start_heading(self) -> bool:
         """Whether a heading may start here: not in the middle of a hard-wrapped passage.
 
         Only a full line wraps, so after a short or finished line (or in a source with one
         paragraph per line) a line starting "2.5 ..." can be a heading.
         """
-        return (self._previous_finished() or self.width is None
-                or len(self.previous_text) < self.width * 0.6)
+        return (self.paragraph_may_end() or self.width is None
+                or len(self.previous) < self.width * 0.6)
 
     # --- headings ---
 
@@ -322,7 +313,7 @@ class _Parser(KindParser):
         self._open_section(shape, title, element.line)
         if note:
             self.open = Draft(PARAGRAPH, [note], element.line)
-            self.previous_heading, self.previous_text = False, note
+            self.previous_heading, self.previous = False, note
         return True
 
     def _accepted(self, index: int, shape: _Shape, hinted: bool) -> bool:
@@ -430,7 +421,7 @@ class _Parser(KindParser):
         self.current = self.numbered_current = draft
         self.target = draft.blocks
         self.previous_heading = True
-        self.previous_text = title
+        self.previous = title
 
     def _place(self, shape: _Shape) -> tuple[int, str, Optional[str]]:
         """Level, kind and parent id of a numbered heading."""
@@ -484,7 +475,7 @@ class _Parser(KindParser):
         else:
             self.target.append(Draft(SUBHEADING, [text], element.line))
         self.previous_heading = True
-        self.previous_text = text
+        self.previous = text
         return True
 
     def _looks_like_subheading(self, index: int) -> bool:
@@ -492,13 +483,13 @@ class _Parser(KindParser):
         text = self.lines[index].text
         if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
             return False
-        if TRAILING_PUNCTUATION.search(text) or _finished(text) or not title_case(text):
+        if TRAILING_PUNCTUATION.search(text) or ends_sentence(text) or not title_case(text):
             return False
         if any(character.isdigit() for character in text):
             return False
-        if self.open is not None and not self._previous_finished() and self._continues(text):
+        if self.open is not None and not self.paragraph_may_end() and self._continues(text):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
-        if not (self._previous_finished() or self._in_list()):
+        if not (self.paragraph_may_end() or self._in_list()):
             return False
         following = index + 1
         while following < len(self.lines) and following in self.skip:
@@ -511,7 +502,7 @@ class _Parser(KindParser):
         if isinstance(after, Heading) or "\t" in after.text or self.shapes[following]:
             return False
         long_line = 60 if self.width is None else int(self.width * 0.6)
-        return len(after.text) >= long_line or (self.width is None and _finished(after.text)
+        return len(after.text) >= long_line or (self.width is None and ends_sentence(after.text)
                                                  and len(after.text.split()) >= 4)
 
     def _open_subheading_section(self, title: str, line: int) -> None:
@@ -527,13 +518,13 @@ class _Parser(KindParser):
     def _body_line(self, index: int) -> None:
         element = self.lines[index]
         text = element.text
-        finished_before = self._previous_finished()
+        finished_before = self.paragraph_may_end()
         self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
             self._close()
             self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
-            self.previous_text = text
+            self.previous = text
             return
         item = self._list_item(index, finished_before)
         if item is not None:
@@ -547,7 +538,7 @@ class _Parser(KindParser):
         else:
             self._close()
             self.open = Draft(PARAGRAPH, [text], element.line)
-        self.previous_text = text
+        self.previous = text
 
     def _cells(self, index: int) -> Optional[tuple[str, ...]]:
         """The cells of a table row (a table's row, a line with tabs between its cells, "| a | b |"), or None."""
@@ -583,23 +574,20 @@ class _Parser(KindParser):
 
     def _continues(self, text: str) -> bool:
         """Whether `text` is the next hard-wrapped line of the open block."""
-        previous = self.previous_text
-        if previous is None or self.previous_heading:
+        previous = self.previous
+        if not previous or self.previous_heading:
             return False
         lowercase = text[0].islower() or text[0] == "("
         if self.width is None:
-            return lowercase and not _finished(previous)   # a stray break inside a sentence
+            return lowercase and not ends_sentence(previous)   # a stray break inside a sentence
         if lowercase:
             return True
-        # A full line wraps into the next one: the next word did not fit on it.
-        # (Proportional fonts make "full" vary by a few characters, hence the margins.)
-        next_word_fits = len(previous) + 1 + len(first_word(text)) <= self.width * 0.9
-        if not _finished(previous):
-            if not next_word_fits:
-                return True
-            # A list item in a narrow column wraps after a short first line into shorter ones.
-            return self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous)
-        return len(previous) + 1 + len(first_word(text)) > self.width
+        if not ends_sentence(previous):
+            # A full line wraps into the next one (its next word would not have fitted on it); a list item in a
+            # narrow column wraps after a short first line into shorter ones.
+            return not ends_paragraph(previous, text, self.width) or (
+                self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous))
+        return len(previous) + 1 + len(first_word(text)) > self.width    # a sentence ending a line full to the end
 
     def _close(self) -> None:
         if self.open is None:
