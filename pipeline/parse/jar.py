@@ -88,7 +88,7 @@ class _JarParser(KindParser):
             self.read_guarded(element, self.element, element, following)
             self.previous = element.text
             self.previous_heading = len(self.sections) > sections
-        return self.jar_document()
+        return self.finish()
 
     def keep_unread(self, element: Element) -> None:
         self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
@@ -207,7 +207,7 @@ class _JarParser(KindParser):
     def add_block(self, draft: Draft) -> None:
         (self.current.blocks if self.current is not None else self.front).append(draft)
 
-    def jar_document(self) -> Document:
+    def finish(self) -> Document:
         if not self.sections:
             self.problem(ERROR, None, "no headed sections found: this does not look like Judging at Regular REL")
         return self.document(draft.section() for draft in self.sections)

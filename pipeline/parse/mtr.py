@@ -107,7 +107,7 @@ class _Shape:
 
 def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
     """Turn a tournament-rules source (MTR or floor rules) into a Document; never raises on content."""
-    return _Parser(source, info).run()
+    return _Parser(source, info).parse()
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ class _Parser(KindParser):
 
     # --- main pass ---
 
-    def run(self) -> Document:
+    def parse(self) -> Document:
         consumed: set[int] = set()
         for index, element in enumerate(self.lines):
             if index in self.skip or index in consumed:
@@ -268,7 +268,7 @@ class _Parser(KindParser):
             else:
                 self.read_guarded(element, self._line, index, consumed)
         self._close()
-        return self._document()
+        return self.finish()
 
     def keep_unread(self, element: Element) -> None:
         self._close()
@@ -600,7 +600,7 @@ class _Parser(KindParser):
 
     # --- the document ---
 
-    def _document(self) -> Document:
+    def finish(self) -> Document:
         sections = [draft.section() for draft in self.sections]
         if not any(section.number for section in sections):
             self.problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
