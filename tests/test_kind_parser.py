@@ -7,7 +7,7 @@ import pytest
 from pipeline.model import PARAGRAPH, WARNING, Block, DocumentInfo
 from pipeline.parse import ipg, jar, mtr, parse
 from pipeline.parse.blocks import Draft
-from pipeline.parse.kind_parser import KindParser, holds_no_text
+from pipeline.parse.kind_parser import KindParser, holds_no_text, text_lines
 from pipeline.read import read_bytes
 from pipeline.read.stream import PageNumber, Paragraph, TableRow
 
@@ -25,6 +25,13 @@ def test_a_tables_rule_holds_no_text(rule):
     assert holds_no_text(Paragraph(rule, 7, None))
 
 
+def test_the_lines_that_hold_text_are_kept_in_order():
+    stream = [Paragraph("1.1 Tournament Types", 1, None), PageNumber("5", 2, 1, in_run=True),
+              Paragraph("|---|---|", 3, None), Paragraph("Game Points", 4, None), PageNumber("21", 5, 1)]
+    assert [element.line for element in text_lines(stream)] == [1, 4]
+    assert [element.line for element in text_lines(stream, lone_numbers_are_text=True)] == [1, 4, 5]
+
+
 @pytest.mark.parametrize("text", ["- Rated", "-- a dash", "| Slow Play | Warning |", "Missed Trigger\tNone"])
 def test_a_line_with_words_is_text(text):
     assert not holds_no_text(TableRow(text, 7, None) if "\t" in text else Paragraph(text, 7, None))
@@ -39,10 +46,11 @@ def test_a_line_that_could_not_be_read_is_a_warning_at_its_line_and_its_text_is_
     parser = _Lines(read_bytes(b"x\n", "hand-made.txt"), DocumentInfo(id="ipg", kind="ipg", title="IPG",
                                                                         edition=None, source="hand-made.txt"))
 
-    def fails(text):
-        raise ValueError(f"cannot read {text!r}")
     element = Paragraph("Odd content", 12, None)
-    parser.read_guarded(element, fails, element.text)
+    try:
+        raise ValueError(f"cannot read {element.text!r}")
+    except ValueError as error:
+        parser.could_not_read(element, error)
     document = parser.document([])
     assert [(p.severity, p.line) for p in document.problems] == [(WARNING, 12)]
     assert "ValueError: cannot read 'Odd content'" in document.problems[0].message

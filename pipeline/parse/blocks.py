@@ -97,13 +97,18 @@ class SectionDraft:
 
 # A list item drawn in the text (a PDF's, a plain text's; the reader has taken a list element's marker already):
 # a bullet, the space after it optional ("•Text" in PDF text), or a dash, which a wrapped line may start with too.
-BULLET_ITEM = re.compile(r"^([•◦▪‣●■□·○∙])\s*(\S.*)$")
-DASH_ITEM = re.compile(r"^([-–*+])\s+(\S.*)$")
+BULLETS = "•◦▪‣●■□·○∙"
+DASHES = "-–*+"
+BULLET_ITEM = re.compile(rf"^([{BULLETS}])\s*(\S.*)$")
+DASH_ITEM = re.compile(rf"^([{re.escape(DASHES)}])\s+(\S.*)$")
 
 
 def drawn_item(text: str, paragraph_may_end: bool = True, above: Optional[Draft] = None) -> Optional[tuple[str, str]]:
     """The marker and text of a line drawn as a list item, or None. A dash starts an item only where the
     paragraph above may end, or after an item drawn with the same dash: "-" also breaks a word at a line's end."""
+    first = text[:1]
+    if not first or (first not in BULLETS and first not in DASHES):
+        return None                 # (most lines: no regular expression tried)
     match = BULLET_ITEM.match(text)
     if match is None:
         match = DASH_ITEM.match(text)

@@ -237,7 +237,10 @@ class _IpgParser(KindParser):
             self.in_credits = self.in_credits or (index >= credits_at and self.open is not None)
             if index in self.listed.skip and not self.in_credits:
                 continue
-            self.read_guarded(element, self.feed, element)
+            try:
+                self.feed(element)
+            except Exception as error:  # never raise on odd content
+                self.could_not_read(element, error)
         self.close_section()
         return self.finish()
 

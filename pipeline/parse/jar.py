@@ -85,7 +85,10 @@ class _JarParser(KindParser):
             self.in_credits = self.in_credits or (index >= credits_at and bool(self.sections))
             sections = len(self.sections)
             following = next((after for after in stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
-            self.read_guarded(element, self.element, element, following)
+            try:
+                self.element(element, following)
+            except Exception as error:  # never raise on odd content
+                self.could_not_read(element, error)
             self.previous = element.text
             self.previous_heading = len(self.sections) > sections
         return self.finish()

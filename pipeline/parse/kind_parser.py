@@ -9,7 +9,7 @@ line goes on with the paragraph above. (The CR parser, built for speed, does the
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
@@ -22,13 +22,18 @@ from .ending import CREDIT_LINE
 RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 
 
+def text_lines(stream: Sequence[Element], lone_numbers_are_text: bool = False) -> list[Element]:
+    """The elements of `stream` that hold text (see holds_no_text)."""
+    return [element for element in stream if not ((isinstance(element, PageNumber) or "---" in element.text)
+                                                  and holds_no_text(element, lone_numbers_are_text))]
+
+
 def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool:
     """Page furniture or a rule: a page number (only one of a run of them where a number alone on a line may be
     the document's text, as in the MTR's tiebreaker examples), or a line of dashes."""
     if isinstance(element, PageNumber):
         return element.in_run or not lone_numbers_are_text
-    text = element.text
-    return text[:1] in "|:-" and "-" in text and bool(RULE.match(text))
+    return "---" in element.text and RULE.match(element.text) is not None
 
 
 class KindParser:
@@ -67,14 +72,12 @@ class KindParser:
     def problem(self, severity: str, line: Optional[int], message: str) -> None:
         self.problems.append(Problem(severity, self.info.source, line, message))
 
-    def read_guarded(self, element: Element, read: Callable[..., None], *args) -> None:
-        """`read(*args)`, which reads `element`; odd content that makes it fail becomes a warning with the
-        element's line, and its text is kept as a paragraph where the parser is (`keep_unread`)."""
-        try:
-            read(*args)
-        except Exception as error:  # never raise on odd content: say where, keep the text
-            line_failed(self.problems, self.info.source, element.line, error)
-            self.keep_unread(element)
+    def could_not_read(self, element: Element, error: Exception) -> None:
+        """What a parser does where reading `element` raised (odd content never stops a parse): a warning with its
+        line, and its text kept as a paragraph where the parser is (`keep_unread`). (Each parser's loop holds the
+        `try`, which costs nothing while nothing fails.)"""
+        line_failed(self.problems, self.info.source, element.line, error)
+        self.keep_unread(element)
 
     def keep_unread(self, element: Element) -> None:
         """Keep the text of a line that could not be read, as a paragraph of its own where the parser is."""

@@ -70,7 +70,7 @@ from .common import (
 )
 from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
-from .kind_parser import KindParser, holds_no_text
+from .kind_parser import KindParser, text_lines
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -201,8 +201,7 @@ class _Parser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.prefix = info.id
-        self.lines: list[Element] = [_bold_heading(element) for element in stream_of(source)
-                                     if not holds_no_text(element, lone_numbers_are_text=True)]
+        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), lone_numbers_are_text=True)]
         self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
@@ -266,7 +265,10 @@ class _Parser(KindParser):
             if self.in_credits:
                 self.credit_line(element)
             else:
-                self.read_guarded(element, self._line, index, consumed)
+                try:
+                    self._line(index, consumed)
+                except Exception as error:  # never raise on odd content
+                    self.could_not_read(element, error)
         self._close()
         return self.finish()
 
@@ -546,7 +548,7 @@ class _Parser(KindParser):
         text = element.text
         if isinstance(element, TableRow):
             return element.cells
-        if MARKDOWN_ROW.match(text):
+        if text[0] == "|" and MARKDOWN_ROW.match(text):
             return tuple(cell.strip() for cell in text.strip("|").split("|"))
         if "\t" in text and not self._tab_bullet(index):
             return tuple(cell.strip() for cell in re.split(r"\t+", text))
