@@ -1,16 +1,18 @@
 """Blocks as the parsers build them from body lines: a paragraph, list item or table row that may take more
-lines, and the references written in it, each with the source line its phrase starts on.
+lines, and the references written in it, each with the source line its phrase starts on; the section that
+holds them; and a list item drawn in a line's text ("• Text", "- Text"), the same in every kind.
 
-Only the building is shared: what is about a kind (whether a line goes on with the block above, what makes
-a list item, which blocks are examples) stays in its parser.
+What is about a kind (whether a line goes on with the block above, numbered items, which blocks are
+examples) stays in its parser.
 """
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Optional, Sequence
 
-from ..model import Block, Reference
+from ..model import BULLET, Block, Reference, Section
 from .common import join_lines, line_starts
 from .refs import find_references, may_hold_references, moved
 
@@ -71,3 +73,46 @@ def _spaced_starts(parts: list[str]) -> list[int]:
 def references_of(drafts: Sequence[Draft]) -> tuple[Reference, ...]:
     """The references of a section's drafts, in order, each knowing its block's place."""
     return tuple(reference for index, draft in enumerate(drafts) for reference in draft.references(index))
+
+
+@dataclass
+class SectionDraft:
+    """A section being read: where it stands, and its blocks and examples as drafts."""
+    id: str
+    number: str                       # "" for an unnumbered one
+    title: str
+    level: int
+    kind: str
+    parent: Optional[str]
+    line: int
+    blocks: list[Draft] = field(default_factory=list)
+    examples: list[Draft] = field(default_factory=list)
+
+    def section(self) -> Section:
+        return Section(id=self.id, number=self.number, title=self.title, level=self.level,
+                       blocks=tuple(block.block() for block in self.blocks),
+                       examples=tuple(example.text for example in self.examples), parent=self.parent,
+                       refs=references_of(self.blocks + self.examples), line=self.line, kind=self.kind)
+
+
+# A list item drawn in the text (a PDF's, a plain text's; the reader has taken a list element's marker already):
+# a bullet, the space after it optional ("•Text" in PDF text), or a dash, which a wrapped line may start with too.
+BULLETS = "•◦▪‣●■□·○∙"
+DASHES = "-–*+"
+BULLET_ITEM = re.compile(rf"^([{BULLETS}])\s*(\S.*)$")
+DASH_ITEM = re.compile(rf"^([{re.escape(DASHES)}])\s+(\S.*)$")
+
+
+def drawn_item(text: str, paragraph_may_end: bool = True, above: Optional[Draft] = None) -> Optional[tuple[str, str]]:
+    """The marker and text of a line drawn as a list item, or None. A dash starts an item only where the
+    paragraph above may end, or after an item drawn with the same dash: "-" also breaks a word at a line's end."""
+    first = text[:1]
+    if not first or (first not in BULLETS and first not in DASHES):
+        return None                 # (most lines: no regular expression tried)
+    match = BULLET_ITEM.match(text)
+    if match is None:
+        match = DASH_ITEM.match(text)
+        if match is None or not (paragraph_may_end or (above is not None and above.kind == BULLET
+                                                       and above.marker == match.group(1))):
+            return None
+    return match.group(1), match.group(2)

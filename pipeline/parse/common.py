@@ -1,5 +1,5 @@
 """What every parser shares: how a line ends a sentence or reads like a title, the contents label,
-titles compared across formats, unique section ids, a per-line guard so that odd content
+titles compared across formats, unique section ids and numbers in order, a per-line guard so that odd content
 becomes a Problem (with its line) instead of an exception, how the lines of a paragraph join, and
 what makes a parse fast (model objects built and copied without the frozen classes' __init__, the
 cycle collector paused).
@@ -70,6 +70,23 @@ class SectionIds:
                                          f"the second as {unique.split(':', 1)[1]}"))
         self.used.add(unique)
         return unique
+
+
+class NumberOrder:
+    """The highest section number read so far (`key`: its sort key); a number below it is a warning."""
+
+    def __init__(self, problems: list[Problem], source: str):
+        self.key: Optional[tuple] = None
+        self.number = ""
+        self.problems = problems
+        self.source = source
+
+    def read(self, key: tuple, number: str, line: Optional[int]) -> None:
+        if self.key is not None and key < self.key:
+            self.problems.append(Problem(WARNING, self.source, line,
+                                         f"section {number} comes after {self.number}: the numbering goes backwards"))
+        elif self.key is None or key > self.key:
+            self.key, self.number = key, number
 
 
 def broken_severity(info: DocumentInfo) -> str:

@@ -43,19 +43,19 @@ from ..model import (
     DocumentInfo,
     Infraction,
     PenaltyEvidence,
-    Problem,
     Reference,
     SecondPenalty,
     Section,
     section_id,
 )
 from ..read import SourceText
-from ..read.stream import Blank, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
+from ..read.stream import Blank, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
-from .blocks import Draft
-from .common import line_failed
+from .blocks import Draft, drawn_item
+from .common import NumberOrder, SectionIds
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
+from .kind_parser import KindParser, holds_no_text
 from .penalties import (
     LEADING_PENALTY,
     PENALTY_LIST,
@@ -108,7 +108,6 @@ PART_LINE = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:?$", re.I)
 # "Upgrade", whose penalty is the upgraded one.
 PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{PENALTY_LIST})$", re.I)
 PART_LABEL = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:\s*(?P<rest>\S.*)$", re.I)
-BULLET_ITEM = re.compile(r"^(?P<marker>[•●▪◦∙·*–-])\s+(?P<text>\S.*)$")
 LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
 NUMBER_ITEM = re.compile(r"^(?P<marker>\d{1,2}[.)])\s+(?P<text>\S.*)$")
 DATE_LINE = re.compile(
@@ -117,7 +116,6 @@ DATE_LINE = re.compile(
 # "3.5: ...", "Appendix A: ..." in Appendix B: change notes, not references.
 CHANGE_NOTE = re.compile(r"^(?P<subject>\d{1,2}(?:\.\d{1,2})*[a-z]?|Appendix\s+[A-Z])\s*:\s*(?P<text>.*)$", re.I)
 TABLE_HEADER = re.compile(r"^Infraction\s+Penalty$", re.I)
-MARKDOWN_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
 
 
@@ -196,6 +194,7 @@ class _Name(NamedTuple):
 @dataclass
 class _OpenSection:
     heading: _Heading
+    id: str
     parent: Optional[str]
     candidate: bool           # may be an infraction (has a category dash, a penalty, or an infraction chapter)
     mode: str = ""            # "", "penalties" (Appendix A), "changes" (Appendix B)
@@ -211,26 +210,21 @@ class _OpenSection:
     rows: list[AppendixRow] = field(default_factory=list)   # Appendix A's
 
 
-class _IpgParser:
+class _IpgParser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
-        self.info = info
-        self.text_format = source.format != "html"
-        self.problems: list[Problem] = []
+        super().__init__(source, info)
         self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
-        self.front: list[_Chunk] = []
-        self.credits: list[_Chunk] = []
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
-        self.seen: dict[str, int] = {}              # number -> times seen
-        self.last_key: tuple = ()
+        self.seen: set[str] = set()                 # the numbers of the headings read
+        self.order = NumberOrder(self.problems, info.source)
         self.appendices_seen = False
-        self.ids: dict[str, str] = {}               # number -> id of its first section
+        self.ids = SectionIds(self.problems, info.source)
+        self.first_ids: dict[str, str] = {}         # number -> id of its first section
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
         self.second_penalties: list[SecondPenalty] = []
-        self.in_credits = False
 
     # -- driver ------------------------------------------------------------------------------
 
@@ -245,22 +239,23 @@ class _IpgParser:
                 continue
             try:
                 self.feed(element)
-            except Exception as error:  # never raise on odd content: say where it happened
-                line_failed(self.problems, self.info.source, element.line, error)
-                self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
+            except Exception as error:  # never raise on odd content
+                self.could_not_read(element, error)
         self.close_section()
         return self.finish()
+
+    def keep_unread(self, element: Element) -> None:
+        self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
 
     def feed(self, element: Element) -> None:
         if isinstance(element, Blank):
             self.blank_before = True
             return
         text, form = element.text, type(element)
-        if form is PageNumber or _markdown_rule(element):
+        if holds_no_text(element):
             return
         if self.in_credits:
-            self.credit_line(self.credits, text, element.line)
-            self.blank_before = False
+            self.credit_line(element)
             return
         if form is TableRow and self.is_navigation_row(element.cells):
             return
@@ -270,7 +265,7 @@ class _IpgParser:
             if heading.beside:
                 self.body_line(heading.beside, Paragraph, element.line)
         elif self.open is not None and CREDIT_LINE.match(text):
-            self.credit_line(self.open.chunks, text, element.line)
+            self.open.chunks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
         else:
             self.body_line(text, form, element.line)
         self.blank_before = False
@@ -282,7 +277,7 @@ class _IpgParser:
         found = Contents()
         before_credits = self.stream[:end]
         leader_lines(before_credits, self.parse_entry, found)
-        labelled_lists(before_credits, self.parse_entry, found, label_of=_plain, key=name_key, ignored=_markdown_rule)
+        labelled_lists(before_credits, self.parse_entry, found, label_of=_plain, key=name_key, ignored=holds_no_text)
         found.entries.sort(key=lambda entry: entry.line)
         return found
 
@@ -382,7 +377,7 @@ class _IpgParser:
 
     def expected(self, key: tuple) -> bool:
         """The next number in sequence after the last heading (1 -> 1.1 -> 1.2 -> 2 -> 2.1 ...)."""
-        last = self.last_key
+        last = self.order.key
         if not last:
             return key in ((1,), (1, 1))
         nexts = {last[:-1] + (last[-1] + 1,), last + (1,)}
@@ -412,41 +407,21 @@ class _IpgParser:
     def open_section(self, heading: _Heading) -> None:
         self.close_section()
         number = heading.number
-        count = self.seen.get(number, 0)
-        if count:
-            self.problem(WARNING, heading.line, f"section {number} appears again (duplicate number); "
-                                                f"kept both, the second as {number}-{count + 1}")
-        elif heading.key and self.last_key and heading.key < self.last_key:
-            shown_last = ".".join(str(n) for n in self.last_key)
-            self.problem(WARNING, heading.line, f"numbering goes backwards: {number} after {shown_last}")
-        self.seen[number] = count + 1
-        if heading.key:
-            if not count:
-                self.last_key = max(self.last_key, heading.key) if self.last_key else heading.key
-        else:
+        first = number not in self.seen
+        self.seen.add(number)
+        id_ = self.ids.unique(section_id(self.info.id, number), number, heading.line)
+        if not heading.key:
             self.appendices_seen = True
-        parent = None
-        if heading.level > 1:
-            parent = self.ids.get(".".join(number.split(".")[:-1]))
-        candidate = heading.level > 1 and bool(
-            heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
-        mode = ""
-        if heading.kind == "appendix":
-            if re.search(r"penalt|quick\s+reference", heading.title, re.I):
-                mode = "penalties"
-            elif re.search(r"change|revision|history", heading.title, re.I):
-                mode = "changes"
-        self.open = _OpenSection(heading, parent, candidate, mode)
-        if heading.penalty:
-            self.open.penalty = heading.penalty
-        if not count:
-            self.ids[number] = self.section_id(number, count)
+        elif first:
+            self.order.read(heading.key, number, heading.line)
+        if first:
+            self.first_ids[number] = id_
             if heading.kind == "chapter":
                 self.chapter_titles[number] = heading.title
-
-    def section_id(self, number: str, count: int) -> str:
-        base = section_id(self.info.id, number)
-        return f"{base}-{count + 1}" if count else base
+        parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
+        candidate = heading.level > 1 and bool(
+            heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
+        self.open = _OpenSection(heading, id_, parent, candidate, _appendix_mode(heading), penalty=heading.penalty)
 
     def close_section(self) -> None:
         open_ = self.open
@@ -456,13 +431,11 @@ class _IpgParser:
         heading = open_.heading
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
             open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
-        count = self.seen.get(heading.number, 1) - 1
-        section_id_ = self.section_id(heading.number, count)
         blocks, refs, examples = self.blocks(open_.chunks)
         infraction = self.infraction(open_, examples) if open_.candidate else None
         kind = "infraction" if infraction else heading.kind
         self.sections.append(Section(
-            id=section_id_, number=heading.number, title=heading.title, level=heading.level,
+            id=open_.id, number=heading.number, title=heading.title, level=heading.level,
             blocks=blocks, examples=examples, parent=open_.parent, refs=refs, line=heading.line,
             infraction=infraction, kind=kind))
         if open_.mode == "penalties":
@@ -506,14 +479,6 @@ class _IpgParser:
 
     def chunks(self) -> list[_Chunk]:
         return self.open.chunks if self.open else self.front
-
-    def credit_line(self, chunks: list[_Chunk], text: str, line: int) -> None:
-        """ "All trademarks...", "©2024 Wizards": a paragraph of its own; a line after it in lower case goes on
-        with it (in the credits that close the document, pipeline.parse.ending)."""
-        if CREDIT_LINE.match(text):
-            chunks.append(_Chunk(PARAGRAPH, [text], line))
-        else:
-            self.paragraph(chunks, text, line, "")
 
     def body_line(self, text: str, form: type, line: int) -> None:
         open_ = self.open
@@ -573,40 +538,56 @@ class _IpgParser:
         return True
 
     def section_line(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
+        """A line of a section: an infraction's part or penalty, where it is one; else a list item or text."""
         plain = _plain(text)
-        chunks = open_.chunks
-        part_line = PART_LINE.match(plain)
-        if part_line and form is not ListItem and (form is not TableRow
-                                                   or part_line.group("part").lower() == "penalty"):
-            part = PART_NAMES[part_line.group("part").lower()]
-            if part == "penalty" and open_.candidate:
-                open_.awaiting_penalty = line
-                return
-            self.start_part(open_, part)
-            chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-            return
-        if form is TableRow and open_.candidate:
-            cells = [cell.strip() for cell in text.split("\t") if cell.strip()]
-            if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
-                self.set_penalty(open_, cells[1], line)
-                return
-        if self.part_and_penalty(open_, text, form, line):
-            return
+        if not (self.part_line(open_, text, plain, form, line) or self.penalty_row_of(open_, text, form, line)
+                or self.part_and_penalty(open_, text, form, line) or self.part_label(open_, text, plain, line)
+                or self.lone_penalty(open_, plain, line)):
+            self.plain_line(open_.chunks, text, form, line, open_.part)
+
+    def part_line(self, open_: _OpenSection, text: str, plain: str, form: type, line: int) -> bool:
+        """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
+        match = PART_LINE.match(plain)
+        if not match or form is ListItem or (form is TableRow and match.group("part").lower() != "penalty"):
+            return False
+        part = PART_NAMES[match.group("part").lower()]
+        if part == "penalty" and open_.candidate:
+            open_.awaiting_penalty = line
+            return True
+        self.start_part(open_, part)
+        open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+        return True
+
+    def penalty_row_of(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
+        """A table row "Penalty<TAB>Warning" (bluewizard HTML)."""
+        if form is not TableRow or not open_.candidate:
+            return False
+        cells = _tab_cells(text)
+        if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
+            self.set_penalty(open_, cells[1], line)
+            return True
+        return False
+
+    def part_label(self, open_: _OpenSection, text: str, plain: str, line: int) -> bool:
+        """"Upgrade: ...", "Penalty: Warning": a part that begins with its label, or the penalty."""
         label = PART_LABEL.match(plain)
-        if label:
-            part = PART_NAMES[label.group("part").lower()]
-            if part == "penalty" and open_.candidate:
-                self.set_penalty(open_, label.group("rest"), line)
-                return
-            self.start_part(open_, part)
-            chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part,
-                                 example=part == "examples"))
-            return
+        if not label:
+            return False
+        part = PART_NAMES[label.group("part").lower()]
+        if part == "penalty" and open_.candidate:
+            self.set_penalty(open_, label.group("rest"), line)
+            return True
+        self.start_part(open_, part)
+        open_.chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
+        return True
+
+    def lone_penalty(self, open_: _OpenSection, plain: str, line: int) -> bool:
+        """The penalty on a line of its own, before any text but headings."""
         if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(plain) \
-                and all(chunk.kind == SUBHEADING for chunk in chunks):
-            self.set_penalty(open_, plain, line)       # on a line of its own, before any text but headings
-            return
-        self.plain_line(chunks, text, form, line, open_.part)
+                and all(chunk.kind == SUBHEADING for chunk in open_.chunks):
+            self.set_penalty(open_, plain, line)
+            return True
+        return False
 
     def start_part(self, open_: _OpenSection, part: str) -> None:
         if part == "upgrade":
@@ -618,50 +599,44 @@ class _IpgParser:
         open_.part = part
 
     def plain_line(self, chunks: list[_Chunk], text: str, form: type, line: int, part: str) -> None:
-        """A body line that is not a heading or label: a list item, a subheading or paragraph text."""
-        in_examples = part == "examples"
-        letter = LETTER_ITEM.match(text)
-        if letter and (in_examples or form is ListItem):
-            chunks.append(_Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(),
-                                 part=part, example=in_examples))
-            return
-        if form is ListItem:
-            if in_examples:
-                chunks.append(_Chunk(PARAGRAPH, [text], line, part=part, example=True))
-            else:
-                drawn = BULLET_ITEM.match(text)          # a PDF's item keeps its glyph: "• Text"
-                marker = drawn.group("marker") if drawn else "•"
-                chunks.append(_Chunk(BULLET, [drawn.group("text") if drawn else text], line, marker, part=part))
-            return
-        bullet = BULLET_ITEM.match(text)
+        """A body line that is not a heading or label: a list item, a table row, a subheading or paragraph text."""
         last = chunks[-1] if chunks else None
         ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
-        # "•" always starts an item; a dash only where a paragraph may end (a wrapped line can start "— Cheating").
-        if bullet and (bullet.group("marker") not in "–-*" or ended or last.kind == BULLET):
-            chunks.append(_Chunk(BULLET, [bullet.group("text")], line, bullet.group("marker"), part=part))
-            return
-        if form is TableRow:
-            cells = tuple(cell.strip() for cell in text.split("\t") if cell.strip())
+        item = self.list_item(text, form, line, part, ended, last)
+        if item is not None:
+            chunks.append(item)
+        elif form is TableRow:
+            cells = _tab_cells(text)
             chunks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, part=part, open=False))
-            return
         # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
         # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
-        if form is Heading or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
+        elif form is Heading or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
             if self.open is not None:
                 self.open.part = ""
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-            return
-        number = NUMBER_ITEM.match(text)
-        if number and ended:
+        elif ended and (number := NUMBER_ITEM.match(text)):
             chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
-            return
-        if self.continues(last, text):
-            last.add(text, line)
-            return
-        if in_examples and last is not None and last.example and not self.blank_before:
-            last.add(text, line)           # an example broken across a page ("They realize the error...")
-            return
-        chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+        elif self.continues(last, text) or (part == "examples" and last is not None and last.example
+                                            and not self.blank_before):
+            last.add(text, line)           # (an example broken across a page: "They realize the error...")
+        else:
+            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+
+    def list_item(self, text: str, form: type, line: int, part: str, ended: bool,
+                  last: Optional[_Chunk]) -> Optional[_Chunk]:
+        """A lettered example ("A. ..."), a list element, or an item drawn in the text ("• ..."), or None."""
+        in_examples = part == "examples"
+        letter = LETTER_ITEM.match(text)
+        if letter and (in_examples or form is ListItem):
+            return _Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(), part=part,
+                          example=in_examples)
+        if form is ListItem:
+            if in_examples:
+                return _Chunk(PARAGRAPH, [text], line, part=part, example=True)
+            marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
+            return _Chunk(BULLET, [body], line, marker, part=part)
+        drawn = drawn_item(text, ended, last)
+        return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
 
     def continues(self, last: Optional[_Chunk], text: str) -> bool:
         """Does this line carry on the paragraph (or list item) before it?"""
@@ -670,7 +645,7 @@ class _IpgParser:
         first = text[0]
         if first.islower() or first in "(":
             return True
-        return self.text_format and not common.ends_sentence(last.text)
+        return not self.html and not common.ends_sentence(last.text)
 
     def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
         last = chunks[-1] if chunks else None
@@ -748,15 +723,7 @@ class _IpgParser:
         contents = tuple(self.listed.by_number().values())
         line, rows = self.appendix_rows or (None, ())
         evidence = PenaltyEvidence(line, tuple(rows), tuple(self.second_penalties))
-        return Document(info=self.info, sections=tuple(self.sections), front_matter=self.plain_blocks(self.front),
-                        credits=self.plain_blocks(self.credits), problems=tuple(self.problems), contents=contents,
-                        end=text_end(self.stream), penalty_evidence=evidence)
-
-    def plain_blocks(self, chunks: list[_Chunk]) -> tuple[Block, ...]:
-        return tuple(chunk.block() for chunk in chunks)
-
-    def problem(self, severity: str, line: Optional[int], message: str) -> None:
-        self.problems.append(Problem(severity, self.info.source, line, message))
+        return self.document(self.sections, contents=contents, end=text_end(self.stream), penalty_evidence=evidence)
 
 
 def _plain(text: str) -> str:
@@ -767,9 +734,14 @@ def _plain(text: str) -> str:
     return text
 
 
-def _markdown_rule(element: Element) -> bool:
-    """A Markdown table's rule ("|---|---|"): no text of its own."""
-    return bool(MARKDOWN_RULE.match(element.text)) and "-" in element.text
+def _appendix_mode(heading: _Heading) -> str:
+    """How an appendix's lines are read: "penalties" (Appendix A's quick reference), "changes" (Appendix B's
+    notes), or "" as any section's."""
+    if heading.kind != "appendix":
+        return ""
+    if re.search(r"penalt|quick\s+reference", heading.title, re.I):
+        return "penalties"
+    return "changes" if re.search(r"change|revision|history", heading.title, re.I) else ""
 
 
 def _same_title(listed: str, title: str) -> bool:
@@ -784,6 +756,10 @@ def _part_text(chunk: _Chunk) -> str:
     if chunk.part.startswith(("upgrade:", "downgrade:")):
         text = re.sub(r"^(?:Upgrade|Downgrade)\s*:\s*", "", text, flags=re.I)
     return text
+
+
+def _tab_cells(text: str) -> tuple[str, ...]:
+    return tuple(cell.strip() for cell in text.split("\t") if cell.strip())
 
 
 def _row_cells(text: str) -> tuple[str, ...]:

@@ -23,11 +23,10 @@ heading is a block of front matter, a section or the credits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import kinds
-from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Block, Document, DocumentInfo, Problem, Section, slug
+from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
 from ..read.stream import (
     ALONE,
@@ -37,24 +36,21 @@ from ..read.stream import (
     Element,
     Heading,
     ListItem,
-    PageNumber,
     Paragraph,
     TableRow,
     stream_of,
 )
-from .blocks import Draft, references_of
+from .blocks import Draft, SectionDraft, drawn_item
 from .common import (
     SectionIds,
     ends_paragraph,
     ends_sentence,
-    line_failed,
     looks_like_title,
     title_case,
-    wrap_width,
 )
 from .ending import credits_start
+from .kind_parser import KindParser, holds_no_text
 
-BULLET_ITEM = re.compile(r"^([•◦▪‣●■·○*-])\s+(\S.*)$")
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
 TITLE_LINE = kinds.BY_ID["jar"].title_line
@@ -65,35 +61,16 @@ HEADING_MAX_WORDS = 6
 SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
-@dataclass
-class _Open:
-    id: str
-    title: str
-    level: int
-    kind: str
-    parent: Optional[str]
-    line: int
-    blocks: list[Draft] = field(default_factory=list)
-
-
-class _JarParser:
+class _JarParser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
-        self.info = info
+        super().__init__(source, info)
         self.stream = stream_of(source)
-        self.problems: list[Problem] = []
         self.ids = SectionIds(self.problems, info.source)
-        self.front: list[Draft] = []
-        self.credits: list[Block] = []
-        self.sections: list[_Open] = []
-        self.section: Optional[_Open] = None     # the headed section being read
-        self.section_level = SECTION_LEVEL        # the heading level that opened it
-        self.current: Optional[_Open] = None     # where body text goes (the section or one of its issues)
-        self.in_credits = False
-        self.previous = ""                        # the last text line, "" after a blank one
-        self.previous_heading = False             # the last text line opened a section or an issue
-        self.html = source.format == "html"
-        self.width = None if self.html else wrap_width([element.text for element in self.stream])
+        self.sections: list[SectionDraft] = []
+        self.section: Optional[SectionDraft] = None     # the headed section being read
+        self.section_level = SECTION_LEVEL               # the heading level that opened it
+        self.current: Optional[SectionDraft] = None     # where body text goes (the section or one of its issues)
+        self.width = self.wrapped_at(self.stream)
         self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
                                    for element in self.stream)
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
@@ -107,44 +84,50 @@ class _JarParser:
                 continue
             self.in_credits = self.in_credits or (index >= credits_at and bool(self.sections))
             sections = len(self.sections)
+            following = next((after for after in stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
             try:
-                self.element(element, next((after for after in stream[index + 1:index + 4]
-                                            if not isinstance(after, Blank)), None))
-            except Exception as error:   # never raise on odd content: say where, keep the text
-                line_failed(self.problems, self.info.source, element.line, error)
-                self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
+                self.element(element, following)
+            except Exception as error:  # never raise on odd content
+                self.could_not_read(element, error)
             self.previous = element.text
             self.previous_heading = len(self.sections) > sections
-        return self.document()
+        return self.finish()
+
+    def keep_unread(self, element: Element) -> None:
+        self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
 
     def element(self, element: Element, following: Optional[Element]) -> None:
-        text = element.text
-        if isinstance(element, (PageNumber, ContentsLine)):
-            return                                # page furniture, a contents entry: not the document's text
+        if isinstance(element, ContentsLine) or holds_no_text(element):
+            return                                # a contents entry, page furniture: not the document's text
         if self.in_credits:
-            self.credits.append(Block(PARAGRAPH, text))
-            return
-        heading = isinstance(element, Heading)
-        if self.plain_heading(element, following):
+            self.credit_line(element)
+        elif not self.opens_section_or_issue(element, following):
+            self.body_line(element)
+
+    def opens_section_or_issue(self, element: Element, following: Optional[Element]) -> bool:
+        """Whether `element` is a section's heading or names an issue (and opens it)."""
+        text, heading = element.text, isinstance(element, Heading)
+        issue = self.section is not None and self.is_issue(element, following)
+        if self.plain_heading(element, following) or (heading and not issue and not TITLE_LINE.search(text)):
             self.open_section(text, element.line, element.level if heading else SECTION_LEVEL)
-            return
-        if self.section is not None and self.is_issue(element, following):
+        elif issue or (self.section is not None and self.plain_issue(element, following)):
             self.open_issue(text, element.line)
-            return
-        if heading and not TITLE_LINE.search(text):
-            self.open_section(text, element.line, element.level)
-            return
-        if self.section is not None and self.plain_issue(element, following):
-            self.open_issue(text, element.line)
-            return
+        else:
+            return False
+        return True
+
+    def body_line(self, element: Element) -> None:
+        """A line of text: a table row, a list item, or a paragraph or the next line of one."""
+        text = element.text
         if isinstance(element, TableRow) and self.section is not None:
             self.table_row(element)
             return
-        bullet = BULLET_ITEM.match(text)
-        if isinstance(element, ListItem) or bullet:
-            self.add_block(Draft(BULLET, [bullet.group(2) if bullet else text], element.line, "•", glued=True))
-            return
         last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
+        drawn = drawn_item(text, self.paragraph_may_end(), last)
+        if isinstance(element, ListItem) or drawn:
+            marker, body = drawn or ("•", text)
+            self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
+            return
         if last is not None and self.continues(last, text):
             last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
@@ -183,11 +166,11 @@ class _JarParser:
         if not _unmarked(element) or (self.html and self.headings_marked) or following is None \
                 or not _unmarked(following):
             return False
-        if self.previous and not self.previous_heading and not ends_sentence(self.previous):
+        if not self.paragraph_may_end():
             return False
         words = text.split()
         if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \
-                or text.endswith((",", ";")) or BULLET_ITEM.match(text) or BULLET_ITEM.match(following.text) \
+                or text.endswith((",", ";")) or drawn_item(text) or drawn_item(following.text) \
                 or SENTENCE_INSIDE.search(text):
             return False
         if self.width is not None and len(text) + 1 + len(following.text.split()[0]) > self.width * 0.9:
@@ -204,14 +187,14 @@ class _JarParser:
     def open_section(self, title: str, line: int, level: int) -> None:
         section_id = self.ids.unique(f"{self.info.id}:{slug(title)[:MAX_SLUG]}", title, line)
         self.section_level = level
-        self.section = _Open(section_id, title, 1, "section", None, line)
+        self.section = SectionDraft(section_id, "", title, 1, "section", None, line)
         self.sections.append(self.section)
         self.current = self.section
 
     def open_issue(self, title: str, line: int) -> None:
         parent = self.section
         issue_id = self.ids.unique(f"{parent.id}/{slug(title)[:MAX_SLUG].strip('-.')}", title, line)
-        self.current = _Open(issue_id, title, 2, "issue", parent.id, line)
+        self.current = SectionDraft(issue_id, "", title, 2, "issue", parent.id, line)
         self.sections.append(self.current)
 
     def table_row(self, row: TableRow) -> None:
@@ -227,16 +210,10 @@ class _JarParser:
     def add_block(self, draft: Draft) -> None:
         (self.current.blocks if self.current is not None else self.front).append(draft)
 
-    def document(self) -> Document:
-        sections = [Section(id=draft.id, number="", title=draft.title, level=draft.level,
-                            blocks=tuple(block.block() for block in draft.blocks), parent=draft.parent,
-                            refs=references_of(draft.blocks), line=draft.line, kind=draft.kind)
-                    for draft in self.sections]
-        if not sections:
-            self.problems.append(Problem(ERROR, self.info.source, None,
-                                         "no headed sections found: this does not look like Judging at Regular REL"))
-        return Document(info=self.info, sections=tuple(sections), front_matter=tuple(d.block() for d in self.front),
-                        credits=tuple(self.credits), problems=tuple(self.problems))
+    def finish(self) -> Document:
+        if not self.sections:
+            self.problem(ERROR, None, "no headed sections found: this does not look like Judging at Regular REL")
+        return self.document(draft.section() for draft in self.sections)
 
 
 def _look(element: Element) -> str:
@@ -259,7 +236,7 @@ def _followed_by_body(text: str, following: Optional[Element]) -> bool:
     """A heading sits on a longer passage, a list, or the error named first under it."""
     if following is None or isinstance(following, Heading):
         return False
-    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(BULLET_ITEM.match(following.text))
+    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(drawn_item(following.text))
 
 
 def _section_look(stream: list[Element]) -> str:

@@ -38,7 +38,7 @@ passage: what is not a heading is a block of front matter, a section or credits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..model import (
@@ -49,30 +49,27 @@ from ..model import (
     PARAGRAPH,
     SUBHEADING,
     TABLE_ROW,
-    WARNING,
     Document,
     DocumentInfo,
-    Problem,
-    Section,
     section_id,
     subsection_id,
 )
 from ..read import SourceText
-from ..read.stream import ContentsLine, Element, Heading, ListItem, PageNumber, Paragraph, TableRow, stream_of
-from .blocks import Draft, references_of
+from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
 from .common import (
     CLOSING_MARKS,
+    NumberOrder,
     SectionIds,
     ends_sentence,
     first_word,
-    line_failed,
     looks_like_title,
     normalise_title,
     title_case,
-    wrap_width,
 )
 from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
+from .kind_parser import KindParser, text_lines
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -80,8 +77,6 @@ SECTION_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 CHAPTER_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2})\.\s+(\S.*)$")
 APPENDIX_HEADING = re.compile(r"^(MTR\s+)?(?:Appendix|APPENDIX)\s+([A-Z])(?![\w’'])\s*(?:(--|[—–:.-])\s*)?(.*)$")
 FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
-BULLET_ITEM = re.compile(r"^([•◦▪‣●■□·○])\s*(\S.*)$")
-DASH_ITEM = re.compile(r"^([-*+–])\s+(\S.*)$")       # only after a finished line: "-" also wraps words
 NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\S.*)$")
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
@@ -95,7 +90,6 @@ WORD_END = re.compile(r"[0-9A-Za-z]\b")
 
 MAX_TITLE = 100
 SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
-UNWRAPPED_WIDTH = 160        # longer typical lines: one paragraph per line, never hard-wrapped
 
 
 @dataclass(frozen=True)
@@ -108,25 +102,11 @@ class _Shape:
     separator: str = ""       # the appendix's separator: "—", "-", ":", "."
 
 
-@dataclass
-class _Open:
-    """A section being assembled."""
-    id: str
-    number: str
-    title: str
-    level: int
-    kind: str
-    parent: Optional[str]
-    line: int
-    blocks: list[Draft] = field(default_factory=list)
-    examples: list[Draft] = field(default_factory=list)
-
-
 # --- entry point ---------------------------------------------------------------------------------
 
 def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
     """Turn a tournament-rules source (MTR or floor rules) into a Document; never raises on content."""
-    return _Parser(source, info).run()
+    return _Parser(source, info).parse()
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -165,10 +145,6 @@ def _bare_appendix(shape: Optional[_Shape]) -> bool:
 def _title_ok(title: str, hinted: bool = False) -> bool:
     """A heading title: short, starts like a title, does not end like a sentence (unless marked as a heading)."""
     return looks_like_title(title, MAX_TITLE, max_words=14, trailing="" if hinted else ".,;:")
-
-
-def _finished(text: str) -> bool:
-    return bool(text) and ends_sentence(text)
 
 
 def shape_of(text: str, style: str) -> Optional[_Shape]:
@@ -218,50 +194,33 @@ def order_key(shape: _Shape) -> tuple:
     return (0,) + tuple(int(part) for part in shape.number.split("."))
 
 
-def text_width(lines: list[Element], html: bool) -> Optional[int]:
-    """The width hard-wrapped text was wrapped at (contents lines aside), or None for one paragraph per line."""
-    if html:
-        return None
-    return wrap_width([line.text for line in lines if not isinstance(line, ContentsLine)], UNWRAPPED_WIDTH)
-
-
 # --- the parser ----------------------------------------------------------------------------------
 
-class _Parser:
+class _Parser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
-        self.info = info
+        super().__init__(source, info)
         self.prefix = info.id
-        # Page numbers that come in a run are furniture; one alone may be a table's cell, and stays text.
-        self.lines: list[Element] = [_bold_heading(element) for element in stream_of(source)
-                                     if not (isinstance(element, PageNumber) and element.in_run)]
+        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), lone_numbers_are_text=True)]
         self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
         self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
-        self.width = text_width(self.lines, source.format == "html")
-        self.problems: list[Problem] = []
+        self.width = self.wrapped_at(self.lines)
         self.contents = self._find_contents()
         self.skip = self.contents.skip
         self.contents_by_number = self.contents.by_number()
         self.contents_subheadings = {normalise_title(entry.title): entry for entry in self.contents.unnumbered()}
         self.credits_at = credits_start(self.lines)
         # Output being built.
-        self.front: list[Draft] = []
-        self.credits: list[Draft] = []
-        self.sections: list[_Open] = []
+        self.sections: list[SectionDraft] = []
         self.ids = SectionIds(self.problems, info.source)
-        self.numbered: dict[str, _Open] = {}
+        self.numbered: dict[str, SectionDraft] = {}
         self.target: list[Draft] = self.front
-        self.current: Optional[_Open] = None           # section receiving blocks
-        self.numbered_current: Optional[_Open] = None  # last numbered section (parent of subheadings)
+        self.current: Optional[SectionDraft] = None           # section receiving blocks
+        self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
-        self.previous_text: Optional[str] = None       # the last significant line, None after a blank
-        self.previous_heading = True
-        self.last_key: Optional[tuple] = None
-        self.last_number = ""
-        self.in_credits = False
+        self.order = NumberOrder(self.problems, info.source)
 
     # --- contents list ---
 
@@ -290,35 +249,35 @@ class _Parser:
 
     # --- main pass ---
 
-    def run(self) -> Document:
+    def parse(self) -> Document:
         consumed: set[int] = set()
         for index, element in enumerate(self.lines):
             if index in self.skip or index in consumed:
                 continue
             if not element.text:
                 self._close()
-                self.previous_text = None
+                self.previous = None
                 continue
             if not self.in_credits and index >= self.credits_at and self.sections:
                 self._close()
                 self.in_credits = True
-                self.target = self.credits
-                self.current = None
-            try:
-                self._line(index, consumed)
-            except Exception as error:  # never raise on odd content: say where, keep the text
-                line_failed(self.problems, self.info.source, element.line, error)
-                self._close()
-                self.target.append(Draft(PARAGRAPH, [element.text], element.line))
+            if self.in_credits:
+                self.credit_line(element)
+            else:
+                try:
+                    self._line(index, consumed)
+                except Exception as error:  # never raise on odd content
+                    self.could_not_read(element, error)
         self._close()
-        return self._document()
+        return self.finish()
+
+    def keep_unread(self, element: Element) -> None:
+        self._close()
+        self.target.append(Draft(PARAGRAPH, [element.text], element.line))
 
     def _line(self, index: int, consumed: set[int]) -> None:
-        if not self.in_credits and self._heading(index, consumed):
-            return
-        if not self.in_credits and self._subheading(index):
-            return
-        self._body_line(index)
+        if not (self._heading(index, consumed) or self._subheading(index)):
+            self._body_line(index)
 
     def _next_index(self, index: int) -> Optional[int]:
         """The next non-blank line that is not contents."""
@@ -327,18 +286,14 @@ class _Parser:
                 return following
         return None
 
-    def _previous_finished(self) -> bool:
-        """Whether the line before this one ended a passage (or there was none, or a blank, or a heading)."""
-        return self.previous_text is None or self.previous_heading or _finished(self.previous_text)
-
     def _may_start_heading(self) -> bool:
         """Whether a heading may start here: not in the middle of a hard-wrapped passage.
 
         Only a full line wraps, so after a short or finished line (or in a source with one
         paragraph per line) a line starting "2.5 ..." can be a heading.
         """
-        return (self._previous_finished() or self.width is None
-                or len(self.previous_text) < self.width * 0.6)
+        return (self.paragraph_may_end() or self.width is None
+                or len(self.previous) < self.width * 0.6)
 
     # --- headings ---
 
@@ -359,7 +314,7 @@ class _Parser:
         self._open_section(shape, title, element.line)
         if note:
             self.open = Draft(PARAGRAPH, [note], element.line)
-            self.previous_heading, self.previous_text = False, note
+            self.previous_heading, self.previous = False, note
         return True
 
     def _accepted(self, index: int, shape: _Shape, hinted: bool) -> bool:
@@ -433,7 +388,8 @@ class _Parser:
         if shape.separator in ("—", "–", "-"):
             return True
         # "Appendix E: ..." is also how change notes start: only the next appendix in turn.
-        expected = "A" if not self.last_key or self.last_key[0] == 0 else chr(ord(self.last_key[1][-1]) + 1)
+        last = self.order.key
+        expected = "A" if not last or last[0] == 0 else chr(ord(last[1][-1]) + 1)
         return shape.number[-1] == expected
 
     def _full_title(self, index: int, shape: _Shape, consumed: set[int]) -> str:
@@ -453,25 +409,20 @@ class _Parser:
 
     def _open_section(self, shape: _Shape, title: str, line: int) -> None:
         self._close()
-        key = order_key(shape)
-        if self.last_key is not None and key < self.last_key:
-            self._problem(WARNING, line, f"section {shape.number} comes after {self.last_number}: "
-                                         f"the numbering goes backwards")
-        if self.last_key is None or key > self.last_key:
-            self.last_key, self.last_number = key, shape.number
+        self.order.read(order_key(shape), shape.number, line)
         entry = self.contents_by_number.get(shape.number)
         if entry and normalise_title(entry.title) != normalise_title(title):
-            self._problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
-                                      f"but its heading says \"{title}\"")
+            self.problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
+                                     f"but its heading says \"{title}\"")
         level, kind, parent = self._place(shape)
-        draft = _Open(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
+        draft = SectionDraft(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
                       shape.number, title, level, kind, parent, line)
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
         self.current = self.numbered_current = draft
         self.target = draft.blocks
         self.previous_heading = True
-        self.previous_text = title
+        self.previous = title
 
     def _place(self, shape: _Shape) -> tuple[int, str, Optional[str]]:
         """Level, kind and parent id of a numbered heading."""
@@ -501,7 +452,7 @@ class _Parser:
         entry = self.contents_by_number.get(number)
         if entry is None or not number.isdigit():
             return
-        chapter = _Open(self.ids.unique(section_id(self.prefix, number), number, entry.line),
+        chapter = SectionDraft(self.ids.unique(section_id(self.prefix, number), number, entry.line),
                         number, entry.title, 1, "chapter", None, entry.line)
         self.sections.append(chapter)
         self.numbered[number] = chapter
@@ -525,7 +476,7 @@ class _Parser:
         else:
             self.target.append(Draft(SUBHEADING, [text], element.line))
         self.previous_heading = True
-        self.previous_text = text
+        self.previous = text
         return True
 
     def _looks_like_subheading(self, index: int) -> bool:
@@ -533,13 +484,13 @@ class _Parser:
         text = self.lines[index].text
         if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
             return False
-        if TRAILING_PUNCTUATION.search(text) or _finished(text) or not title_case(text):
+        if TRAILING_PUNCTUATION.search(text) or ends_sentence(text) or not title_case(text):
             return False
         if any(character.isdigit() for character in text):
             return False
-        if self.open is not None and not self._previous_finished() and self._continues(text):
+        if self.open is not None and not self.paragraph_may_end() and self._continues(text):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
-        if not (self._previous_finished() or self._in_list()):
+        if not (self.paragraph_may_end() or self._in_list()):
             return False
         following = index + 1
         while following < len(self.lines) and following in self.skip:
@@ -552,12 +503,12 @@ class _Parser:
         if isinstance(after, Heading) or "\t" in after.text or self.shapes[following]:
             return False
         long_line = 60 if self.width is None else int(self.width * 0.6)
-        return len(after.text) >= long_line or (self.width is None and _finished(after.text)
+        return len(after.text) >= long_line or (self.width is None and ends_sentence(after.text)
                                                  and len(after.text.split()) >= 4)
 
     def _open_subheading_section(self, title: str, line: int) -> None:
         parent = self.numbered_current
-        draft = _Open(self.ids.unique(subsection_id(parent.id, title), "", line), "", title,
+        draft = SectionDraft(self.ids.unique(subsection_id(parent.id, title), "", line), "", title,
                       parent.level + 1, "subheading", parent.id, line)
         self.sections.append(draft)
         self.current = draft
@@ -568,19 +519,13 @@ class _Parser:
     def _body_line(self, index: int) -> None:
         element = self.lines[index]
         text = element.text
-        finished_before = self._previous_finished()
+        finished_before = self.paragraph_may_end()
         self.previous_heading = False
-        row = isinstance(element, TableRow)
-        if row or ("\t" in text and not self._tab_bullet(index)) or MARKDOWN_ROW.match(text):
+        cells = self._cells(index)
+        if cells is not None:
             self._close()
-            if row:
-                cells = element.cells
-            elif MARKDOWN_ROW.match(text):
-                cells = tuple(cell.strip() for cell in text.strip("|").split("|"))
-            else:
-                cells = tuple(cell.strip() for cell in re.split(r"\t+", text))
             self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
-            self.previous_text = text
+            self.previous = text
             return
         item = self._list_item(index, finished_before)
         if item is not None:
@@ -594,7 +539,19 @@ class _Parser:
         else:
             self._close()
             self.open = Draft(PARAGRAPH, [text], element.line)
-        self.previous_text = text
+        self.previous = text
+
+    def _cells(self, index: int) -> Optional[tuple[str, ...]]:
+        """The cells of a table row (a table's row, a line with tabs between its cells, "| a | b |"), or None."""
+        element = self.lines[index]
+        text = element.text
+        if isinstance(element, TableRow):
+            return element.cells
+        if text[0] == "|" and MARKDOWN_ROW.match(text):
+            return tuple(cell.strip() for cell in text.strip("|").split("|"))
+        if "\t" in text and not self._tab_bullet(index):
+            return tuple(cell.strip() for cell in re.split(r"\t+", text))
+        return None
 
     def _tab_bullet(self, index: int) -> bool:
         """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
@@ -603,15 +560,12 @@ class _Parser:
     def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
         element = self.lines[index]
         text = element.text
-        match = BULLET_ITEM.match(text)
-        if match:
-            return Draft(BULLET, [match.group(2)], element.line, marker=match.group(1))
+        drawn = drawn_item(text, finished_before, self.open)
+        if drawn:
+            return Draft(BULLET, [drawn[1]], element.line, marker=drawn[0])
         match = NUMBERED_ITEM.match(text)
         if match and (isinstance(element, ListItem) or finished_before or self._in_list()):
             return Draft(NUMBERED, [match.group(2)], element.line, marker=match.group(1))
-        match = DASH_ITEM.match(text)
-        if match and (finished_before or (self.open is not None and self.open.marker == match.group(1))):
-            return Draft(BULLET, [match.group(2)], element.line, marker=match.group(1))
         if isinstance(element, ListItem) or self._tab_bullet(index):
             return Draft(BULLET, [text], element.line, marker="•")
         return None
@@ -621,23 +575,21 @@ class _Parser:
 
     def _continues(self, text: str) -> bool:
         """Whether `text` is the next hard-wrapped line of the open block."""
-        previous = self.previous_text
-        if previous is None or self.previous_heading:
+        previous = self.previous
+        if not previous or self.previous_heading:
             return False
         lowercase = text[0].islower() or text[0] == "("
         if self.width is None:
-            return lowercase and not _finished(previous)   # a stray break inside a sentence
+            return lowercase and not ends_sentence(previous)   # a stray break inside a sentence
         if lowercase:
             return True
-        # A full line wraps into the next one: the next word did not fit on it.
-        # (Proportional fonts make "full" vary by a few characters, hence the margins.)
-        next_word_fits = len(previous) + 1 + len(first_word(text)) <= self.width * 0.9
-        if not _finished(previous):
-            if not next_word_fits:
-                return True
-            # A list item in a narrow column wraps after a short first line into shorter ones.
-            return self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous)
-        return len(previous) + 1 + len(first_word(text)) > self.width
+        if not ends_sentence(previous):
+            # A full line wraps into the next one: its next word would not have fitted on it (common.ends_paragraph,
+            # written out: this runs for every wrapped line); a list item in a narrow column wraps after a short
+            # first line into shorter ones.
+            return len(previous) + 1 + len(first_word(text)) > self.width * 0.9 or (
+                self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous))
+        return len(previous) + 1 + len(first_word(text)) > self.width    # a sentence ending a line full to the end
 
     def _close(self) -> None:
         if self.open is None:
@@ -650,22 +602,9 @@ class _Parser:
 
     # --- the document ---
 
-    def _document(self) -> Document:
-        sections = tuple(self._section(draft) for draft in self.sections)
+    def finish(self) -> Document:
+        sections = [draft.section() for draft in self.sections]
         if not any(section.number for section in sections):
-            self._problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
-                                       "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
-        return Document(info=self.info, sections=sections,
-                        front_matter=tuple(draft.block() for draft in self.front),
-                        credits=tuple(draft.block() for draft in self.credits), problems=tuple(self.problems),
-                        contents=tuple(self.contents.entries),
-                        end=text_end(self.lines))
-
-    def _section(self, draft: _Open) -> Section:
-        return Section(id=draft.id, number=draft.number, title=draft.title, level=draft.level,
-                       blocks=tuple(block.block() for block in draft.blocks),
-                       examples=tuple(example.text for example in draft.examples), parent=draft.parent,
-                       refs=references_of(draft.blocks + draft.examples), line=draft.line, kind=draft.kind)
-
-    def _problem(self, severity: str, line: Optional[int], message: str) -> None:
-        self.problems.append(Problem(severity, self.info.source, line, message))
+            self.problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
+                                      "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
+        return self.document(sections, contents=tuple(self.contents.entries), end=text_end(self.lines))

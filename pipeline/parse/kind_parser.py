@@ -1,0 +1,93 @@
+"""What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
+credits they read, the problems they record, a line they could not read kept as a paragraph (never an
+exception), the lines that hold none of the document's text, the width a text was wrapped at, whether a
+paragraph may end where a line begins, and the Document they hand back.
+
+Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
+line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional, Sequence
+
+from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
+from ..read import SourceText
+from ..read.stream import ContentsLine, Element, PageNumber
+from .blocks import Draft
+from .common import ends_sentence, line_failed, wrap_width
+from .ending import CREDIT_LINE
+
+# A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
+RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+
+
+def text_lines(stream: Sequence[Element], lone_numbers_are_text: bool = False) -> list[Element]:
+    """The elements of `stream` that hold text (see holds_no_text)."""
+    return [element for element in stream if not ((isinstance(element, PageNumber) or "---" in element.text)
+                                                  and holds_no_text(element, lone_numbers_are_text))]
+
+
+def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool:
+    """Page furniture or a rule: a page number (only one of a run of them where a number alone on a line may be
+    the document's text, as in the MTR's tiebreaker examples), or a line of dashes."""
+    if isinstance(element, PageNumber):
+        return element.in_run or not lone_numbers_are_text
+    return "---" in element.text and RULE.match(element.text) is not None
+
+
+class KindParser:
+    """The state every kind's parser keeps besides its sections, and the Document it makes of them."""
+
+    def __init__(self, source: SourceText, info: DocumentInfo):
+        self.source = source
+        self.info = info
+        self.problems: list[Problem] = []
+        self.front: list[Draft] = []            # the blocks before the first section
+        self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
+        self.in_credits = False
+        self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
+        self.previous: Optional[str] = None     # the last line of text read (None, or "", after a blank line)
+        self.previous_heading = False           # whether that line was a heading
+
+    def paragraph_may_end(self) -> bool:
+        """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
+        its last line ends a sentence."""
+        return not self.previous or self.previous_heading or ends_sentence(self.previous)
+
+    def wrapped_at(self, stream: Sequence[Element]) -> Optional[int]:
+        """The width the text of `stream` was hard-wrapped at (contents lines aside), or None: a paragraph a line."""
+        if self.html:
+            return None
+        return wrap_width([element.text for element in stream if not isinstance(element, ContentsLine)])
+
+    def credit_line(self, element: Element) -> None:
+        """A line of the credits that close the document: a credit line ("All trademarks...", "© 2026 ...") is a
+        paragraph of its own, a line after it (in lower case: pipeline.parse.ending) goes on with it."""
+        if self.credits and not CREDIT_LINE.match(element.text):
+            self.credits[-1].add(element.text, element.line)
+        else:
+            self.credits.append(Draft(PARAGRAPH, [element.text], element.line))
+
+    def problem(self, severity: str, line: Optional[int], message: str) -> None:
+        self.problems.append(Problem(severity, self.info.source, line, message))
+
+    def could_not_read(self, element: Element, error: Exception) -> None:
+        """What a parser does where reading `element` raised (odd content never stops a parse): a warning with its
+        line, and its text kept as a paragraph where the parser is (`keep_unread`). (Each parser's loop holds the
+        `try`, which costs nothing while nothing fails.)"""
+        line_failed(self.problems, self.info.source, element.line, error)
+        self.keep_unread(element)
+
+    def keep_unread(self, element: Element) -> None:
+        """Keep the text of a line that could not be read, as a paragraph of its own where the parser is."""
+        raise NotImplementedError
+
+    def document(self, sections: Iterable[Section], **more) -> Document:
+        """The Document: its sections, front matter, credits and problems (and `more` of its fields)."""
+        return Document(info=self.info, sections=tuple(sections), front_matter=blocks_of(self.front),
+                        credits=blocks_of(self.credits), problems=tuple(self.problems), **more)
+
+
+def blocks_of(drafts: Iterable[Draft]) -> tuple:
+    return tuple(draft.block() for draft in drafts)

@@ -1,0 +1,104 @@
+"""What the IPG, MTR and JAR parsers share around their grammar (pipeline.parse.kind_parser): the lines that hold
+no text, a line that could not be read kept with a warning, and the Document they hand back."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.model import PARAGRAPH, WARNING, Block, DocumentInfo
+from pipeline.parse import ipg, jar, mtr, parse
+from pipeline.parse.blocks import Draft
+from pipeline.parse.kind_parser import KindParser, holds_no_text, text_lines
+from pipeline.read import read_bytes
+from pipeline.read.stream import PageNumber, Paragraph, TableRow
+
+
+def test_a_page_number_holds_no_text_but_one_alone_may_be_a_tables_cell_where_tables_hold_numbers():
+    assert holds_no_text(PageNumber("12", 40, 3, in_run=True))
+    assert holds_no_text(PageNumber("8", 40, 3, in_run=False))      # after a page break in pdftotext -layout
+    assert holds_no_text(PageNumber("12", 40, 3, in_run=True), lone_numbers_are_text=True)
+    assert not holds_no_text(PageNumber("21", 40, 3, in_run=False), lone_numbers_are_text=True)   # "Game Points"
+
+
+# A Markdown table's rule, and pandoc's plain text's horizontal rule between two tables (its tables are rows already).
+@pytest.mark.parametrize("rule", ["|---|---|", "| :--- | ---: |", "-" * 72, "---"])
+def test_a_tables_rule_holds_no_text(rule):
+    assert holds_no_text(Paragraph(rule, 7, None))
+
+
+def test_the_lines_that_hold_text_are_kept_in_order():
+    stream = [Paragraph("1.1 Tournament Types", 1, None), PageNumber("5", 2, 1, in_run=True),
+              Paragraph("|---|---|", 3, None), Paragraph("Game Points", 4, None), PageNumber("21", 5, 1)]
+    assert [element.line for element in text_lines(stream)] == [1, 4]
+    assert [element.line for element in text_lines(stream, lone_numbers_are_text=True)] == [1, 4, 5]
+
+
+@pytest.mark.parametrize("text", ["- Rated", "-- a dash", "| Slow Play | Warning |", "Missed Trigger\tNone"])
+def test_a_line_with_words_is_text(text):
+    assert not holds_no_text(TableRow(text, 7, None) if "\t" in text else Paragraph(text, 7, None))
+
+
+class _Lines(KindParser):
+    def keep_unread(self, element):
+        self.front.append(Draft(PARAGRAPH, [element.text], element.line))
+
+
+def test_a_line_that_could_not_be_read_is_a_warning_at_its_line_and_its_text_is_kept():
+    parser = _Lines(read_bytes(b"x\n", "hand-made.txt"), DocumentInfo(id="ipg", kind="ipg", title="IPG",
+                                                                        edition=None, source="hand-made.txt"))
+
+    element = Paragraph("Odd content", 12, None)
+    try:
+        raise ValueError(f"cannot read {element.text!r}")
+    except ValueError as error:
+        parser.could_not_read(element, error)
+    document = parser.document([])
+    assert [(p.severity, p.line) for p in document.problems] == [(WARNING, 12)]
+    assert "ValueError: cannot read 'Odd content'" in document.problems[0].message
+    assert document.front_matter == (Block(PARAGRAPH, "Odd content"),)
+
+
+# Each parser with the method that reads one line made to fail on one of them.
+FAILING = {
+    "ipg": (ipg._IpgParser, "feed", "1. GENERAL PHILOSOPHY\nJudges are neutral.\nBOOM goes this line.\n"
+                                    "2. GAME PLAY ERRORS\nErrors happen.\n"),
+    "mtr": (mtr._Parser, "_line", "1. Tournament Fundamentals\n1.1 Tournament Types\nThere are two.\n"
+                                  "BOOM goes this line.\n1.2 Publishing\nA text.\n"),
+    "jar": (jar._JarParser, "element", "Judging at Regular Rules Enforcement Level\n\nCommon Issues\n"
+                                       "These are the issues players run into most often at a store.\n"
+                                       "BOOM goes this line.\n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FAILING))
+def test_every_parser_keeps_a_line_it_could_not_read(kind, monkeypatch):
+    cls, method, text = FAILING[kind]
+    reads = getattr(cls, method)
+
+    def failing(self, *args):
+        element = args[0]
+        line = self.lines[element] if isinstance(element, int) else element
+        if line.text.startswith("BOOM"):
+            raise RuntimeError("odd content")
+        return reads(self, *args)
+    monkeypatch.setattr(cls, method, failing)
+    document = parse(read_bytes(text.encode(), "hand-made.txt"),
+                     DocumentInfo(id=kind, kind=kind, title=kind.upper(), edition=None, source="hand-made.txt"))
+    [problem] = [p for p in document.problems if "could not read" in p.message]
+    assert (problem.severity, problem.line) == (WARNING, text.splitlines().index("BOOM goes this line.") + 1)
+    kept = [block.text for section in document.sections for block in section.blocks]
+    assert "BOOM goes this line." in kept
+
+
+@pytest.mark.parametrize("kind", ["ipg", "mtr", "jar"])
+def test_the_credits_read_alike_a_credit_line_a_paragraph_a_line_in_lower_case_going_on_with_it(kind):
+    body = {"ipg": "1. GENERAL PHILOSOPHY\nJudges are neutral.\n",
+            "mtr": "1. Tournament Fundamentals\n1.1 Tournament Types\nThere are two.\n",
+            "jar": "Judging at Regular Rules Enforcement Level\n\nCommon Issues\n"
+                   "These are the issues players run into most often at a store.\n"}[kind]
+    text = (body + "All trademarks are property of Wizards of the Coast LLC in the U.S.A. and other\n"
+            "countries. ©2026 Wizards.\n© 2026 Viacom International Inc. All Rights Reserved.\n")
+    document = parse(read_bytes(text.encode(), "hand-made.txt"),
+                     DocumentInfo(id=kind, kind=kind, title=kind.upper(), edition=None, source="hand-made.txt"))
+    assert [block.text for block in document.credits] == [
+        "All trademarks are property of Wizards of the Coast LLC in the U.S.A. and other countries. ©2026 Wizards.",
+        "© 2026 Viacom International Inc. All Rights Reserved."]
