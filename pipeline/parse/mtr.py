@@ -61,6 +61,7 @@ from .common import (
     CLOSING_MARKS,
     NumberOrder,
     SectionIds,
+    ends_paragraph,
     ends_sentence,
     first_word,
     looks_like_title,
@@ -584,10 +585,9 @@ class _Parser(KindParser):
         if lowercase:
             return True
         if not ends_sentence(previous):
-            # A full line wraps into the next one: its next word would not have fitted on it (common.ends_paragraph,
-            # written out: this runs for every wrapped line); a list item in a narrow column wraps after a short
-            # first line into shorter ones.
-            return len(previous) + 1 + len(first_word(text)) > self.width * 0.9 or (
+            # A full line wraps into the next one: its next word would not have fitted on it; a list item in a
+            # narrow column wraps after a short first line into shorter ones.
+            return not ends_paragraph(previous, text, self.width) or (
                 self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous))
         return len(previous) + 1 + len(first_word(text)) > self.width    # a sentence ending a line full to the end
 
