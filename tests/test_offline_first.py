@@ -275,7 +275,7 @@ def test_a_new_build_reaches_the_phone_on_the_next_visit(phone, site_copy):
         assert "/cr/702/" in saved and "/ipg/2.5/" in saved   # the new build's copy is whole before it takes over
 
         notice.get_by_role("button", name="Reload").click()
-        phone.wait_for_function("() => document.querySelector('h1').textContent.includes('(next)')", timeout=10000)
+        phone.wait_for_function("() => (document.querySelector('h1')?.textContent || '').includes('(next)')", timeout=10000)
         phone.wait_for_function(SAVED, timeout=30000)
         assert not phone.locator(".rk-notice").is_visible()
     finally:
