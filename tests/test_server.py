@@ -378,20 +378,23 @@ def test_a_section_from_the_published_data_is_what_rulekb_show_prints(published_
 @pytest.mark.slow
 def test_the_api_ranks_as_the_engine_does_on_the_published_search_files(built_site):
     """The server's ranking (search.ranking, on the browser's files) gives the engine's answers, scores included,
-    on every question set and on questions misspelt as the benchmark misspells them; and the browser's files give
-    the whoosh index's answers."""
+    on every question set, on questions misspelt as the benchmark misspells them and on questions naming each
+    level ("at fnm"); and the browser's files give the whoosh index's answers."""
     from pipeline.bench.serving import new_questions
     from pipeline.search.engine import search
     from pipeline.search.index import KnowledgeBase
     from pipeline.search.published import PublishedIndex
     from pipeline.search.quality import read_questions
-    from pipeline.search.question import QueryError
+    from pipeline.search.question import QueryError, levels
     from pipeline.search.ranking import answer
     from pipeline.site.publish import index_folder, published
     questions = [query for name in ("search.tsv", "search-more.tsv", "situations.tsv")
                  for query, _ in read_questions(ROOT / "tests" / "fixtures" / name)]
     misspelt = new_questions(questions)
-    asked = questions + [next(misspelt) for _ in range(400)] + ["rule 999.9", "ipg 9.9", "appendix z", "GRV", "mtr"]
+    at_levels = [f"{words} at {level}" for level in sorted(levels())
+                 for words in ("missed trigger", "drew an extra card", "deck problem")]
+    asked = (questions + [next(misspelt) for _ in range(400)] + at_levels
+             + ["rule 999.9", "ipg 9.9", "appendix z", "GRV", "mtr"])
     published_index = PublishedIndex(built_site / "search")
     kb = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
 

@@ -27,7 +27,6 @@ from .question import (
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
     GLOSSARY_WEIGHT,
-    LEVEL_BOOST,
     MAX_RANKED,
     NUMBER_KINDS,
     STEMMED_FIELDS,
@@ -35,7 +34,7 @@ from .question import (
     Question,
     understand,
 )
-from .scoring import add_postings, rarity, rounded
+from .scoring import add_postings, at_level, rarity, rounded
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -104,8 +103,8 @@ def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
         for _ in range(COVERAGE_POWER):
             score = score * share
         fact = facts[position]
-        if question.level and fact[0] == question.level:
-            score = score * LEVEL_BOOST
+        if question.level:
+            score = at_level(score, fact[0], question.level)
         if fact[3] and position not in named:
             score = score * VARIANT_WEIGHT
         result.append((position, score))

@@ -84,14 +84,22 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
         coverage = held / everything if everything else 1.0
         for _ in range(COVERAGE_POWER):
             score = score * coverage
-        if question.level and facts[position][0] == question.level:
-            score = score * LEVEL_BOOST
-        elif question.level and facts[position][0] in level_kinds():
-            score = score / LEVEL_BOOST      # another level's procedure ("at FNM": the IPG does not apply)
+        if question.level:
+            score = at_level(score, facts[position][0], question.level)
         if facts[position][3] and position not in named:
             score = score * VARIANT_WEIGHT
         result.append((position, score))
     return result
+
+
+def at_level(score: float, kind: str, level: str) -> float:
+    """A score where the question names a level: the document answering at it counts LEVEL_BOOST times,
+    another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th."""
+    if kind == level:
+        return score * LEVEL_BOOST
+    if kind in level_kinds():
+        return score / LEVEL_BOOST
+    return score
 
 
 def add_postings(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
