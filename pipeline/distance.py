@@ -3,6 +3,7 @@ in C: a history of a hundred editions asks for tens of thousands of comparisons 
 search server corrects a typo against every word of the documents that starts with its letter)."""
 from __future__ import annotations
 
+from rapidfuzz import process
 from rapidfuzz.distance import OSA, Indel
 
 
@@ -17,7 +18,8 @@ def opcodes(a: list, b: list) -> list[tuple[str, int, int, int, int]]:
     return [(op.tag, op.src_start, op.src_end, op.dest_start, op.dest_end) for op in Indel.opcodes(a, b)]
 
 
-def edit_distance(a: str, b: str, limit: int = 99) -> int:
-    """Optimal string alignment distance (insert, delete, substitute, swap neighbours); limit + 1 when
-    it is above `limit` (known early, so cheaper)."""
-    return OSA.distance(a, b, score_cutoff=limit)
+def near(word: str, choices: list[str], limit: int) -> list[tuple[int, int]]:
+    """(position in `choices`, distance) of every choice within `limit` edits of `word`: optimal string
+    alignment (insert, delete, substitute, swap two neighbours), computed in C."""
+    return [(position, distance) for _, distance, position
+            in process.extract(word, choices, scorer=OSA.distance, score_cutoff=limit, limit=None)]

@@ -14,7 +14,8 @@ from pipeline import api
 from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import measure, read_questions
-from pipeline.search.question import QueryError, abbreviations, edit_distance, fold, judges_words, terms, understand
+from pipeline.distance import near
+from pipeline.search.question import QueryError, abbreviations, fold, judges_words, terms, understand
 from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES
@@ -241,10 +242,10 @@ def test_straight_and_curly_apostrophes_are_one_letter(kb):
     assert straight == curly and straight
 
 
-def test_edit_distance_counts_a_swap_as_one_edit():
-    assert edit_distance("trampel", "trample") == 1
-    assert edit_distance("comander", "commander") == 1
-    assert edit_distance("abc", "xyz", limit=1) == 2      # cut short above the limit
+def test_a_swap_of_neighbouring_letters_is_one_edit():
+    assert near("trampel", ["trample", "trumpet"], 1) == [(0, 1)]
+    assert near("comander", ["commander"], 1) == [(0, 1)]
+    assert near("abc", ["xyz"], 1) == []       # cut short above the limit
 
 
 def reference_distance(a: str, b: str) -> int:
@@ -259,9 +260,10 @@ def reference_distance(a: str, b: str) -> int:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text("abcde", max_size=8), st.text("abcde", max_size=8), st.integers(0, 3))
-def test_edit_distance_is_the_worker_s_distance_cut_at_the_limit(a, b, limit):
-    assert edit_distance(a, b, limit) == min(reference_distance(a, b), limit + 1)
+@given(st.text("abcde", max_size=8), st.lists(st.text("abcde", max_size=8), max_size=6), st.integers(0, 3))
+def test_near_finds_the_choices_within_the_worker_s_distance(word, choices, limit):
+    expected = [(position, reference_distance(word, choice)) for position, choice in enumerate(choices)]
+    assert sorted(near(word, choices, limit)) == [(p, d) for p, d in expected if d <= limit]
 
 
 def test_a_question_is_read_once_for_every_surface(kb):

@@ -13,6 +13,7 @@ import bisect
 import html
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from .index import Hit, KnowledgeBase
@@ -135,9 +136,15 @@ def snippet_pattern(marks) -> Optional[re.Pattern]:
     """The words of a question to mark in snippets (their stems), as one expression; None without any."""
     words = [word for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower())
              if len(word) > 2 or word.isdigit()]
-    stems = sorted({word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}, key=len, reverse=True)
-    return (re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
-            if stems else None)
+    stems = {word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}
+    return _stems_pattern(tuple(sorted(stems, key=lambda stem: (-len(stem), stem)))) if stems else None
+
+
+@lru_cache(maxsize=1024)
+def _stems_pattern(stems: tuple[str, ...]) -> re.Pattern:
+    """Kept once compiled: compiling costs more than ranking, and misspelt questions mostly come back to the
+    same stems once corrected."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
 
 
 def marked_excerpt(text: str, pattern: Optional[re.Pattern], size: int = 180) -> str:

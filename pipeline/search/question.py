@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Optional, Protocol
 
 from .. import kinds
-from ..distance import edit_distance
+from ..distance import near
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
 JUDGES_WORDS_FILE = Path(__file__).resolve().parent / "judges_words.toml"
@@ -342,16 +342,10 @@ def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
     """The most frequent candidate within 1 edit (words of up to 5 letters) or 2 (longer words);
     a swap of two neighbouring letters is one edit."""
     limit = 1 if len(word) <= 5 else 2
-    best: Optional[tuple[tuple[int, int, str], str]] = None
-    for candidate, count in candidates:
-        if len(candidate) < 3 or abs(len(candidate) - len(word)) > limit:
-            continue
-        distance = edit_distance(word, candidate, limit)
-        if distance <= limit:
-            key = (distance, -count, candidate)
-            if best is None or key < best[0]:
-                best = (key, candidate)
-    return best[1] if best else None
+    found = [(distance, -candidates[position][1], candidates[position][0])
+             for position, distance in near(word, [candidate for candidate, _ in candidates], limit)
+             if len(candidates[position][0]) >= 3]
+    return min(found)[2] if found else None
 
 
 # The same patterns in JavaScript's dialect (flags "u"): Python's \w and \d are Unicode, JavaScript's are not.

@@ -15,7 +15,6 @@ import bisect
 import heapq
 import re
 from collections import Counter
-from functools import lru_cache
 from typing import Optional
 
 from .engine import Answer, Result, marked_excerpt, natural_key, snippet_pattern
@@ -48,7 +47,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     ranked = _ranked(index, question, kind or question.kind)
     if not ranked and question.kind and not kind:
         ranked = _ranked(index, question, None)      # "mtr deathtouch": the document names nothing that matches
-    pattern = _pattern(tuple(question.marks))
+    pattern = snippet_pattern(question.marks)
     found.results = [_result(index, position, score, pattern)
                      for position, score in _with_rules_of_terms(index, ranked, limit)]
     return found
@@ -165,9 +164,3 @@ def _result(index: PublishedIndex, position: int, score: float, pattern) -> Resu
     excerpt = marked_excerpt(index.folded_text(position), pattern, SNIPPET)
     return Result(hit.id, hit.document, hit.number, title, excerpt, hit.url or None, hit.score, hit.kind,
                   hit.penalty, not hit.archived, hit.action)
-
-
-@lru_cache(maxsize=256)
-def _pattern(marks: tuple[str, ...]):
-    """The words to mark in snippets (engine's), made once per question."""
-    return snippet_pattern(marks)

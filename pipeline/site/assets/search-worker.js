@@ -151,7 +151,7 @@ async function stemOf(word) {
   return known ? known[1] : null;
 }
 
-/* Optimal string alignment distance; more than `limit` is cut short (question.edit_distance). */
+/* Optimal string alignment distance; more than `limit` is cut short (distance.near). */
 function editDistance(a, b, limit) {
   let previous2 = [];
   let previous = Array.from({length: b.length + 1}, (_, j) => j);
