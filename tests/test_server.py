@@ -6,6 +6,7 @@ answer from what the build published (its search files and data files: sources/ 
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import http.client
@@ -317,6 +318,38 @@ def test_rulekb_serve_answers_from_one_process_per_core_replaced_when_killed_and
         stop_server(process)
     wait_for(lambda: all(not Path(f"/proc/{pid}").exists() or _zombie(pid) for pid in everyone),
              "every process of the server ending")
+
+
+def test_rulekb_serve_says_it_serves_once_every_process_waits_for_connections(site):
+    """When `rulekb serve` prints its address, each of its processes already watches the socket: no client
+    waits in the socket's queue for the first process up, which would take every connection waiting there."""
+    from pipeline.bench.serving import start_server, stop_server
+    process, port = start_server(site)
+    try:
+        workers = _workers(process.pid)
+        assert len(workers) == (os.cpu_count() or 1)
+        assert all(_watches_the_socket(pid, port) for pid in workers), workers
+    finally:
+        stop_server(process)
+
+
+def _watches_the_socket(pid: int, port: int) -> bool:
+    """Whether one of a process's epoll sets holds its listening socket on `port` (Linux's /proc)."""
+    listening = {int(line.split()[9]) for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+                 if int(line.split()[1].split(":")[1], 16) == port and line.split()[3] == "0A"}   # 0A: listen
+    numbers, epolls = set(), []
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(entry)
+            if target.startswith("socket:[") and int(target[8:-1]) in listening:
+                numbers.add(int(entry.name))
+            elif target == "anon_inode:[eventpoll]":
+                epolls.append(entry.name)
+    watched = set()
+    for epoll in epolls:
+        with contextlib.suppress(OSError):
+            watched |= {int(n) for n in re.findall(r"^tfd:\s*(\d+)", Path(f"/proc/{pid}/fdinfo/{epoll}").read_text(), re.M)}
+    return bool(numbers & watched)
 
 
 def _workers(pid: int) -> list[int]:

@@ -56,13 +56,13 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
 # -- words: scoring.ranked, the same operations in the same order -----------------------------------
 
 def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
-    facts = index.facts()
-    keyed = ((facts[position][1], -rounded(score * (GLOSSARY_WEIGHT if facts[position][2] else 1.0)), position,
-              score) for position, score in _scored(index, question, kind))
-    return [(position, score) for _, _, position, score in heapq.nsmallest(MAX_RANKED, keyed)]
+    return [(position, score) for _, _, position, score
+            in heapq.nsmallest(MAX_RANKED, _scored(index, question, kind))]
 
 
-def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple]:
+    """(scoring's rank key: archived, minus the rounded weighed score, position; then the score) of every entry
+    holding a word of the question."""
     groups = [group for group in question.groups if group]
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
@@ -106,7 +106,7 @@ def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
             score = at_level(score, fact[0], question.level)
         if fact[3] and position not in named:
             score = score * VARIANT_WEIGHT
-        result.append((position, score))
+        result.append((fact[1], -rounded(score * (GLOSSARY_WEIGHT if fact[2] else 1.0)), position, score))
     return result
 
 
