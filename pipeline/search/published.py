@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from pathlib import Path
 from typing import Optional
 
@@ -88,13 +89,9 @@ class PublishedIndex:
             at = 0
             while at < len(flat):              # [field, n, gap, score, gap, score, ...] per field
                 field, count = self.fields[flat[at]], flat[at + 1]
-                at += 2
-                hits, position = [], 0
-                for _ in range(count):
-                    position += flat[at]
-                    hits.append((position, flat[at + 1]))
-                    at += 2
-                found.append((field, hits))
+                end = at + 2 + 2 * count
+                found.append((field, list(zip(accumulate(flat[at + 2:end:2]), flat[at + 3:end:2]))))
+                at = end
             self._postings[term] = found
         return found
 
