@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import api
+from pipeline.distance import near
 from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import measure, read_questions
-from pipeline.distance import near
 from pipeline.search.question import QueryError, abbreviations, fold, judges_words, terms, understand
 from pipeline.site.publish import index_folder, published
 
