@@ -98,16 +98,44 @@ TRIGGER_PIECES = st.sampled_from([
 ])
 
 
+def scanned_references(text: str, bare: bool) -> list[tuple]:
+    """The references of `text` by the definition the fast search must meet: each trigger's pattern scans the
+    whole text (where the text holds what the trigger needs), and the places are read left to right, a place
+    inside the one before it or inside the phrase read before it skipped."""
+    places = sorted(((match.start(), match.end(), trigger, match)
+                     for trigger in refs._TRIGGERS + ((refs.BARE,) if bare else ())
+                     if any(need in text for need in trigger.needs)
+                     for match in trigger.pattern.finditer(text)), key=lambda place: place[0])
+    found = []
+    place_end = phrase_end = 0
+    for start, end, trigger, match in places:
+        if start < place_end:
+            continue
+        place_end = end
+        if start < phrase_end:
+            continue
+        read = trigger.read(text, start, end, match, 0)
+        if read is not None:
+            phrase_end, items = read
+            found.extend(items)
+    return found
+
+
+def found_references(texts: list[str], bare: bool) -> list[list[tuple]]:
+    return [[(ref.start, ref.end, ref.text, ref.number, ref.document) for ref in found]
+            for found in refs.find_references_in_texts(texts, [None] * len(texts), bare)]
+
+
 @settings(max_examples=800, deadline=None)
 @given(st.lists(st.lists(TRIGGER_PIECES, max_size=12).map("".join), max_size=6), st.booleans())
-def test_places_found_at_once_are_those_each_pattern_finds_scanning_each_text(texts, bare):
-    assert refs._triggers(texts, bare) == [refs.scanned_triggers(text, bare) for text in texts]
+def test_references_found_at_once_are_those_each_pattern_finds_scanning_each_text(texts, bare):
+    assert found_references(texts, bare) == [scanned_references(text, bare) for text in texts]
 
 
 @pytest.mark.parametrize("name", ["cr-2026-01-16.txt", "ipg-2024-09-23.txt", "mtr-2026-02-27.txt",
                                   "mtr-2019-01-21-magicjudges.html"])
-def test_places_found_at_once_in_a_real_document_are_those_found_scanning_each_line(name):
+def test_references_found_at_once_in_a_real_document_are_those_found_scanning_each_line(name):
     texts = [line.text for line in read_source(CORPUS / name).lines]
-    found = refs._triggers(texts, True)
-    assert found == [refs.scanned_triggers(text, True) for text in texts]
-    assert sum(map(len, found)) >= 20       # (places there are)
+    found = found_references(texts, True)
+    assert found == [scanned_references(text, True) for text in texts]
+    assert sum(map(len, found)) >= 20       # (references there are)

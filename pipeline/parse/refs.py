@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from operator import itemgetter
 from typing import Optional
 
 from ..model import Reference
@@ -70,19 +71,14 @@ def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool
     `bare_cr_numbers` also takes numbers like 704.5k standing alone (the CR's own
     style); documents that are not the CR should leave it off.
     """
-    return _references(text, _triggers([text], bare_cr_numbers)[0], line, block)
-
-
-def _references(text: str, triggers: list, line: Optional[int], block: int) -> list[Reference]:
-    return [new_reference(written, number, document, None, line, block, start, end)     # (Reference's field order)
-            for start, end, written, number, document in _places(text, triggers)]
+    return find_references_in_texts([text], [line], bare_cr_numbers, [block])[0]
 
 
 def find_reference_spans(text: str, line: Optional[int] = None,
                          bare_cr_numbers: bool = False) -> list[tuple[int, int, Reference]]:
-    """Like find_references, with the (start, end) of the written phrase of each number beside it."""
-    return [(start, end, Reference(written, number, document, None, line))
-            for start, end, written, number, document in _places(text, _triggers([text], bare_cr_numbers)[0])]
+    """Like find_references, with the (start, end) of each number beside a Reference that holds no span."""
+    return [(ref.start, ref.end, Reference(ref.text, ref.number, ref.document, None, line))
+            for ref in find_references(text, line, bare_cr_numbers)]
 
 
 def moved(reference: Reference, **fields) -> Reference:
@@ -91,70 +87,103 @@ def moved(reference: Reference, **fields) -> Reference:
 
 
 new_reference = fast_constructor(Reference)
+BETWEEN_TEXTS = "\x00"     # joins texts searched at once: no literal holds it, so none runs across two texts
 
 
-def _places(text: str, triggers: list) -> list[tuple[int, int, str, str, Optional[str]]]:
-    """(start, end, the phrase as written, number, document named) of each number a reference names.
+def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: bool = False,
+                             blocks: Optional[list[int]] = None) -> list[list[Reference]]:
+    """find_references of each text (with its line, and its block when given): a parser's whole document at
+    once, far faster than text by text.
 
-    First the places a reference may start are found (a keyword before a number, a CR-style number,
-    "(3.1)", "Appendix C", an infraction's title), then each is read with its own pattern, left to
-    right; a place inside the phrase read before it is skipped.
+    The places a reference may start (a keyword before a number, a CR-style number, "(3.1)", "Appendix
+    C", an infraction's title) are found in all the texts at once (`_places`), then read left to right,
+    each with its own pattern; a place inside the one before it, or inside the phrase read before it,
+    is skipped.
     """
-    found: list[tuple[int, int, str, str, Optional[str]]] = []
-    consumed = trigger_end = 0
-    for start, end, kind, detail in triggers:
-        if start < trigger_end:
-            continue        # inside the previous place (as one left-to-right scan would see it)
-        trigger_end = end
-        if start < consumed:
+    if blocks is None:
+        blocks = [-1] * len(texts)
+    found: dict[int, list[Reference]] = {}         # (most texts hold none)
+    place_end = phrase_end = 0     # (in the texts joined: a text's places end before the next text starts)
+    for start, end, trigger, index, base, match in _places(texts, bare_cr_numbers):
+        if start < place_end:
             continue
-        if kind == "keyword":
-            match = KEYWORD_LIST.match(text, start)
-            if not match:
-                continue
-            before = _document_before(text, start)
-            document = document_kind(before.group("doc")) if before else None
-            phrase_start = before.start() if before else start
-            if document is None:
-                trailing = TRAILING_DOCUMENT.match(text, match.end())
-                if trailing:
-                    document = document_kind(trailing.group("doc"))
-            phrase = text[phrase_start:match.end()]
-            for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
-                found.append((item_start, item_end, phrase, number, document))
-            consumed = match.end()
-        elif kind == "bare":
-            match = BARE_CR.match(text, start)
-            if not match:
-                continue
-            for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
-                found.append((item_start, item_end, match.group(0), number, None))
-            consumed = match.end()
-        elif kind == "appendix":
-            before = _document_before(text, start)
-            document = document_kind(before.group("doc")) if before else None
-            written = text[before.start() if before else start:end]
-            found.append((start, end, written, detail, document))
-            consumed = end
-        elif kind == "named":
-            match = NAMED.match(text, start)
-            if not match or re.match(r"\s\(\d", text[match.end():match.end() + 3]):
-                continue    # "Tardiness (3.1)"-style: the number after it says it better
-            title = match.group(0).rstrip()
-            found.append((start, start + len(title), title, title_key(title), None))
-            consumed = start + len(title)
-        else:   # "paren": "Tardiness (3.1)"
-            title = TITLE_BEFORE.search(text, max(0, start - 80), start)
-            if not title:
-                continue
-            number_start, number_end, number = detail
-            found.append((number_start, number_end, text[title.start():end], number, None))
-            consumed = end
-    return found
+        place_end = end
+        if start < phrase_end:
+            continue
+        read = trigger.read(texts[index], start - base, end - base, match, base)
+        if read is None:
+            continue
+        phrase_end, items = read
+        phrase_end += base
+        line, block = lines[index], blocks[index]
+        references = [new_reference(written, number, document, None, line, block, item_start, item_end)
+                      for item_start, item_end, written, number, document in items]    # (Reference's field order)
+        if index in found:
+            found[index] += references
+        else:
+            found[index] = references
+    return [found.get(index, []) for index in range(len(texts))]
 
 
-# The places a reference may start: a keyword and a number ("rule 704.5k"), a bare CR number, "(3.1)"
-# after a title, "Appendix C", an infraction's title ("Game Play Error — Missed Trigger").
+# --- reading a place: (the end of the phrase read, [(start, end, the phrase as written, number, document)]) ---
+
+def _read_keyword(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "rule 704.5k", "rules 103.2 and 103.3", "MTR section 4.3", "section 4.3 of the Magic Tournament Rules"."""
+    match = KEYWORD_LIST.match(text, start)
+    if not match:
+        return None
+    before = _document_before(text, start)
+    document = document_kind(before.group("doc")) if before else None
+    phrase_start = before.start() if before else start
+    if document is None:
+        trailing = TRAILING_DOCUMENT.match(text, match.end())
+        if trailing:
+            document = document_kind(trailing.group("doc"))
+    phrase = text[phrase_start:match.end()]
+    return match.end(), [(item_start, item_end, phrase, number, document)
+                         for item_start, item_end, number in _expand(match.group("items"), match.start("items"))]
+
+
+def _read_bare(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "704.5k", "603.7d–f" standing alone (the CR's own style)."""
+    match = BARE_CR.match(text, start)
+    if not match:
+        return None
+    written = match.group(0)
+    return match.end(), [(item_start, item_end, written, number, None)
+                         for item_start, item_end, number in _expand(match.group("items"), match.start("items"))]
+
+
+def _read_appendix(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "Appendix C", "MTR Appendix B"."""
+    before = _document_before(text, start)
+    document = document_kind(before.group("doc")) if before else None
+    written = text[before.start() if before else start:end]
+    return end, [(start, end, written, " ".join(match.group(0).split()), document)]
+
+
+def _read_named(text: str, start: int, end: int, match: re.Match, base: int):
+    """An infraction named by its title: "Game Play Error — Missed Trigger"."""
+    match = NAMED.match(text, start)
+    if not match or re.match(r"\s\(\d", text[match.end():match.end() + 3]):
+        return None     # "Tardiness (3.1)"-style: the number after it says it better
+    title = match.group(0).rstrip()
+    return start + len(title), [(start, start + len(title), title, title_key(title), None)]
+
+
+def _read_paren(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "Tardiness (3.1)": a title, then its number in parentheses."""
+    title = TITLE_BEFORE.search(text, max(0, start - 80), start)
+    if not title:
+        return None
+    return end, [(match.start("number") - base, match.end("number") - base, text[title.start():end],
+                  match.group("number"), None)]
+
+
+# --- finding the places a reference may start ------------------------------------------------------
+
+# A keyword and a number ("rule 704.5k"), a bare CR number, "(3.1)" after a title, "Appendix C", an
+# infraction's title ("Game Play Error — Missed Trigger").
 KEYWORD_TRIGGER = re.compile(r"\b(?:rules?|sections?|§§?)\s+\d", re.I)
 BARE_TRIGGER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d")
 PAREN_TRIGGER = re.compile(r"\s\((?P<number>\d{1,2}\.\d{1,2})\)")
@@ -200,15 +229,16 @@ class _Start:
 
 
 class _Trigger:
-    """One kind of place: its pattern, the words a text must hold for it to be looked for at all, and
-    where its matches can start."""
-    __slots__ = ("kind", "pattern", "needs", "starts")
+    """One kind of place: its pattern, the words a text must hold for it to be looked for at all, where its
+    matches can start, and how a place is read."""
+    __slots__ = ("kind", "pattern", "needs", "starts", "read")
 
-    def __init__(self, kind: str, pattern: re.Pattern, needs: tuple[str, ...], starts: tuple[_Start, ...]):
+    def __init__(self, kind: str, pattern: re.Pattern, needs: tuple[str, ...], starts: tuple[_Start, ...], read):
         self.kind = kind
         self.pattern = pattern
         self.needs = needs
         self.starts = starts
+        self.read = read
 
 
 # Letters a pattern ignoring case also takes in another form (İ and ı for i, ſ for s, the Kelvin sign for k)
@@ -216,32 +246,30 @@ class _Trigger:
 _TRIGGERS = (
     _Trigger("keyword", KEYWORD_TRIGGER, ("ule", "ULE", "ection", "ECTION", "§"),
              (_Start("rule", lowered=True), _Start("ect", lowered=True, offset=-1, first="s?", then="[i?]on"),
-              _Start("§"))),
-    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),)),
-    _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),)),
+              _Start("§")), _read_keyword),
+    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),), _read_paren),
+    _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),), _read_appendix),
     _Trigger("named", NAMED_TRIGGER, ("Error", "Conduct"),
-             (_Start("Game Play Error"), _Start("Tournament Error"), _Start("Unsporting Conduct"))),
+             (_Start("Game Play Error"), _Start("Tournament Error"), _Start("Unsporting Conduct")), _read_named),
 )
-BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),))
-SEPARATOR = "\x00"         # between texts scanned at once: no literal holds it, so none runs across two texts
+BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),), _read_bare)
 
 
-def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, int, str, object]]]:
-    """For each text, the places a reference may start in it: (start, end, kind, what the reading needs of
-    the match), one for each match of each trigger's pattern (as its finditer gives them), by start,
-    longest first.
+def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Trigger, int, int, re.Match]]:
+    """The places a reference may start in `texts` joined by BETWEEN_TEXTS, by start: (start, end, trigger, the
+    index of the text, where it starts, the match), one for each match of each trigger's pattern (as its
+    finditer gives them) in a text holding what the trigger needs.
 
     A regular expression scan costs far more per character than a search for a literal, and most
-    paragraphs hold no reference: the texts are joined and the literals looked for in all of them at
-    once; each pattern is tried only where one is written, and a match counts in a text holding what
-    the trigger needs. The separator stands where a text ends or starts as the patterns see it (no
-    word character, space, digit or dot), so a pattern matches in the joined texts where it does in
-    the text alone.
+    paragraphs hold no reference: the literals are looked for in all the texts at once, and each pattern
+    is tried only where one is written. The separator stands where a text ends or starts as the patterns
+    see it (no word character, space, digit or dot), so a pattern matches in the joined texts where it
+    does in the text alone.
     """
-    joined = SEPARATOR.join(texts)
+    joined = BETWEEN_TEXTS.join(texts)
     ascii_lowered = None
     offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
-    found_by_index: dict[int, list] = {}       # (most texts hold no place)
+    found = []
     bisect_right = bisect.bisect_right
     for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
         starts = []
@@ -255,7 +283,7 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
             starts += start.places(haystack)
         if len(trigger.starts) > 1:
             starts.sort()
-        kind, needs, detailed = trigger.kind, trigger.needs, trigger.kind in DETAILED
+        needs = trigger.needs
         holds: dict[int, bool] = {}     # text -> whether it holds what the trigger needs
         match_at = trigger.pattern.match
         end = 0
@@ -270,21 +298,13 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
             if start >= next_text:      # (the starts come in order: most are in the text of the one before)
                 index = bisect_right(offsets, start, index) - 1
                 next_text = offsets[index + 1]
-            if index not in holds:
-                text = texts[index]
-                holds[index] = _holds_any(text, needs)
-            if holds[index]:
-                base = offsets[index]
-                place = (start - base, end - base, kind, _detail(kind, match, base) if detailed else None)
-                found = found_by_index.get(index)
-                if found is None:
-                    found_by_index[index] = [place]
-                else:
-                    found.append(place)
-    for found in found_by_index.values():
-        if len(found) > 1:
-            found.sort()    # by start: no two places start at one character (each trigger has its own first ones)
-    return [found_by_index.get(index, []) for index in range(len(texts))]
+            held = holds.get(index)
+            if held is None:
+                held = holds[index] = _holds_any(texts[index], needs)
+            if held:
+                found.append((start, end, trigger, index, offsets[index], match))
+    found.sort(key=itemgetter(0))     # (no two places start at one character: each trigger has its own first ones)
+    return found
 
 
 def _holds_any(text: str, needs: tuple[str, ...]) -> bool:
@@ -293,29 +313,6 @@ def _holds_any(text: str, needs: tuple[str, ...]) -> bool:
         if need in text:
             return True
     return False
-
-
-DETAILED = ("appendix", "paren")
-
-
-def _detail(kind: str, match: re.Match, base: int):
-    """What reading a place needs of its trigger's match: the words of "Appendix C"; the span and
-    number of "(3.1)"."""
-    if kind == "appendix":
-        return " ".join(match.group(0).split())
-    if kind == "paren":
-        return match.start("number") - base, match.end("number") - base, match.group("number")
-    return None
-
-
-def scanned_triggers(text: str, bare_cr_numbers: bool) -> list[tuple[int, int, str, object]]:
-    """What _triggers finds in one text, by scanning all of it with each pattern (its definition, for the tests)."""
-    found = [(match.start(), match.end(), trigger.kind, _detail(trigger.kind, match, 0))
-             for trigger in _TRIGGERS + (BARE,) if (trigger is not BARE or bare_cr_numbers)
-             and any(need in text for need in trigger.needs)
-             for match in trigger.pattern.finditer(text)]
-    found.sort(key=lambda place: (place[0], -place[1]))
-    return found
 
 
 def may_hold_references(text: str) -> bool:
@@ -384,13 +381,3 @@ def expand_range(first: str, last: str) -> list[str]:
         if 0 <= b - a <= 30:
             return [f"{dotted[0].group(1)}.{n}" for n in range(a, b + 1)]
     return [first, last]
-
-
-def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: bool = False,
-                             blocks: Optional[list[int]] = None) -> list[list[Reference]]:
-    """find_references of each text (with its line, and its block when given): a parser's whole document at
-    once (its texts are searched together, far faster than one by one)."""
-    if blocks is None:
-        blocks = [-1] * len(texts)
-    return [_references(text, triggers, line, block) if triggers else []
-            for text, triggers, line, block in zip(texts, _triggers(texts, bare_cr_numbers), lines, blocks)]
