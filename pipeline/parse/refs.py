@@ -33,10 +33,11 @@ DOCUMENT_NAMES = [
 DOCUMENT = "|".join(f"(?:{pattern})" for pattern, _ in DOCUMENT_NAMES)
 
 ITEM = rf"{NUMBER}(?:{DASH}(?:{NUMBER}|[a-z]\b))?"
-# Searched for first (anchored on a literal word, so fast); the document name before it is looked up after.
-KEYWORD_LIST = re.compile(
-    rf"\b(?P<word>rules?|sections?|§§?)\s+"
-    rf"(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*)",
+# A keyword and a number: the place starts there ("rule 7" of "rule 704.5k" or "rule 7000") and, where the
+# number begins a list of them, the list is read in the same match (in a lookahead: the place still ends at
+# the first digit). The document name before it is looked up after.
+KEYWORD_TRIGGER = re.compile(
+    rf"\b(?:rules?|sections?|§§?)\s+(?:(?=(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*))|)\d",
     re.I,
 )
 DOCUMENT_BEFORE = re.compile(rf"(?P<doc>{DOCUMENT})(?:,|’s|'s)?\s+$", re.I)
@@ -129,19 +130,21 @@ def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: boo
 
 def _read_keyword(text: str, start: int, end: int, match: re.Match, base: int):
     """ "rule 704.5k", "rules 103.2 and 103.3", "MTR section 4.3", "section 4.3 of the Magic Tournament Rules"."""
-    match = KEYWORD_LIST.match(text, start)
-    if not match:
+    items = match.group("items")
+    if items is None:
         return None
+    items_start = match.start("items") - base
+    phrase_end = items_start + len(items)
     before = _document_before(text, start)
     document = document_kind(before.group("doc")) if before else None
     phrase_start = before.start() if before else start
     if document is None:
-        trailing = TRAILING_DOCUMENT.match(text, match.end())
+        trailing = TRAILING_DOCUMENT.match(text, phrase_end)
         if trailing:
             document = document_kind(trailing.group("doc"))
-    phrase = text[phrase_start:match.end()]
-    return match.end(), [(item_start, item_end, phrase, number, document)
-                         for item_start, item_end, number in _expand(match.group("items"), match.start("items"))]
+    phrase = text[phrase_start:phrase_end]
+    return phrase_end, [(item_start, item_end, phrase, number, document)
+                        for item_start, item_end, number in _expand(items, items_start)]
 
 
 def _read_bare(text: str, start: int, end: int, match: re.Match, base: int):
@@ -182,9 +185,8 @@ def _read_paren(text: str, start: int, end: int, match: re.Match, base: int):
 
 # --- finding the places a reference may start ------------------------------------------------------
 
-# A keyword and a number ("rule 704.5k"), a bare CR number, "(3.1)" after a title, "Appendix C", an
-# infraction's title ("Game Play Error — Missed Trigger").
-KEYWORD_TRIGGER = re.compile(r"\b(?:rules?|sections?|§§?)\s+\d", re.I)
+# Besides a keyword and a number: a bare CR number, "(3.1)" after a title, "Appendix C", an infraction's title
+# ("Game Play Error — Missed Trigger").
 BARE_TRIGGER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d")
 PAREN_TRIGGER = re.compile(r"\s\((?P<number>\d{1,2}\.\d{1,2})\)")
 APPENDIX_TRIGGER = re.compile(r"\bAppendix\s+[A-H]\b(?!\s*[—–:-])", re.I)
@@ -207,19 +209,22 @@ class _Start:
         self.offset = offset
         self.first = first.encode("ascii") if lowered else first
 
-    def places(self, haystack) -> list[int]:
-        """Where a match can start in `haystack`: `offset` from each place the literal is written (str.find
-        outruns a regular expression's search), where the character there is one of `first`."""
+    def written(self, haystack) -> list[int]:
+        """Where the literal is written in `haystack` (str.find outruns a regular expression's search)."""
         if self.finder is not None:
-            written = [found.start() for found in self.finder.finditer(haystack)]
-        else:
-            literal = self.literal
-            find = haystack.find
-            written = []
-            at = find(literal)
-            while at >= 0:
-                written.append(at)
-                at = find(literal, at + 1)
+            return [found.start() for found in self.finder.finditer(haystack)]
+        literal = self.literal
+        find = haystack.find
+        written = []
+        at = find(literal)
+        while at >= 0:
+            written.append(at)
+            at = find(literal, at + 1)
+        return written
+
+    def places(self, written: list[int], haystack) -> list[int]:
+        """Where a match can start: `offset` from each place the literal is `written`, where the character
+        there is one of `first`."""
         offset, first = self.offset, self.first
         if first:
             return [at + offset for at in written if at + offset >= 0 and haystack[at + offset] in first]
@@ -242,15 +247,17 @@ class _Trigger:
 
 
 # Letters a pattern ignoring case also takes in another form (İ and ı for i, ſ for s, the Kelvin sign for k)
-# are left out of the literals ("ect", not "section"), or allowed for (a non-ASCII "s" is "?" in the ASCII copy).
+# are "?" in the ASCII copy: a literal is looked for with "?" in their place too ("ect?on"), or they are left
+# out of it ("ect", not "sect").
 _TRIGGERS = (
     _Trigger("keyword", KEYWORD_TRIGGER, ("ule", "ULE", "ection", "ECTION", "§"),
-             (_Start("rule", lowered=True), _Start("ect", lowered=True, offset=-1, first="s?", then="[i?]on"),
-              _Start("§")), _read_keyword),
+             (_Start("rule", lowered=True), _Start("ection", lowered=True, offset=-1, first="s?"),
+              _Start("ect?on", lowered=True, offset=-1, first="s?"), _Start("§")), _read_keyword),
     _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),), _read_paren),
     _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),), _read_appendix),
     _Trigger("named", NAMED_TRIGGER, ("Error", "Conduct"),
-             (_Start("Game Play Error"), _Start("Tournament Error"), _Start("Unsporting Conduct")), _read_named),
+             (_Start("Error", offset=-10, first="G"), _Start("Error", offset=-11, first="T"),   # Game Play, Tournament
+              _Start("Conduct", offset=-11, first="U")), _read_named),                         # Unsporting
 )
 BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),), _read_bare)
 
@@ -269,6 +276,7 @@ def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Tr
     joined = BETWEEN_TEXTS.join(texts)
     ascii_lowered = None
     offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
+    written: dict[tuple, list[int]] = {}     # (literal, finder) -> where it is written (each looked for once)
     found = []
     bisect_right = bisect.bisect_right
     for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
@@ -280,7 +288,10 @@ def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Tr
                 haystack = ascii_lowered
             else:
                 haystack = joined
-            starts += start.places(haystack)
+            key = (start.literal, start.finder)
+            if key not in written:
+                written[key] = start.written(haystack)
+            starts += start.places(written[key], haystack)
         if len(trigger.starts) > 1:
             starts.sort()
         needs = trigger.needs
