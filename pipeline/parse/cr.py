@@ -674,7 +674,7 @@ class _CrParser:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
         doc_id = self.info.id
         ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
-        if len(set(ids)) < len(ids):    # a number read twice (reported there): its second copy gets "-2"
+        if len(self.seen) < len(ids):   # a number read twice (reported there): its second copy gets "-2"
             ids = list(map(SectionIds([], self.info.source).unique, ids))
         sections = []
         position = 0

@@ -341,11 +341,16 @@ def title_key(title: str) -> str:
 
 
 DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
+# The last two letters of those, or of a possessive: most keywords follow other words ("see rule", "in rule").
+LAST_TWO = {ending[-2:] for ending in DOCUMENT_NAME_ENDINGS} | {"’s", "'s"}
 
 
 def _document_before(text: str, position: int):
     """The document name written just before `position` ("MTR section 4.3"), if any."""
-    tail = text[max(0, position - 30):position].rstrip().rstrip(",").lower()
+    tail = text[max(0, position - 30):position].rstrip().rstrip(",")
+    if tail[-2:].lower() not in LAST_TWO:
+        return None
+    tail = tail.lower()
     if tail.endswith(("’s", "'s")):
         tail = tail[:-2]
     if not tail.endswith(DOCUMENT_NAME_ENDINGS):
