@@ -246,11 +246,10 @@ class _CrParser:
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
-        lines = [element for element in self.stream if element.text]
-        self.width = wrap_width([element.text for element in lines])   # hard-wrapped text (PDF, pdftotext,
-        # old files): its width. Indentation counts beyond the file's own left margin (pdftotext -layout
-        # indents everything).
-        self.margin = min(map(len, {element.indent for element in lines}), default=0)
+        self.width = wrap_width([element.text for element in self.stream if element.text])   # hard-wrapped
+        # text (PDF, pdftotext, old files): its width. Indentation counts beyond the file's own left margin
+        # (pdftotext -layout indents everything).
+        self.margin = min(map(len, {element.indent for element in self.stream if element.text}), default=0)
 
     # -- driving ----------------------------------------------------------------------------------
 
@@ -675,7 +674,7 @@ class _CrParser:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
         doc_id = self.info.id
         ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
-        if len(set(ids)) < len(ids):    # a number read twice (reported there): its second copy gets "-2"
+        if len(self.seen) < len(ids):   # a number read twice (reported there): its second copy gets "-2"
             ids = list(map(SectionIds([], self.info.source).unique, ids))
         sections = []
         position = 0

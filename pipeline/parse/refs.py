@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from operator import itemgetter
 from typing import Optional
 
 from ..model import Reference
@@ -32,10 +33,11 @@ DOCUMENT_NAMES = [
 DOCUMENT = "|".join(f"(?:{pattern})" for pattern, _ in DOCUMENT_NAMES)
 
 ITEM = rf"{NUMBER}(?:{DASH}(?:{NUMBER}|[a-z]\b))?"
-# Searched for first (anchored on a literal word, so fast); the document name before it is looked up after.
-KEYWORD_LIST = re.compile(
-    rf"\b(?P<word>rules?|sections?|§§?)\s+"
-    rf"(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*)",
+# A keyword and a number: the place starts there ("rule 7" of "rule 704.5k" or "rule 7000") and, where the
+# number begins a list of them, the list is read in the same match (in a lookahead: the place still ends at
+# the first digit). The document name before it is looked up after.
+KEYWORD_TRIGGER = re.compile(
+    rf"\b(?:rules?|sections?|§§?)\s+(?:(?=(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*))|)\d",
     re.I,
 )
 DOCUMENT_BEFORE = re.compile(rf"(?P<doc>{DOCUMENT})(?:,|’s|'s)?\s+$", re.I)
@@ -70,19 +72,14 @@ def find_references(text: str, line: Optional[int] = None, bare_cr_numbers: bool
     `bare_cr_numbers` also takes numbers like 704.5k standing alone (the CR's own
     style); documents that are not the CR should leave it off.
     """
-    return _references(text, _triggers([text], bare_cr_numbers)[0], line, block)
-
-
-def _references(text: str, triggers: list, line: Optional[int], block: int) -> list[Reference]:
-    return [new_reference(written, number, document, None, line, block, start, end)     # (Reference's field order)
-            for start, end, written, number, document in _places(text, triggers)]
+    return find_references_in_texts([text], [line], bare_cr_numbers, [block])[0]
 
 
 def find_reference_spans(text: str, line: Optional[int] = None,
                          bare_cr_numbers: bool = False) -> list[tuple[int, int, Reference]]:
-    """Like find_references, with the (start, end) of the written phrase of each number beside it."""
-    return [(start, end, Reference(written, number, document, None, line))
-            for start, end, written, number, document in _places(text, _triggers([text], bare_cr_numbers)[0])]
+    """Like find_references, with the (start, end) of each number beside a Reference that holds no span."""
+    return [(ref.start, ref.end, Reference(ref.text, ref.number, ref.document, None, line))
+            for ref in find_references(text, line, bare_cr_numbers)]
 
 
 def moved(reference: Reference, **fields) -> Reference:
@@ -91,71 +88,105 @@ def moved(reference: Reference, **fields) -> Reference:
 
 
 new_reference = fast_constructor(Reference)
+BETWEEN_TEXTS = "\x00"     # joins texts searched at once: no literal holds it, so none runs across two texts
 
 
-def _places(text: str, triggers: list) -> list[tuple[int, int, str, str, Optional[str]]]:
-    """(start, end, the phrase as written, number, document named) of each number a reference names.
+def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: bool = False,
+                             blocks: Optional[list[int]] = None) -> list[list[Reference]]:
+    """find_references of each text (with its line, and its block when given): a parser's whole document at
+    once, far faster than text by text.
 
-    First the places a reference may start are found (a keyword before a number, a CR-style number,
-    "(3.1)", "Appendix C", an infraction's title), then each is read with its own pattern, left to
-    right; a place inside the phrase read before it is skipped.
+    The places a reference may start (a keyword before a number, a CR-style number, "(3.1)", "Appendix
+    C", an infraction's title) are found in all the texts at once (`_places`), then read left to right,
+    each with its own pattern; a place inside the one before it, or inside the phrase read before it,
+    is skipped.
     """
-    found: list[tuple[int, int, str, str, Optional[str]]] = []
-    consumed = trigger_end = 0
-    for start, end, kind, detail in triggers:
-        if start < trigger_end:
-            continue        # inside the previous place (as one left-to-right scan would see it)
-        trigger_end = end
-        if start < consumed:
+    if blocks is None:
+        blocks = [-1] * len(texts)
+    found: dict[int, list[Reference]] = {}         # (most texts hold none)
+    place_end = phrase_end = 0     # (in the texts joined: a text's places end before the next text starts)
+    for start, end, trigger, index, base, match in _places(texts, bare_cr_numbers):
+        if start < place_end:
             continue
-        if kind == "keyword":
-            match = KEYWORD_LIST.match(text, start)
-            if not match:
-                continue
-            before = _document_before(text, start)
-            document = document_kind(before.group("doc")) if before else None
-            phrase_start = before.start() if before else start
-            if document is None:
-                trailing = TRAILING_DOCUMENT.match(text, match.end())
-                if trailing:
-                    document = document_kind(trailing.group("doc"))
-            phrase = text[phrase_start:match.end()]
-            for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
-                found.append((item_start, item_end, phrase, number, document))
-            consumed = match.end()
-        elif kind == "bare":
-            match = BARE_CR.match(text, start)
-            if not match:
-                continue
-            for item_start, item_end, number in _expand(match.group("items"), match.start("items")):
-                found.append((item_start, item_end, match.group(0), number, None))
-            consumed = match.end()
-        elif kind == "appendix":
-            before = _document_before(text, start)
-            document = document_kind(before.group("doc")) if before else None
-            written = text[before.start() if before else start:end]
-            found.append((start, end, written, detail, document))
-            consumed = end
-        elif kind == "named":
-            match = NAMED.match(text, start)
-            if not match or re.match(r"\s\(\d", text[match.end():match.end() + 3]):
-                continue    # "Tardiness (3.1)"-style: the number after it says it better
-            title = match.group(0).rstrip()
-            found.append((start, start + len(title), title, title_key(title), None))
-            consumed = start + len(title)
-        else:   # "paren": "Tardiness (3.1)"
-            title = TITLE_BEFORE.search(text, max(0, start - 80), start)
-            if not title:
-                continue
-            number_start, number_end, number = detail
-            found.append((number_start, number_end, text[title.start():end], number, None))
-            consumed = end
-    return found
+        place_end = end
+        if start < phrase_end:
+            continue
+        read = trigger.read(texts[index], start - base, end - base, match, base)
+        if read is None:
+            continue
+        phrase_end, items = read
+        phrase_end += base
+        line, block = lines[index], blocks[index]
+        references = [new_reference(written, number, document, None, line, block, item_start, item_end)
+                      for item_start, item_end, written, number, document in items]    # (Reference's field order)
+        if index in found:
+            found[index] += references
+        else:
+            found[index] = references
+    return [found.get(index, []) for index in range(len(texts))]
 
 
-# The places a reference may start: a keyword and a number ("rule 704.5k"), a bare CR number, "(3.1)"
-# after a title, "Appendix C", an infraction's title ("Game Play Error — Missed Trigger").
-KEYWORD_TRIGGER = re.compile(r"\b(?:rules?|sections?|§§?)\s+\d", re.I)
+# --- reading a place: (the end of the phrase read, [(start, end, the phrase as written, number, document)]) ---
+
+def _read_keyword(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "rule 704.5k", "rules 103.2 and 103.3", "MTR section 4.3", "section 4.3 of the Magic Tournament Rules"."""
+    items = match.group("items")
+    if items is None:
+        return None
+    items_start = match.start("items") - base
+    phrase_end = items_start + len(items)
+    before = _document_before(text, start)
+    document = document_kind(before.group("doc")) if before else None
+    phrase_start = before.start() if before else start
+    if document is None:
+        trailing = TRAILING_DOCUMENT.match(text, phrase_end)
+        if trailing:
+            document = document_kind(trailing.group("doc"))
+    phrase = text[phrase_start:phrase_end]
+    return phrase_end, [(item_start, item_end, phrase, number, document)
+                        for item_start, item_end, number in _expand(items, items_start)]
+
+
+def _read_bare(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "704.5k", "603.7d–f" standing alone (the CR's own style)."""
+    match = BARE_CR.match(text, start)
+    if not match:
+        return None
+    written = match.group(0)
+    return match.end(), [(item_start, item_end, written, number, None)
+                         for item_start, item_end, number in _expand(match.group("items"), match.start("items"))]
+
+
+def _read_appendix(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "Appendix C", "MTR Appendix B"."""
+    before = _document_before(text, start)
+    document = document_kind(before.group("doc")) if before else None
+    written = text[before.start() if before else start:end]
+    return end, [(start, end, written, " ".join(match.group(0).split()), document)]
+
+
+def _read_named(text: str, start: int, end: int, match: re.Match, base: int):
+    """An infraction named by its title: "Game Play Error — Missed Trigger"."""
+    match = NAMED.match(text, start)
+    if not match or re.match(r"\s\(\d", text[match.end():match.end() + 3]):
+        return None     # "Tardiness (3.1)"-style: the number after it says it better
+    title = match.group(0).rstrip()
+    return start + len(title), [(start, start + len(title), title, title_key(title), None)]
+
+
+def _read_paren(text: str, start: int, end: int, match: re.Match, base: int):
+    """ "Tardiness (3.1)": a title, then its number in parentheses."""
+    title = TITLE_BEFORE.search(text, max(0, start - 80), start)
+    if not title:
+        return None
+    return end, [(match.start("number") - base, match.end("number") - base, text[title.start():end],
+                  match.group("number"), None)]
+
+
+# --- finding the places a reference may start ------------------------------------------------------
+
+# Besides a keyword and a number: a bare CR number, "(3.1)" after a title, "Appendix C", an infraction's title
+# ("Game Play Error — Missed Trigger").
 BARE_TRIGGER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d")
 PAREN_TRIGGER = re.compile(r"\s\((?P<number>\d{1,2}\.\d{1,2})\)")
 APPENDIX_TRIGGER = re.compile(r"\bAppendix\s+[A-H]\b(?!\s*[—–:-])", re.I)
@@ -178,19 +209,22 @@ class _Start:
         self.offset = offset
         self.first = first.encode("ascii") if lowered else first
 
-    def places(self, haystack) -> list[int]:
-        """Where a match can start in `haystack`: `offset` from each place the literal is written (str.find
-        outruns a regular expression's search), where the character there is one of `first`."""
+    def written(self, haystack) -> list[int]:
+        """Where the literal is written in `haystack` (str.find outruns a regular expression's search)."""
         if self.finder is not None:
-            written = [found.start() for found in self.finder.finditer(haystack)]
-        else:
-            literal = self.literal
-            find = haystack.find
-            written = []
-            at = find(literal)
-            while at >= 0:
-                written.append(at)
-                at = find(literal, at + 1)
+            return [found.start() for found in self.finder.finditer(haystack)]
+        literal = self.literal
+        find = haystack.find
+        written = []
+        at = find(literal)
+        while at >= 0:
+            written.append(at)
+            at = find(literal, at + 1)
+        return written
+
+    def places(self, written: list[int], haystack) -> list[int]:
+        """Where a match can start: `offset` from each place the literal is `written`, where the character
+        there is one of `first`."""
         offset, first = self.offset, self.first
         if first:
             return [at + offset for at in written if at + offset >= 0 and haystack[at + offset] in first]
@@ -200,48 +234,50 @@ class _Start:
 
 
 class _Trigger:
-    """One kind of place: its pattern, the words a text must hold for it to be looked for at all, and
-    where its matches can start."""
-    __slots__ = ("kind", "pattern", "needs", "starts")
+    """One kind of place: its pattern, the words a text must hold for it to be looked for at all, where its
+    matches can start, and how a place is read."""
+    __slots__ = ("kind", "pattern", "needs", "starts", "read")
 
-    def __init__(self, kind: str, pattern: re.Pattern, needs: tuple[str, ...], starts: tuple[_Start, ...]):
+    def __init__(self, kind: str, pattern: re.Pattern, needs: tuple[str, ...], starts: tuple[_Start, ...], read):
         self.kind = kind
         self.pattern = pattern
         self.needs = needs
         self.starts = starts
+        self.read = read
 
 
 # Letters a pattern ignoring case also takes in another form (İ and ı for i, ſ for s, the Kelvin sign for k)
-# are left out of the literals ("ect", not "section"), or allowed for (a non-ASCII "s" is "?" in the ASCII copy).
+# are "?" in the ASCII copy: a literal is looked for with "?" in their place too ("ect?on"), or they are left
+# out of it ("ect", not "sect").
 _TRIGGERS = (
     _Trigger("keyword", KEYWORD_TRIGGER, ("ule", "ULE", "ection", "ECTION", "§"),
-             (_Start("rule", lowered=True), _Start("ect", lowered=True, offset=-1, first="s?", then="[i?]on"),
-              _Start("§"))),
-    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),)),
-    _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),)),
+             (_Start("rule", lowered=True), _Start("ection", lowered=True, offset=-1, first="s?"),
+              _Start("ect?on", lowered=True, offset=-1, first="s?"), _Start("§")), _read_keyword),
+    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),), _read_paren),
+    _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),), _read_appendix),
     _Trigger("named", NAMED_TRIGGER, ("Error", "Conduct"),
-             (_Start("Game Play Error"), _Start("Tournament Error"), _Start("Unsporting Conduct"))),
+             (_Start("Error", offset=-10, first="G"), _Start("Error", offset=-11, first="T"),   # Game Play, Tournament
+              _Start("Conduct", offset=-11, first="U")), _read_named),                         # Unsporting
 )
-BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),))
-SEPARATOR = "\x00"         # between texts scanned at once: no literal holds it, so none runs across two texts
+BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),), _read_bare)
 
 
-def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, int, str, object]]]:
-    """For each text, the places a reference may start in it: (start, end, kind, what the reading needs of
-    the match), one for each match of each trigger's pattern (as its finditer gives them), by start,
-    longest first.
+def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Trigger, int, int, re.Match]]:
+    """The places a reference may start in `texts` joined by BETWEEN_TEXTS, by start: (start, end, trigger, the
+    index of the text, where it starts, the match), one for each match of each trigger's pattern (as its
+    finditer gives them) in a text holding what the trigger needs.
 
     A regular expression scan costs far more per character than a search for a literal, and most
-    paragraphs hold no reference: the texts are joined and the literals looked for in all of them at
-    once; each pattern is tried only where one is written, and a match counts in a text holding what
-    the trigger needs. The separator stands where a text ends or starts as the patterns see it (no
-    word character, space, digit or dot), so a pattern matches in the joined texts where it does in
-    the text alone.
+    paragraphs hold no reference: the literals are looked for in all the texts at once, and each pattern
+    is tried only where one is written. The separator stands where a text ends or starts as the patterns
+    see it (no word character, space, digit or dot), so a pattern matches in the joined texts where it
+    does in the text alone.
     """
-    joined = SEPARATOR.join(texts)
+    joined = BETWEEN_TEXTS.join(texts)
     ascii_lowered = None
     offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
-    found_by_index: dict[int, list] = {}       # (most texts hold no place)
+    written: dict[tuple, list[int]] = {}     # (literal, finder) -> where it is written (each looked for once)
+    found = []
     bisect_right = bisect.bisect_right
     for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
         starts = []
@@ -252,10 +288,13 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
                 haystack = ascii_lowered
             else:
                 haystack = joined
-            starts += start.places(haystack)
+            key = (start.literal, start.finder)
+            if key not in written:
+                written[key] = start.written(haystack)
+            starts += start.places(written[key], haystack)
         if len(trigger.starts) > 1:
             starts.sort()
-        kind, needs, detailed = trigger.kind, trigger.needs, trigger.kind in DETAILED
+        needs = trigger.needs
         holds: dict[int, bool] = {}     # text -> whether it holds what the trigger needs
         match_at = trigger.pattern.match
         end = 0
@@ -270,21 +309,13 @@ def _triggers(texts: list[str], bare_cr_numbers: bool) -> list[list[tuple[int, i
             if start >= next_text:      # (the starts come in order: most are in the text of the one before)
                 index = bisect_right(offsets, start, index) - 1
                 next_text = offsets[index + 1]
-            if index not in holds:
-                text = texts[index]
-                holds[index] = _holds_any(text, needs)
-            if holds[index]:
-                base = offsets[index]
-                place = (start - base, end - base, kind, _detail(kind, match, base) if detailed else None)
-                found = found_by_index.get(index)
-                if found is None:
-                    found_by_index[index] = [place]
-                else:
-                    found.append(place)
-    for found in found_by_index.values():
-        if len(found) > 1:
-            found.sort()    # by start: no two places start at one character (each trigger has its own first ones)
-    return [found_by_index.get(index, []) for index in range(len(texts))]
+            held = holds.get(index)
+            if held is None:
+                held = holds[index] = _holds_any(texts[index], needs)
+            if held:
+                found.append((start, end, trigger, index, offsets[index], match))
+    found.sort(key=itemgetter(0))     # (no two places start at one character: each trigger has its own first ones)
+    return found
 
 
 def _holds_any(text: str, needs: tuple[str, ...]) -> bool:
@@ -293,29 +324,6 @@ def _holds_any(text: str, needs: tuple[str, ...]) -> bool:
         if need in text:
             return True
     return False
-
-
-DETAILED = ("appendix", "paren")
-
-
-def _detail(kind: str, match: re.Match, base: int):
-    """What reading a place needs of its trigger's match: the words of "Appendix C"; the span and
-    number of "(3.1)"."""
-    if kind == "appendix":
-        return " ".join(match.group(0).split())
-    if kind == "paren":
-        return match.start("number") - base, match.end("number") - base, match.group("number")
-    return None
-
-
-def scanned_triggers(text: str, bare_cr_numbers: bool) -> list[tuple[int, int, str, object]]:
-    """What _triggers finds in one text, by scanning all of it with each pattern (its definition, for the tests)."""
-    found = [(match.start(), match.end(), trigger.kind, _detail(trigger.kind, match, 0))
-             for trigger in _TRIGGERS + (BARE,) if (trigger is not BARE or bare_cr_numbers)
-             and any(need in text for need in trigger.needs)
-             for match in trigger.pattern.finditer(text)]
-    found.sort(key=lambda place: (place[0], -place[1]))
-    return found
 
 
 def may_hold_references(text: str) -> bool:
@@ -333,11 +341,16 @@ def title_key(title: str) -> str:
 
 
 DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
+# The last two letters of those, or of a possessive: most keywords follow other words ("see rule", "in rule").
+LAST_TWO = {ending[-2:] for ending in DOCUMENT_NAME_ENDINGS} | {"’s", "'s"}
 
 
 def _document_before(text: str, position: int):
     """The document name written just before `position` ("MTR section 4.3"), if any."""
-    tail = text[max(0, position - 30):position].rstrip().rstrip(",").lower()
+    tail = text[max(0, position - 30):position].rstrip().rstrip(",")
+    if tail[-2:].lower() not in LAST_TWO:
+        return None
+    tail = tail.lower()
     if tail.endswith(("’s", "'s")):
         tail = tail[:-2]
     if not tail.endswith(DOCUMENT_NAME_ENDINGS):
@@ -384,13 +397,3 @@ def expand_range(first: str, last: str) -> list[str]:
         if 0 <= b - a <= 30:
             return [f"{dotted[0].group(1)}.{n}" for n in range(a, b + 1)]
     return [first, last]
-
-
-def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: bool = False,
-                             blocks: Optional[list[int]] = None) -> list[list[Reference]]:
-    """find_references of each text (with its line, and its block when given): a parser's whole document at
-    once (its texts are searched together, far faster than one by one)."""
-    if blocks is None:
-        blocks = [-1] * len(texts)
-    return [_references(text, triggers, line, block) if triggers else []
-            for text, triggers, line, block in zip(texts, _triggers(texts, bare_cr_numbers), lines, blocks)]

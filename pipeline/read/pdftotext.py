@@ -20,7 +20,7 @@ MAX_BLANKS_IN_HEADING = 2
 LONGEST_SPLIT_OFF = 12                  # "12.34.56." at most
 
 
-def _split_off(text: str) -> bool:
+def is_split_off(text: str) -> bool:
     """A bullet or a heading's number alone on its line."""
     return 0 < len(text) <= LONGEST_SPLIT_OFF and (LONE_BULLET.fullmatch(text) is not None
                                                    or LONE_LETTER.fullmatch(text) is not None
@@ -32,7 +32,7 @@ def _any_split_off(lines: Sequence[Line]) -> bool:
     for line in lines:
         if not line.hint:
             text = line.text.strip()
-            if 0 < len(text) <= LONGEST_SPLIT_OFF and _split_off(text):
+            if 0 < len(text) <= LONGEST_SPLIT_OFF and is_split_off(text):
                 return True
     return False
 

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
-from .pdftotext import rejoin_split_lines
+from .pdftotext import LONGEST_SPLIT_OFF, is_split_off, rejoin_split_lines
 from .shapes import (
     DOT_LEADER,
     PAGE_NUMBER,
@@ -110,11 +110,24 @@ class PageNumber(Element):
 
 def build_stream(lines: Sequence[Line]) -> list[Element]:
     """The typed stream of a source's lines (see the module's docstring)."""
+    read = _typed(lines, rejoined=False)
+    if read is None:    # pdftotext split a heading's number or a bullet off its line (rare): those rejoined first
+        read = _typed(rejoin_split_lines(lines), rejoined=True)
+    stream, page_numbers, contents = read
+    for position in page_number_runs(page_numbers):
+        stream[position].in_run = True
+    _between_contents_lines(stream, contents)
+    return stream
+
+
+def _typed(lines: Sequence[Line], rejoined: bool):
+    """(the stream, the positions and texts of its page numbers, the positions of its contents lines); None
+    when a line is a bullet or a heading's number pdftotext split off (unless the lines were `rejoined`)."""
     stream: list[Element] = []
     page_numbers: list[tuple[int, str]] = []
     contents: list[int] = []
     append = stream.append
-    for line in rejoin_split_lines(lines):
+    for line in lines:
         raw = line.text
         if SOFT_HYPHEN in raw:
             raw = raw.replace(SOFT_HYPHEN, "")      # where a word may break: invisible, never part of the word
@@ -123,8 +136,10 @@ def build_stream(lines: Sequence[Line]) -> list[Element]:
         if not text:
             append(Blank("", number, page))
             continue
-        indent = raw[:len(raw) - len(raw.lstrip())] if raw[0].isspace() else ""
         hint = line.hint
+        if len(text) <= LONGEST_SPLIT_OFF and not hint and not rejoined and is_split_off(text):
+            return None
+        indent = raw[:len(raw) - len(raw.lstrip())] if raw[0].isspace() else ""
         level = HEADING_HINTS.get(hint, 0) if hint else 0
         if text[0] == "#" and (level or hint not in ("li", "tr")):
             marked = MARKDOWN_HEADING.match(text)
@@ -151,10 +166,7 @@ def build_stream(lines: Sequence[Line]) -> list[Element]:
                             tuple(cell.strip() for cell in text.split("\t") if cell.strip())))
         else:
             append(Paragraph(text, number, page, indent, LOOKS.get(hint, "") if hint else ""))
-    for position in page_number_runs(page_numbers):
-        stream[position].in_run = True
-    _between_contents_lines(stream, contents)
-    return stream
+    return stream, page_numbers, contents
 
 
 def _between_contents_lines(stream: list[Element], contents: list[int]) -> None:
