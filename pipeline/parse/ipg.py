@@ -211,6 +211,8 @@ class _OpenSection:
 
 
 class _IpgParser(KindParser):
+    sentence_ends_paragraph = True
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
@@ -230,6 +232,7 @@ class _IpgParser(KindParser):
 
     def parse(self) -> Document:
         self.stream = stream_of(self.source)
+        self.width = self.wrapped_at(self.stream)
         credits_at = credits_start(self.stream)
         self.listed = self.find_contents(credits_at)
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
@@ -639,13 +642,9 @@ class _IpgParser(KindParser):
         return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
 
     def continues(self, last: Optional[_Chunk], text: str) -> bool:
-        """Does this line carry on the paragraph (or list item) before it?"""
-        if last is None or not last.open or last.kind in (SUBHEADING, TABLE_ROW) or self.blank_before:
-            return False
-        first = text[0]
-        if first.islower() or first in "(":
-            return True
-        return not self.html and not common.ends_sentence(last.text)
+        """Does this line carry on the paragraph (or list item) right above it?"""
+        return (last is not None and last.open and last.kind not in (SUBHEADING, TABLE_ROW) and not self.blank_before
+                and self.goes_on(text, last.parts[-1], last))
 
     def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
         last = chunks[-1] if chunks else None

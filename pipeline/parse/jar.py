@@ -62,6 +62,8 @@ SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
 class _JarParser(KindParser):
+    pdf_paragraphs_apart = True
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.stream = stream_of(source)
@@ -128,21 +130,11 @@ class _JarParser(KindParser):
             marker, body = drawn or ("•", text)
             self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
             return
-        if last is not None and self.continues(last, text):
+        if last is not None and last.kind in (PARAGRAPH, BULLET) and self.previous and not self.previous_heading \
+                and self.goes_on(text, self.previous, last):
             last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
             self.add_block(Draft(PARAGRAPH, [text], element.line, glued=True))
-
-    def continues(self, last: Draft, text: str) -> bool:
-        """Whether a line goes on with the paragraph or list item above it (no blank line between)."""
-        if last.kind not in (PARAGRAPH, BULLET) or not self.previous or self.previous_heading:
-            return False
-        if last.kind == PARAGRAPH and text[0].islower() and not ends_sentence(last.text):
-            return True
-        if self.source.format == "pdf":
-            return True                      # the PDF reader parts paragraphs with a blank line
-        return not self.html and (not ends_sentence(self.previous)
-                                  or not ends_paragraph(self.previous, text, self.width) and self.width is not None)
 
     def plain_heading(self, element: Element, following: Optional[Element]) -> bool:
         """Where the source marks no headings: a short title-like line standing alone before a longer passage or
@@ -173,7 +165,7 @@ class _JarParser(KindParser):
                 or text.endswith((",", ";")) or drawn_item(text) or drawn_item(following.text) \
                 or SENTENCE_INSIDE.search(text):
             return False
-        if self.width is not None and len(text) + 1 + len(following.text.split()[0]) > self.width * 0.9:
+        if self.width is not None and not ends_paragraph(text, following.text, self.width):
             return False            # a full line: the start of a wrapped paragraph
         long_words = [word for word in words[1:] if len(word) > 3 and word[0].isalpha()]
         return sum(word[0].isupper() for word in long_words) * 2 < len(long_words)   # sentence case, not a title

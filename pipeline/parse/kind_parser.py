@@ -1,21 +1,22 @@
 """What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
 credits they read, the problems they record, a line they could not read kept as a paragraph (never an
 exception), the lines that hold none of the document's text, the width a text was wrapped at, whether a
-paragraph may end where a line begins, and the Document they hand back.
+paragraph may end where a line begins, whether a line goes on with the paragraph above, and the Document
+they hand back.
 
-Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
-line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
+Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, where a
+paragraph or item is open to go on. (The CR parser, built for speed, does these its own way.)
 """
 from __future__ import annotations
 
 import re
 from typing import Iterable, Optional, Sequence
 
-from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
+from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft
-from .common import ends_sentence, line_failed, wrap_width
+from .common import ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
 from .ending import CREDIT_LINE
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
@@ -39,6 +40,13 @@ def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool
 class KindParser:
     """The state every kind's parser keeps besides its sections, and the Document it makes of them."""
 
+    # Whether a paragraph ends with every sentence that ends a line (the IPG's, wherever the line ends), or
+    # only where the line is not full (the MTR's and the JAR's).
+    sentence_ends_paragraph = False
+    # Whether a PDF's paragraphs are set apart by a gap, the reader's blank line (the JAR's): there every line
+    # goes on with the paragraph above.
+    pdf_paragraphs_apart = False
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.source = source
         self.info = info
@@ -49,11 +57,33 @@ class KindParser:
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
         self.previous: Optional[str] = None     # the last line of text read (None, or "", after a blank line)
         self.previous_heading = False           # whether that line was a heading
+        self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
+        self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
 
     def paragraph_may_end(self) -> bool:
         """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
         its last line ends a sentence."""
         return not self.previous or self.previous_heading or ends_sentence(self.previous)
+
+    def goes_on(self, text: str, previous: str, above: Draft) -> bool:
+        """Whether the line `text` goes on with the paragraph or list item `above`, whose last line was
+        `previous` (the parser has made sure one is open right above): a line that starts in lower case or
+        with "(" does, where the text was wrapped or the sentence above is unfinished. Otherwise, where a
+        text was hard-wrapped, a line goes on from a full one (its first word would not have fitted above;
+        a list item in a narrow column wraps after a short first line into shorter ones), never from one that
+        ended a sentence with room to spare; with a paragraph per line, never."""
+        if self.every_line_goes_on:
+            return True
+        first = text[0]
+        if first.islower() or first == "(":
+            return self.width is not None or not ends_sentence(previous)
+        if ends_sentence(previous):
+            return (self.width is not None and not self.sentence_ends_paragraph
+                    and len(previous) + 1 + len(first_word(text)) > self.width)
+        if self.sentence_ends_paragraph:
+            return not self.html
+        return self.width is not None and (not ends_paragraph(previous, text, self.width) or (
+            above.kind in (BULLET, NUMBERED) and len(above.parts) == 1 and len(text) <= len(previous)))
 
     def wrapped_at(self, stream: Sequence[Element]) -> Optional[int]:
         """The width the text of `stream` was hard-wrapped at (contents lines aside), or None: a paragraph a line."""

@@ -61,9 +61,7 @@ from .common import (
     CLOSING_MARKS,
     NumberOrder,
     SectionIds,
-    ends_paragraph,
     ends_sentence,
-    first_word,
     looks_like_title,
     normalise_title,
     title_case,
@@ -489,7 +487,7 @@ class _Parser(KindParser):
             return False
         if any(character.isdigit() for character in text):
             return False
-        if self.open is not None and not self.paragraph_may_end() and self._continues(text):
+        if self.open is not None and not self.paragraph_may_end() and self.goes_on(text, self.previous, self.open):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
         if not (self.paragraph_may_end() or self._in_list()):
             return False
@@ -535,7 +533,7 @@ class _Parser(KindParser):
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
             self._close()
             self.open = Draft(PARAGRAPH, [text], element.line, example=True)
-        elif self.open is not None and self._continues(text):
+        elif self.open is not None and self.goes_on(text, self.previous, self.open):
             self.open.add(text, element.line)
         else:
             self._close()
@@ -573,23 +571,6 @@ class _Parser(KindParser):
 
     def _in_list(self) -> bool:
         return self.open is not None and self.open.kind in (BULLET, NUMBERED)
-
-    def _continues(self, text: str) -> bool:
-        """Whether `text` is the next hard-wrapped line of the open block."""
-        previous = self.previous
-        if not previous or self.previous_heading:
-            return False
-        lowercase = text[0].islower() or text[0] == "("
-        if self.width is None:
-            return lowercase and not ends_sentence(previous)   # a stray break inside a sentence
-        if lowercase:
-            return True
-        if not ends_sentence(previous):
-            # A full line wraps into the next one: its next word would not have fitted on it; a list item in a
-            # narrow column wraps after a short first line into shorter ones.
-            return not ends_paragraph(previous, text, self.width) or (
-                self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous))
-        return len(previous) + 1 + len(first_word(text)) > self.width    # a sentence ending a line full to the end
 
     def _close(self) -> None:
         if self.open is None:
