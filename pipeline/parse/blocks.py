@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..model import BULLET, Block, Reference, Section
+from ..model import BULLET, SUBHEADING, Block, Reference, Section
 from .common import join_lines, line_starts
 from .refs import find_references, may_hold_references, moved
 
@@ -45,6 +45,8 @@ class Draft:
     def references(self, block: int = -1) -> list[Reference]:
         """The references in this block (`block`: its place in its section), each with the line its phrase
         starts on."""
+        if self.kind == SUBHEADING:
+            return []                 # a title, not a passage that refers
         text = self.text
         searched = text[self.references_from:] if self.references_from else text
         if not may_hold_references(searched):
@@ -88,11 +90,15 @@ class SectionDraft:
     blocks: list[Draft] = field(default_factory=list)
     examples: list[Draft] = field(default_factory=list)
 
-    def section(self) -> Section:
+    def section(self, examples: Optional[tuple[str, ...]] = None, **more) -> Section:
+        """The Section (`examples`: its examples' texts where they are not the example drafts'; `more`: more of
+        its fields, as a kind knows them)."""
+        if examples is None:
+            examples = tuple(example.text for example in self.examples)
+        more.setdefault("kind", self.kind)
         return Section(id=self.id, number=self.number, title=self.title, level=self.level,
-                       blocks=tuple(block.block() for block in self.blocks),
-                       examples=tuple(example.text for example in self.examples), parent=self.parent,
-                       refs=references_of(self.blocks + self.examples), line=self.line, kind=self.kind)
+                       blocks=tuple(block.block() for block in self.blocks), examples=examples, parent=self.parent,
+                       refs=references_of(self.blocks + self.examples), line=self.line, **more)
 
 
 # A list item drawn in the text (a PDF's, a plain text's; the reader has taken a list element's marker already):

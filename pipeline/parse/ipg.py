@@ -43,7 +43,6 @@ from ..model import (
     DocumentInfo,
     Infraction,
     PenaltyEvidence,
-    Reference,
     SecondPenalty,
     Section,
     section_id,
@@ -51,7 +50,7 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Blank, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
-from .blocks import Draft, drawn_item
+from .blocks import Draft, SectionDraft, drawn_item
 from .common import NumberOrder, SectionIds
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
@@ -192,13 +191,11 @@ class _Name(NamedTuple):
 
 
 @dataclass
-class _OpenSection:
-    heading: _Heading
-    id: str
-    parent: Optional[str]
-    candidate: bool           # may be an infraction (has a category dash, a penalty, or an infraction chapter)
+class _OpenSection(SectionDraft):
+    """A section being read (its blocks are _Chunks: an infraction's parts), and what its heading said."""
+    heading: Optional[_Heading] = None
+    candidate: bool = False   # may be an infraction (has a category dash, a penalty, or an infraction chapter)
     mode: str = ""            # "", "penalties" (Appendix A), "changes" (Appendix B)
-    chunks: list = field(default_factory=list)
     part: str = ""
     penalty: str = ""
     awaiting_penalty: Optional[int] = None   # line of a "Penalty" label whose value comes next
@@ -248,7 +245,8 @@ class _IpgParser(KindParser):
         return self.finish()
 
     def keep_unread(self, element: Element) -> None:
-        self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
+        unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
+        (self.open.blocks if self.open else self.front).append(unread)
 
     def feed(self, element: Element) -> None:
         if isinstance(element, Blank):
@@ -268,7 +266,7 @@ class _IpgParser(KindParser):
             if heading.beside:
                 self.body_line(heading.beside, Paragraph, element.line)
         elif self.open is not None and CREDIT_LINE.match(text):
-            self.open.chunks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
+            self.open.blocks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
         else:
             self.body_line(text, form, element.line)
         self.blank_before = False
@@ -424,7 +422,9 @@ class _IpgParser(KindParser):
         parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
         candidate = heading.level > 1 and bool(
             heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
-        self.open = _OpenSection(heading, id_, parent, candidate, _appendix_mode(heading), penalty=heading.penalty)
+        self.open = _OpenSection(id_, number, heading.title, heading.level, heading.kind, parent, heading.line,
+                                 heading=heading, candidate=candidate, mode=_appendix_mode(heading),
+                                 penalty=heading.penalty)
 
     def close_section(self) -> None:
         open_ = self.open
@@ -433,14 +433,11 @@ class _IpgParser(KindParser):
         self.open = None
         heading = open_.heading
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
-            open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
-        blocks, refs, examples = self.blocks(open_.chunks)
+            open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
+        examples = tuple(chunk.block().as_text() for chunk in open_.blocks if chunk.example)
         infraction = self.infraction(open_, examples) if open_.candidate else None
-        kind = "infraction" if infraction else heading.kind
-        self.sections.append(Section(
-            id=open_.id, number=heading.number, title=heading.title, level=heading.level,
-            blocks=blocks, examples=examples, parent=open_.parent, refs=refs, line=heading.line,
-            infraction=infraction, kind=kind))
+        self.sections.append(open_.section(examples, infraction=infraction,
+                                           kind="infraction" if infraction else heading.kind))
         if open_.mode == "penalties":
             if open_.single is not None and open_.single.orphan is not None:
                 self.pair_orphan(open_, open_.single)
@@ -454,7 +451,7 @@ class _IpgParser(KindParser):
         category = heading.category or singular(self.chapter_title(heading.number))
         name = heading.name or heading.title
         parts: dict[str, list[str]] = {}
-        for chunk in open_.chunks:
+        for chunk in open_.blocks:
             if chunk.part and chunk.kind != SUBHEADING:
                 parts.setdefault(chunk.part, []).append(_part_text(chunk))
         upgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("upgrade:"))
@@ -467,21 +464,7 @@ class _IpgParser(KindParser):
             additional_remedy="\n\n".join(parts.get("additional_remedy", ())),
             upgrades=upgrades, downgrades=downgrades)
 
-    def blocks(self, chunks: list[_Chunk]) -> tuple[tuple[Block, ...], tuple[Reference, ...], tuple[str, ...]]:
-        blocks, refs, examples = [], [], []
-        for index, chunk in enumerate(chunks):
-            block = chunk.block()
-            blocks.append(block)
-            if chunk.example:
-                examples.append(block.as_text())
-            if chunk.kind != SUBHEADING:
-                refs.extend(chunk.references(index))
-        return tuple(blocks), tuple(refs), tuple(examples)
-
     # -- body --------------------------------------------------------------------------------
-
-    def chunks(self) -> list[_Chunk]:
-        return self.open.chunks if self.open else self.front
 
     def body_line(self, text: str, form: type, line: int) -> None:
         open_ = self.open
@@ -516,7 +499,7 @@ class _IpgParser(KindParser):
                 LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not common.ends_sentence(value))):
             self.set_penalty(open_, value, line)
             return True
-        open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
+        open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
         return False
 
     def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
@@ -537,7 +520,7 @@ class _IpgParser(KindParser):
         part = PART_NAMES[match.group("part").lower()]
         if part != "penalty":
             self.start_part(open_, part)
-            open_.chunks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
         return True
 
     def section_line(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
@@ -546,7 +529,7 @@ class _IpgParser(KindParser):
         if not (self.part_line(open_, text, plain, form, line) or self.penalty_row_of(open_, text, form, line)
                 or self.part_and_penalty(open_, text, form, line) or self.part_label(open_, text, plain, line)
                 or self.lone_penalty(open_, plain, line)):
-            self.plain_line(open_.chunks, text, form, line, open_.part)
+            self.plain_line(open_.blocks, text, form, line, open_.part)
 
     def part_line(self, open_: _OpenSection, text: str, plain: str, form: type, line: int) -> bool:
         """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
@@ -558,7 +541,7 @@ class _IpgParser(KindParser):
             open_.awaiting_penalty = line
             return True
         self.start_part(open_, part)
-        open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+        open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
         return True
 
     def penalty_row_of(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
@@ -581,13 +564,13 @@ class _IpgParser(KindParser):
             self.set_penalty(open_, label.group("rest"), line)
             return True
         self.start_part(open_, part)
-        open_.chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
+        open_.blocks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
         return True
 
     def lone_penalty(self, open_: _OpenSection, plain: str, line: int) -> bool:
         """The penalty on a line of its own, before any text but headings."""
         if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(plain) \
-                and all(chunk.kind == SUBHEADING for chunk in open_.chunks):
+                and all(chunk.kind == SUBHEADING for chunk in open_.blocks):
             self.set_penalty(open_, plain, line)
             return True
         return False
@@ -619,10 +602,7 @@ class _IpgParser(KindParser):
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
         elif ended and (number := NUMBER_ITEM.match(text)):
             chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
-        elif self.continues(last, text) or (part == "examples" and last is not None and last.example
-                                            and not self.blank_before):
-            last.add(text, line)           # (an example broken across a page: "They realize the error...")
-        else:
+        elif not self.carried_on(chunks, text, line, part):
             chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
 
     def list_item(self, text: str, form: type, line: int, part: str, ended: bool,
@@ -641,17 +621,16 @@ class _IpgParser(KindParser):
         drawn = drawn_item(text, ended, last)
         return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
 
-    def continues(self, last: Optional[_Chunk], text: str) -> bool:
-        """Does this line carry on the paragraph (or list item) right above it?"""
-        return (last is not None and last.open and last.kind not in (SUBHEADING, TABLE_ROW) and not self.blank_before
-                and self.goes_on(text, last.parts[-1], last))
-
-    def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
+    def carried_on(self, chunks: list[_Chunk], text: str, line: int, part: str = "") -> bool:
+        """Whether the line goes on with the paragraph or list item right above it (then added to it); in an
+        infraction's examples, so does an example broken across a page ("They realize the error...")."""
         last = chunks[-1] if chunks else None
-        if self.continues(last, text):
-            last.add(text, line)
-        else:
-            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+        if last is None or self.blank_before or not (
+                last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(text, last.parts[-1], last)
+                or part == "examples" and last.example):
+            return False
+        last.add(text, line)
+        return True
 
     # -- appendices --------------------------------------------------------------------------
 
@@ -660,7 +639,6 @@ class _IpgParser(KindParser):
         cells = _row_cells(text)
         if not cells:
             return
-        row = _Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False)
         single, open_.single = open_.single, None
         orphan, open_.orphan = open_.orphan, None
         lone_penalty = len(cells) == 1 and WHOLE_PENALTY.match(cells[0])
@@ -668,22 +646,26 @@ class _IpgParser(KindParser):
             self.pair_orphan(open_, single)
         if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
             open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
+        elif lone_penalty and single is not None:    # pdftotext's default mode: the name, then its penalty below
+            open_.group = single.group
+            open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
         elif lone_penalty:
-            if single is not None:
-                # pdftotext's default mode gives each cell a line: the name, then its penalty.
-                open_.group = single.group
-                open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
-            else:
-                open_.orphan = (cells[0], line)
-        elif len(cells) == 1:
-            if len(cells[0]) <= 80 and not common.ends_sentence(cells[0]) and not KNOWN_CATEGORY.match(cells[0]):
-                open_.single = _Name(cells[0], line, open_.group, orphan)
-            if looks_like_subheading(cells[0]):
-                open_.group = cells[0]
-            elif open_.single is None:   # a note under the table, not a row
-                self.paragraph(open_.chunks, text, line, "")
-                return
-        open_.chunks.append(row)
+            open_.orphan = (cells[0], line)
+        elif len(cells) == 1 and not self.one_cell(open_, cells[0], line, orphan):
+            if not self.carried_on(open_.blocks, text, line):    # a note under the table, not a row
+                open_.blocks.append(_Chunk(PARAGRAPH, [text], line))
+            return
+        open_.blocks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False))
+
+    def one_cell(self, open_: _OpenSection, cell: str, line: int, orphan: Optional[tuple]) -> bool:
+        """An Appendix A line of one cell: an infraction's name its penalty may follow, or a group line ("Game
+        Play Errors"); False for a note under the table."""
+        if len(cell) <= 80 and not common.ends_sentence(cell) and not KNOWN_CATEGORY.match(cell):
+            open_.single = _Name(cell, line, open_.group, orphan)
+        group = looks_like_subheading(cell)
+        if group:
+            open_.group = cell
+        return group or open_.single is not None
 
     def pair_orphan(self, open_: _OpenSection, single: _Name) -> None:
         """A penalty read just before a name that no penalty followed: the text put that row's cells out of
@@ -697,17 +679,14 @@ class _IpgParser(KindParser):
     def change_note(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
         if DATE_LINE.match(text) or form is Heading:
-            open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
             return
         note = CHANGE_NOTE.match(text)
         if note:
-            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
+            open_.blocks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
             return
-        last = open_.chunks[-1] if open_.chunks else None
-        if self.continues(last, text):
-            last.add(text, line)
-            return
-        self.plain_line(open_.chunks, text, form, line, "")
+        if not self.carried_on(open_.blocks, text, line):
+            self.plain_line(open_.blocks, text, form, line, "")
 
     # -- the document ------------------------------------------------------------------------
 
