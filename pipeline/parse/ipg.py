@@ -48,7 +48,7 @@ from ..model import (
     section_id,
 )
 from ..read import SourceText
-from ..read.stream import Blank, Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
 from .blocks import Draft, SectionDraft, drawn_item
 from .common import NumberOrder, SectionIds
@@ -233,31 +233,24 @@ class _IpgParser(KindParser):
         credits_at = credits_start(self.stream)
         self.listed = self.find_contents(credits_at)
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
-        for index, element in enumerate(self.stream):
-            self.in_credits = self.in_credits or (index >= credits_at and self.open is not None)
-            if index in self.listed.skip and not self.in_credits:
-                continue
-            try:
-                self.feed(element)
-            except Exception as error:  # never raise on odd content
-                self.could_not_read(element, error)
-        self.close_section()
+        self.read(self.stream, credits_at, self.listed.skip)
         return self.finish()
+
+    def sections_begun(self) -> bool:
+        return self.open is not None
+
+    def blank(self) -> None:
+        self.blank_before = True
+
+    def close(self) -> None:
+        self.close_section()
 
     def keep_unread(self, element: Element) -> None:
         unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
         (self.open.blocks if self.open else self.front).append(unread)
 
-    def feed(self, element: Element) -> None:
-        if isinstance(element, Blank):
-            self.blank_before = True
-            return
+    def line(self, index: int, element: Element) -> None:
         text, form = element.text, type(element)
-        if holds_no_text(element):
-            return
-        if self.in_credits:
-            self.credit_line(element)
-            return
         if form is TableRow and self.is_navigation_row(element.cells):
             return
         heading = self.heading(text, form, element.line)

@@ -49,7 +49,7 @@ from .common import (
     title_case,
 )
 from .ending import credits_start
-from .kind_parser import KindParser, holds_no_text
+from .kind_parser import KindParser
 
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
@@ -78,33 +78,23 @@ class _JarParser(KindParser):
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
 
     def parse(self) -> Document:
-        stream = self.stream
-        credits_at = credits_start(stream)
-        for index, element in enumerate(stream):
-            if isinstance(element, Blank):
-                self.previous = ""
-                continue
-            self.in_credits = self.in_credits or (index >= credits_at and bool(self.sections))
-            sections = len(self.sections)
-            following = next((after for after in stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
-            try:
-                self.element(element, following)
-            except Exception as error:  # never raise on odd content
-                self.could_not_read(element, error)
-            self.previous = element.text
-            self.previous_heading = len(self.sections) > sections
+        self.read(self.stream, credits_start(self.stream))
         return self.finish()
 
     def keep_unread(self, element: Element) -> None:
         self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
 
-    def element(self, element: Element, following: Optional[Element]) -> None:
-        if isinstance(element, ContentsLine) or holds_no_text(element):
-            return                                # a contents entry, page furniture: not the document's text
-        if self.in_credits:
-            self.credit_line(element)
-        elif not self.opens_section_or_issue(element, following):
-            self.body_line(element)
+    def line(self, index: int, element: Element) -> None:
+        """A heading, an issue's name or body text (not a contents entry); `previous` and `previous_heading` say
+        what it was, whatever happens."""
+        sections = len(self.sections)
+        following = next((after for after in self.stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
+        try:
+            if not (isinstance(element, ContentsLine) or self.opens_section_or_issue(element, following)):
+                self.body_line(element)
+        finally:
+            self.previous = element.text
+            self.previous_heading = len(self.sections) > sections
 
     def opens_section_or_issue(self, element: Element, following: Optional[Element]) -> bool:
         """Whether `element` is a section's heading or names an issue (and opens it)."""

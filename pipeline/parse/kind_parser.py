@@ -10,7 +10,7 @@ paragraph or item is open to go on. (The CR parser, built for speed, does these 
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Sequence
+from typing import Collection, Iterable, Optional, Sequence
 
 from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
@@ -46,6 +46,7 @@ class KindParser:
     # Whether a PDF's paragraphs are set apart by a gap, the reader's blank line (the JAR's): there every line
     # goes on with the paragraph above.
     pdf_paragraphs_apart = False
+    lone_numbers_are_text = False       # (see holds_no_text)
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.source = source
@@ -59,6 +60,43 @@ class KindParser:
         self.previous_heading = False           # whether that line was a heading
         self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
         self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
+
+    def read(self, elements: Sequence[Element], credits_at: int, skip: Collection[int] = ()) -> None:
+        """Read `elements` in turn: from `credits_at` on, once the sections have begun, the credits; before them,
+        what `skip` names (a contents list) is passed over; a blank line ends a paragraph, what holds no text is
+        passed over, any other line is the kind's to read (`line`; one that raises is kept as it is written)."""
+        for index, element in enumerate(elements):
+            if not self.in_credits and index >= credits_at and self.sections_begun():
+                self.in_credits = True
+                self.close()
+            if index in skip and not self.in_credits:
+                continue
+            if not element.text:
+                self.blank()
+            elif holds_no_text(element, self.lone_numbers_are_text):
+                continue
+            elif self.in_credits:
+                self.credit_line(element)
+            else:
+                try:
+                    self.line(index, element)
+                except Exception as error:  # never raise on odd content
+                    self.could_not_read(element, error)
+        self.close()
+
+    def line(self, index: int, element: Element) -> None:
+        """A line of the document's text, `index` its place in the elements read."""
+        raise NotImplementedError
+
+    def sections_begun(self) -> bool:
+        return bool(self.sections)
+
+    def blank(self) -> None:
+        """A blank line: the paragraph above ends."""
+        self.previous = None
+
+    def close(self) -> None:
+        """What is being read ends (the credits begin, or the document ends)."""
 
     def paragraph_may_end(self) -> bool:
         """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
@@ -104,8 +142,7 @@ class KindParser:
 
     def could_not_read(self, element: Element, error: Exception) -> None:
         """What a parser does where reading `element` raised (odd content never stops a parse): a warning with its
-        line, and its text kept as a paragraph where the parser is (`keep_unread`). (Each parser's loop holds the
-        `try`, which costs nothing while nothing fails.)"""
+        line, and its text kept as a paragraph where the parser is (`keep_unread`)."""
         line_failed(self.problems, self.info.source, element.line, error)
         self.keep_unread(element)
 

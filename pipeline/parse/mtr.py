@@ -196,10 +196,12 @@ def order_key(shape: _Shape) -> tuple:
 # --- the parser ----------------------------------------------------------------------------------
 
 class _Parser(KindParser):
+    lone_numbers_are_text = True     # a tiebreaker example's numbers
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.prefix = info.id
-        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), lone_numbers_are_text=True)]
+        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), self.lone_numbers_are_text)]
         self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
@@ -207,7 +209,7 @@ class _Parser(KindParser):
         self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
         self.width = self.wrapped_at(self.lines)
         self.contents = self._find_contents()
-        self.skip = self.contents.skip
+        self.skip = set(self.contents.skip)                    # and the lines a heading's title was taken from
         self.contents_by_number = self.contents.by_number()
         self.contents_subheadings = {normalise_title(entry.title): entry for entry in self.contents.unnumbered()}
         self.credits_at = credits_start(self.lines)
@@ -249,33 +251,19 @@ class _Parser(KindParser):
     # --- main pass ---
 
     def parse(self) -> Document:
-        consumed: set[int] = set()
-        for index, element in enumerate(self.lines):
-            if index in self.skip or index in consumed:
-                continue
-            if not element.text:
-                self._close()
-                self.previous = None
-                continue
-            if not self.in_credits and index >= self.credits_at and self.sections:
-                self._close()
-                self.in_credits = True
-            if self.in_credits:
-                self.credit_line(element)
-            else:
-                try:
-                    self._line(index, consumed)
-                except Exception as error:  # never raise on odd content
-                    self.could_not_read(element, error)
-        self._close()
+        self.read(self.lines, self.credits_at, self.skip)
         return self.finish()
 
+    def blank(self) -> None:
+        self.close()
+        self.previous = None
+
     def keep_unread(self, element: Element) -> None:
-        self._close()
+        self.close()
         self.target.append(Draft(PARAGRAPH, [element.text], element.line))
 
-    def _line(self, index: int, consumed: set[int]) -> None:
-        if not (self._heading(index, consumed) or self._subheading(index)):
+    def line(self, index: int, element: Element) -> None:
+        if not (self._heading(index) or self._subheading(index)):
             self._body_line(index)
 
     def _next_index(self, index: int) -> Optional[int]:
@@ -296,7 +284,7 @@ class _Parser(KindParser):
 
     # --- headings ---
 
-    def _heading(self, index: int, consumed: set[int]) -> bool:
+    def _heading(self, index: int) -> bool:
         shape = self.shapes[index]
         if shape is None:
             return False
@@ -308,8 +296,8 @@ class _Parser(KindParser):
         if not self._accepted(index, shape, isinstance(element, Heading)):
             return False
         if title_line is not None:
-            consumed.add(title_line)
-        title = self._full_title(index if title_line is None else title_line, shape, consumed)
+            self.skip.add(title_line)
+        title = self._full_title(index if title_line is None else title_line, shape)
         self._open_section(shape, title, element.line)
         if note:
             self.open = Draft(PARAGRAPH, [note], element.line)
@@ -391,7 +379,7 @@ class _Parser(KindParser):
         expected = "A" if not last or last[0] == 0 else chr(ord(last[1][-1]) + 1)
         return shape.number[-1] == expected
 
-    def _full_title(self, index: int, shape: _Shape, consumed: set[int]) -> str:
+    def _full_title(self, index: int, shape: _Shape) -> str:
         """A heading title wrapped onto the next line, when the contents list has it whole."""
         entry = self.contents_by_number.get(shape.number)
         title = shape.title
@@ -402,12 +390,12 @@ class _Parser(KindParser):
             return title
         longer = f"{title} {self.lines[following].text}"
         if normalise_title(longer) == normalise_title(entry.title):
-            consumed.add(following)
+            self.skip.add(following)
             return longer
         return title
 
     def _open_section(self, shape: _Shape, title: str, line: int) -> None:
-        self._close()
+        self.close()
         self.order.read(order_key(shape), shape.number, line)
         entry = self.contents_by_number.get(shape.number)
         if entry and normalise_title(entry.title) != normalise_title(title):
@@ -469,7 +457,7 @@ class _Parser(KindParser):
         if not (known or isinstance(element, Heading) or EXAMPLE_LABEL.match(text)
                 or self._looks_like_subheading(index)):
             return False
-        self._close()
+        self.close()
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
             self._open_subheading_section(text, element.line)
         else:
@@ -522,21 +510,21 @@ class _Parser(KindParser):
         self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
-            self._close()
+            self.close()
             self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
             self.previous = text
             return
         item = self._list_item(index, finished_before)
         if item is not None:
-            self._close()
+            self.close()
             self.open = item
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
-            self._close()
+            self.close()
             self.open = Draft(PARAGRAPH, [text], element.line, example=True)
         elif self.open is not None and self.goes_on(text, self.previous, self.open):
             self.open.add(text, element.line)
         else:
-            self._close()
+            self.close()
             self.open = Draft(PARAGRAPH, [text], element.line)
         self.previous = text
 
@@ -572,7 +560,7 @@ class _Parser(KindParser):
     def _in_list(self) -> bool:
         return self.open is not None and self.open.kind in (BULLET, NUMBERED)
 
-    def _close(self) -> None:
+    def close(self) -> None:
         if self.open is None:
             return
         draft, self.open = self.open, None
