@@ -51,7 +51,6 @@ from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
 from .blocks import Draft, SectionDraft, drawn_item
-from .common import NumberOrder, SectionIds
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
 from .kind_parser import KindParser, holds_no_text
@@ -168,20 +167,6 @@ class _Chunk(Draft):
     open: bool = True         # may take continuation lines
 
 
-@dataclass
-class _Heading:
-    number: str               # "2.1", "Appendix A"
-    title: str                # display title
-    line: int
-    level: int
-    kind: str
-    key: tuple                # numeric sort key, () for appendices
-    penalty: str = ""         # from the heading line, as written
-    category: str = ""
-    name: str = ""
-    beside: str = ""          # a box drawn beside the heading (pdftotext -layout): read after it
-
-
 class _Name(NamedTuple):
     """Appendix A, one cell per line: an infraction's name waiting for its penalty on the next line."""
     name: str
@@ -193,11 +178,14 @@ class _Name(NamedTuple):
 @dataclass
 class _OpenSection(SectionDraft):
     """A section being read (its blocks are _Chunks: an infraction's parts), and what its heading said."""
-    heading: Optional[_Heading] = None
+    key: tuple = ()           # numeric sort key, () for appendices
+    category: str = ""        # "Game Play Error — Missed Trigger": "Game Play Error", "Missed Trigger"
+    name: str = ""
+    beside: str = ""          # a box drawn beside the heading (pdftotext -layout): read after it
     candidate: bool = False   # may be an infraction (has a category dash, a penalty, or an infraction chapter)
     mode: str = ""            # "", "penalties" (Appendix A), "changes" (Appendix B)
     part: str = ""
-    penalty: str = ""
+    penalty: str = ""         # the heading's, as written, until the section gives one
     awaiting_penalty: Optional[int] = None   # line of a "Penalty" label whose value comes next
     upgrades: int = 0
     downgrades: int = 0
@@ -216,9 +204,7 @@ class _IpgParser(KindParser):
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
         self.seen: set[str] = set()                 # the numbers of the headings read
-        self.order = NumberOrder(self.problems, info.source)
         self.appendices_seen = False
-        self.ids = SectionIds(self.problems, info.source)
         self.first_ids: dict[str, str] = {}         # number -> id of its first section
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
@@ -296,7 +282,7 @@ class _IpgParser(KindParser):
 
     # -- headings ----------------------------------------------------------------------------
 
-    def heading(self, text: str, form: type, line: int) -> Optional[_Heading]:
+    def heading(self, text: str, form: type, line: int) -> Optional[_OpenSection]:
         if form in (TableRow, ListItem):
             return None
         plain = _plain(text)
@@ -310,7 +296,7 @@ class _IpgParser(KindParser):
                                          marked, line)
         return None
 
-    def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_Heading]:
+    def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_OpenSection]:
         beside = ""
         columns = COLUMN_GAP.split(raw_title, maxsplit=1)
         if len(columns) == 2 and not WHOLE_PENALTY.match(columns[1]):
@@ -333,8 +319,9 @@ class _IpgParser(KindParser):
                                         f"its heading says {title!r}")
         split = split_category(title)
         level = len(key)
-        heading = _Heading(number, self.display_title(number, title, split), line, level,
-                           "chapter" if level == 1 else "section", key, penalty, beside=beside)
+        heading = _OpenSection("", number, self.display_title(number, title, split), level,
+                               "chapter" if level == 1 else "section", None, line, key=key, penalty=penalty,
+                               beside=beside)
         if split and level > 1:
             heading.category, heading.name = split
         return heading
@@ -354,14 +341,14 @@ class _IpgParser(KindParser):
             return False       # the contents list calls this number something else
         return self.expected(key) and len(title.split()) <= 10
 
-    def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_Heading]:
+    def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_OpenSection]:
         number = f"Appendix {letter}"
         if (title and not looks_like_title(title)) or (number in self.seen and not marked):
             return None        # "Appendix A: Mulligan Procedure Error added." is a change note
         if not title and number in self.contents:
             title = self.contents[number]
         shown = self.display_title(number, title, None) if title else ""
-        return _Heading(number, shown, line, 1, "appendix", ())
+        return _OpenSection("", number, shown, 1, "appendix", None, line)
 
     def renamed_in_contents(self, number: str, key: tuple, title: str) -> bool:
         """A section the contents list names otherwise ("1.3 Randomizing a Deck" over "IPG 1.3 Randomizing a
@@ -398,51 +385,48 @@ class _IpgParser(KindParser):
 
     # -- sections ----------------------------------------------------------------------------
 
-    def open_section(self, heading: _Heading) -> None:
+    def open_section(self, heading: _OpenSection) -> None:
         self.close_section()
         number = heading.number
         first = number not in self.seen
         self.seen.add(number)
-        id_ = self.ids.unique(section_id(self.info.id, number), number, heading.line)
+        heading.id = self.ids.unique(section_id(self.info.id, number), number, heading.line)
         if not heading.key:
             self.appendices_seen = True
         elif first:
             self.order.read(heading.key, number, heading.line)
         if first:
-            self.first_ids[number] = id_
+            self.first_ids[number] = heading.id
             if heading.kind == "chapter":
                 self.chapter_titles[number] = heading.title
-        parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
-        candidate = heading.level > 1 and bool(
+        heading.parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
+        heading.candidate = heading.level > 1 and bool(
             heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
-        self.open = _OpenSection(id_, number, heading.title, heading.level, heading.kind, parent, heading.line,
-                                 heading=heading, candidate=candidate, mode=_appendix_mode(heading),
-                                 penalty=heading.penalty)
+        heading.mode = _appendix_mode(heading)
+        self.open = heading
 
     def close_section(self) -> None:
         open_ = self.open
         if open_ is None:
             return
         self.open = None
-        heading = open_.heading
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
             open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
         examples = tuple(chunk.block().as_text() for chunk in open_.blocks if chunk.example)
         infraction = self.infraction(open_, examples) if open_.candidate else None
         self.sections.append(open_.section(examples, infraction=infraction,
-                                           kind="infraction" if infraction else heading.kind))
+                                           kind="infraction" if infraction else open_.kind))
         if open_.mode == "penalties":
             if open_.single is not None and open_.single.orphan is not None:
                 self.pair_orphan(open_, open_.single)
             if self.appendix_rows is None or not self.appendix_rows[1]:   # the first quick reference with rows
-                self.appendix_rows = (heading.line, open_.rows)
+                self.appendix_rows = (open_.line, open_.rows)
 
     def infraction(self, open_: _OpenSection, examples: tuple[str, ...]) -> Optional[Infraction]:
-        heading = open_.heading
-        if not (heading.category or open_.penalty):
+        if not (open_.category or open_.penalty):
             return None
-        category = heading.category or singular(self.chapter_title(heading.number))
-        name = heading.name or heading.title
+        category = open_.category or singular(self.chapter_title(open_.number))
+        name = open_.name or open_.title
         parts: dict[str, list[str]] = {}
         for chunk in open_.blocks:
             if chunk.part and chunk.kind != SUBHEADING:
@@ -501,12 +485,12 @@ class _IpgParser(KindParser):
             open_.penalty = value
         elif not penalties_agree(open_.penalty, value):
             # an error whatever Appendix A says (pipeline.parse.quick_reference keeps the one it agrees with)
-            self.second_penalties.append(SecondPenalty(open_.heading.number, value, line))
+            self.second_penalties.append(SecondPenalty(open_.number, value, line))
 
     def part_and_penalty(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
         """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
         match = PART_AND_PENALTY.match(_plain(text))
-        if not match or form is ListItem or open_.heading.level < 2:
+        if not match or form is ListItem or open_.level < 2:
             return False
         open_.candidate = True
         self.set_penalty(open_, match.group("penalty"), line)
@@ -705,7 +689,7 @@ def _plain(text: str) -> str:
     return text
 
 
-def _appendix_mode(heading: _Heading) -> str:
+def _appendix_mode(heading: _OpenSection) -> str:
     """How an appendix's lines are read: "penalties" (Appendix A's quick reference), "changes" (Appendix B's
     notes), or "" as any section's."""
     if heading.kind != "appendix":

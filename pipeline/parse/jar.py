@@ -28,26 +28,9 @@ from typing import Optional
 from .. import kinds
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
-from ..read.stream import (
-    ALONE,
-    BOLD,
-    Blank,
-    ContentsLine,
-    Element,
-    Heading,
-    ListItem,
-    Paragraph,
-    TableRow,
-    stream_of,
-)
+from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import Draft, SectionDraft, drawn_item
-from .common import (
-    SectionIds,
-    ends_paragraph,
-    ends_sentence,
-    looks_like_title,
-    title_case,
-)
+from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
 from .ending import credits_start
 from .kind_parser import KindParser
 
@@ -67,7 +50,6 @@ class _JarParser(KindParser):
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.stream = stream_of(source)
-        self.ids = SectionIds(self.problems, info.source)
         self.sections: list[SectionDraft] = []
         self.section: Optional[SectionDraft] = None     # the headed section being read
         self.section_level = SECTION_LEVEL               # the heading level that opened it

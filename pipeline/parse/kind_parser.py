@@ -16,7 +16,7 @@ from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft
-from .common import ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
+from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
 from .ending import CREDIT_LINE
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
@@ -52,6 +52,8 @@ class KindParser:
         self.source = source
         self.info = info
         self.problems: list[Problem] = []
+        self.ids = SectionIds(self.problems, info.source)       # the sections' ids, unique
+        self.order = NumberOrder(self.problems, info.source)    # the highest section number read so far
         self.front: list[Draft] = []            # the blocks before the first section
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False

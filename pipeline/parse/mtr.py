@@ -57,15 +57,7 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
-from .common import (
-    CLOSING_MARKS,
-    NumberOrder,
-    SectionIds,
-    ends_sentence,
-    looks_like_title,
-    normalise_title,
-    title_case,
-)
+from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
 from .kind_parser import KindParser, text_lines
@@ -215,13 +207,11 @@ class _Parser(KindParser):
         self.credits_at = credits_start(self.lines)
         # Output being built.
         self.sections: list[SectionDraft] = []
-        self.ids = SectionIds(self.problems, info.source)
         self.numbered: dict[str, SectionDraft] = {}
         self.target: list[Draft] = self.front
         self.current: Optional[SectionDraft] = None           # section receiving blocks
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
-        self.order = NumberOrder(self.problems, info.source)
 
     # --- contents list ---
 
