@@ -2,8 +2,8 @@
 lines, and the references written in it, each with the source line its phrase starts on; the section that
 holds them; and a list item drawn in a line's text ("• Text", "- Text"), the same in every kind.
 
-What is about a kind (whether a line goes on with the block above, numbered items, which blocks are
-examples) stays in its parser.
+What is about a kind (numbered items, which blocks are examples) stays in its parser; when a line goes on
+with the block above is pipeline.parse.kind_parser's.
 """
 from __future__ import annotations
 

@@ -297,18 +297,7 @@ class _IpgParser(KindParser):
         return None
 
     def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_OpenSection]:
-        beside = ""
-        columns = COLUMN_GAP.split(raw_title, maxsplit=1)
-        if len(columns) == 2 and not WHOLE_PENALTY.match(columns[1]):
-            raw_title, beside = columns          # "Tardiness        Penalty": the box's label beside it
-        title, penalty = raw_title, ""
-        trailing = (TRAILING_PENALTY_ANY_CASE if is_all_caps(raw_title) else TRAILING_PENALTY).match(raw_title)
-        if trailing and self.may_be_infraction(number, trailing.group("title")):
-            title, penalty = trailing.group("title"), trailing.group("penalty")
-        label = BOX_LABEL.match(title)
-        if label and not beside and self.may_be_infraction(number, label.group("title")):
-            # "Game Play Error — Missed Trigger Penalty": the box's label beside the heading, its value below.
-            title, beside = label.group("title"), "" if penalty else label.group("label")
+        title, penalty, beside = self.title_penalty_beside(number, raw_title)
         if not looks_like_title(title):
             return None
         key = tuple(int(part) for part in number.split("."))
@@ -325,6 +314,22 @@ class _IpgParser(KindParser):
         if split and level > 1:
             heading.category, heading.name = split
         return heading
+
+    def title_penalty_beside(self, number: str, raw_title: str) -> tuple[str, str, str]:
+        """A numbered heading's title, the penalty at its end ("" for none), and the text of a box beside it."""
+        beside = ""
+        columns = COLUMN_GAP.split(raw_title, maxsplit=1)
+        if len(columns) == 2 and not WHOLE_PENALTY.match(columns[1]):
+            raw_title, beside = columns          # "Tardiness        Penalty": the box's label beside it
+        title, penalty = raw_title, ""
+        trailing = (TRAILING_PENALTY_ANY_CASE if is_all_caps(raw_title) else TRAILING_PENALTY).match(raw_title)
+        if trailing and self.may_be_infraction(number, trailing.group("title")):
+            title, penalty = trailing.group("title"), trailing.group("penalty")
+        label = BOX_LABEL.match(title)
+        if label and not beside and self.may_be_infraction(number, label.group("title")):
+            # "Game Play Error — Missed Trigger Penalty": the box's label beside the heading, its value below.
+            title, beside = label.group("title"), "" if penalty else label.group("label")
+        return title, penalty, beside
 
     def accept_numbered(self, number: str, key: tuple, title: str, marked: bool, penalty: bool) -> bool:
         """Heading or numbered list item? ("3. Players present their decks..." inside 2.3 is an item.)"""

@@ -1,8 +1,8 @@
-"""What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
-credits they read, the problems they record, a line they could not read kept as a paragraph (never an
-exception), the lines that hold none of the document's text, the width a text was wrapped at, whether a
-paragraph may end where a line begins, whether a line goes on with the paragraph above, and the Document
-they hand back.
+"""What the IPG, MTR and JAR parsers do alike around their own grammar: the loop that reads their lines,
+the front matter they collect, the credits they read, section ids and the numbers' order, the problems
+they record, a line they could not read kept as a paragraph (never an exception), the lines that hold
+none of the document's text, the width a text was wrapped at, whether a paragraph may end where a line
+begins, whether a line goes on with the paragraph above, and the Document they hand back.
 
 Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, where a
 paragraph or item is open to go on. (The CR parser, built for speed, does these its own way.)

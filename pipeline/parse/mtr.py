@@ -22,8 +22,8 @@ tables, dot-leader contents lines and page numbers:
 - "1. Players may exchange..." looks exactly like a chapter heading: a chapter
   is accepted only when the contents list names it, when a heading tag marks it,
   or when the next line is its own first section ("1.1 ...").
-- Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and
-  end punctuation; files with one paragraph per line (plain text, HTML) are not.
+- Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and end punctuation
+  (KindParser.goes_on); files with one paragraph per line (plain text, HTML) are not.
 - Headings the source marks (HTML h1-h6, Markdown "#" or "**1.1 Title**", a PDF font) help, but are
   never required.
 - A note run into a heading line ("Appendix D-Recommended Booster Mix (these numbers are
