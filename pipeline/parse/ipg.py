@@ -187,8 +187,7 @@ class _OpenSection(SectionDraft):
     part: str = ""
     penalty: str = ""         # the heading's, as written, until the section gives one
     awaiting_penalty: Optional[int] = None   # line of a "Penalty" label whose value comes next
-    upgrades: int = 0
-    downgrades: int = 0
+    repeats: dict[str, int] = field(default_factory=dict)   # how many upgrades, downgrades it has given
     group: str = ""           # Appendix A group line ("Game Play Errors")
     single: Optional[_Name] = None   # Appendix A: a one-cell line a penalty may follow
     orphan: Optional[tuple] = None   # Appendix A: a lone penalty (penalty, line) that no name came before
@@ -430,21 +429,17 @@ class _IpgParser(KindParser):
     def infraction(self, open_: _OpenSection, examples: tuple[str, ...]) -> Optional[Infraction]:
         if not (open_.category or open_.penalty):
             return None
-        category = open_.category or singular(self.chapter_title(open_.number))
-        name = open_.name or open_.title
         parts: dict[str, list[str]] = {}
         for chunk in open_.blocks:
             if chunk.part and chunk.kind != SUBHEADING:
                 parts.setdefault(chunk.part, []).append(_part_text(chunk))
-        upgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("upgrade:"))
-        downgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("downgrade:"))
+        text = {part: "\n\n".join(texts) for part, texts in parts.items()}
         return Infraction(
-            category=category, name=name, penalty=normalise_penalty(open_.penalty),
-            definition="\n\n".join(parts.get("definition", ())),
-            examples=examples,
-            philosophy="\n\n".join(parts.get("philosophy", ())),
-            additional_remedy="\n\n".join(parts.get("additional_remedy", ())),
-            upgrades=upgrades, downgrades=downgrades)
+            category=open_.category or singular(self.chapter_title(open_.number)), name=open_.name or open_.title,
+            penalty=normalise_penalty(open_.penalty), definition=text.get("definition", ""), examples=examples,
+            philosophy=text.get("philosophy", ""), additional_remedy=text.get("additional_remedy", ""),
+            upgrades=tuple(text[part] for part in text if part.startswith("upgrade:")),
+            downgrades=tuple(text[part] for part in text if part.startswith("downgrade:")))
 
     # -- body --------------------------------------------------------------------------------
 
@@ -558,12 +553,10 @@ class _IpgParser(KindParser):
         return False
 
     def start_part(self, open_: _OpenSection, part: str) -> None:
-        if part == "upgrade":
-            open_.upgrades += 1
-            part = f"upgrade:{open_.upgrades}"
-        elif part == "downgrade":
-            open_.downgrades += 1
-            part = f"downgrade:{open_.downgrades}"
+        """The part the next blocks belong to (the second upgrade a section gives is "upgrade:2")."""
+        if part in ("upgrade", "downgrade"):
+            open_.repeats[part] = open_.repeats.get(part, 0) + 1
+            part = f"{part}:{open_.repeats[part]}"
         open_.part = part
 
     def plain_line(self, chunks: list[_Chunk], text: str, form: type, line: int, part: str) -> None:
