@@ -199,7 +199,6 @@ class _Parser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.prefix = info.id
         self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), self.lone_numbers_are_text)]
         self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
@@ -211,7 +210,6 @@ class _Parser(KindParser):
         self.skip = set(self.contents.skip)                    # and the lines a heading's title was taken from
         self.contents_by_number = self.contents.by_number()
         self.contents_subheadings = {normalise_title(entry.title): entry for entry in self.contents.unnumbered()}
-        self.credits_at = credits_start(self.lines)
         # Output being built.
         self.sections: list[SectionDraft] = []
         self.numbered: dict[str, SectionDraft] = {}
@@ -248,7 +246,7 @@ class _Parser(KindParser):
     # --- main pass ---
 
     def parse(self) -> Document:
-        self.read(self.lines, self.credits_at, self.skip)
+        self.read(self.lines, credits_start(self.lines), self.skip)
         return self.finish()
 
     def blank(self) -> None:
@@ -399,7 +397,7 @@ class _Parser(KindParser):
             self.problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
                                      f"but its heading says \"{title}\"")
         level, kind, parent = self._place(shape)
-        draft = SectionDraft(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
+        draft = SectionDraft(self.ids.unique(section_id(self.info.id, shape.number), shape.number, line),
                       shape.number, title, level, kind, parent, line)
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
@@ -436,7 +434,7 @@ class _Parser(KindParser):
         entry = self.contents_by_number.get(number)
         if entry is None or not number.isdigit():
             return
-        chapter = SectionDraft(self.ids.unique(section_id(self.prefix, number), number, entry.line),
+        chapter = SectionDraft(self.ids.unique(section_id(self.info.id, number), number, entry.line),
                         number, entry.title, 1, "chapter", None, entry.line)
         self.sections.append(chapter)
         self.numbered[number] = chapter
