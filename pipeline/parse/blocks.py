@@ -45,8 +45,6 @@ class Draft:
     def references(self, block: int = -1) -> list[Reference]:
         """The references in this block (`block`: its place in its section), each with the line its phrase
         starts on."""
-        if self.kind == SUBHEADING:
-            return []                 # a title, not a passage that refers
         text = self.text
         searched = text[self.references_from:] if self.references_from else text
         if not may_hold_references(searched):
@@ -73,8 +71,10 @@ def _spaced_starts(parts: list[str]) -> list[int]:
 
 
 def references_of(drafts: Sequence[Draft]) -> tuple[Reference, ...]:
-    """The references of a section's drafts, in order, each knowing its block's place."""
-    return tuple(reference for index, draft in enumerate(drafts) for reference in draft.references(index))
+    """The references of a section's drafts, in order, each knowing its block's place (a subheading is a title,
+    not a passage that refers)."""
+    return tuple(reference for index, draft in enumerate(drafts) if draft.kind != SUBHEADING
+                 for reference in draft.references(index))
 
 
 @dataclass

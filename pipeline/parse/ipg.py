@@ -214,7 +214,6 @@ class _IpgParser(KindParser):
 
     def parse(self) -> Document:
         self.stream = stream_of(self.source)
-        self.width = self.wrapped_at(self.stream)
         credits_at = credits_start(self.stream)
         self.listed = self.find_contents(credits_at)
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}

@@ -40,8 +40,8 @@ def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool
 class KindParser:
     """The state every kind's parser keeps besides its sections, and the Document it makes of them."""
 
-    # Whether a paragraph ends with every sentence that ends a line (the IPG's, wherever the line ends), or
-    # only where the line is not full (the MTR's and the JAR's).
+    # Whether a paragraph ends with every sentence that ends a line, and only there (the IPG's, wherever the
+    # line ends), or where the line is not full (the MTR's and the JAR's).
     sentence_ends_paragraph = False
     # Whether a PDF's paragraphs are set apart by a gap, the reader's blank line (the JAR's): there every line
     # goes on with the paragraph above.
@@ -75,8 +75,9 @@ class KindParser:
                 continue
             if not element.text:
                 self.blank()
-            elif holds_no_text(element, self.lone_numbers_are_text):
-                continue
+            elif (element.__class__ is PageNumber or "---" in element.text) \
+                    and holds_no_text(element, self.lone_numbers_are_text):
+                continue                    # (most lines: no call made)
             elif self.in_credits:
                 self.credit_line(element)
             else:
@@ -108,22 +109,22 @@ class KindParser:
     def goes_on(self, text: str, previous: str, above: Draft) -> bool:
         """Whether the line `text` goes on with the paragraph or list item `above`, whose last line was
         `previous` (the parser has made sure one is open right above): a line that starts in lower case or
-        with "(" does, where the text was wrapped or the sentence above is unfinished. Otherwise, where a
-        text was hard-wrapped, a line goes on from a full one (its first word would not have fitted above;
-        a list item in a narrow column wraps after a short first line into shorter ones), never from one that
-        ended a sentence with room to spare; with a paragraph per line, never."""
+        with "(" does; in the IPG, a line after an unfinished sentence (a paragraph per line aside). Otherwise
+        only where a text was hard-wrapped: after a full line (its first word would not have fitted above; a
+        list item in a narrow column wraps after a short first line into shorter ones)."""
         if self.every_line_goes_on:
             return True
         first = text[0]
         if first.islower() or first == "(":
-            return self.width is not None or not ends_sentence(previous)
-        if ends_sentence(previous):
-            return (self.width is not None and not self.sentence_ends_paragraph
-                    and len(previous) + 1 + len(first_word(text)) > self.width)
+            return True
         if self.sentence_ends_paragraph:
-            return not self.html
-        return self.width is not None and (not ends_paragraph(previous, text, self.width) or (
-            above.kind in (BULLET, NUMBERED) and len(above.parts) == 1 and len(text) <= len(previous)))
+            return not self.html and not ends_sentence(previous)
+        if self.width is None:
+            return False
+        if ends_sentence(previous):
+            return len(previous) + 1 + len(first_word(text)) > self.width
+        return not ends_paragraph(previous, text, self.width) or (
+            above.kind in (BULLET, NUMBERED) and len(above.parts) == 1 and len(text) <= len(previous))
 
     def wrapped_at(self, stream: Sequence[Element]) -> Optional[int]:
         """The width the text of `stream` was hard-wrapped at (contents lines aside), or None: a paragraph a line."""

@@ -133,13 +133,6 @@ def _bare_appendix(shape: Optional[_Shape]) -> bool:
     return bool(shape) and shape.form == "appendix" and not shape.title and shape.separator != "."
 
 
-def _subheading_shaped(text: str) -> bool:
-    """Short, in title case, without a digit, not ending like a sentence or a clause ("Booster Draft Timing")."""
-    return (len(text) <= SUBHEADING_MAX and len(text.split()) <= 6 and text[0].isupper()
-            and not TRAILING_PUNCTUATION.search(text) and not ends_sentence(text) and title_case(text)
-            and not any(character.isdigit() for character in text))
-
-
 def _title_ok(title: str, hinted: bool = False) -> bool:
     """A heading title: short, starts like a title, does not end like a sentence (unless marked as a heading)."""
     return looks_like_title(title, MAX_TITLE, max_words=14, trailing="" if hinted else ".,;:")
@@ -464,7 +457,11 @@ class _Parser(KindParser):
     def _looks_like_subheading(self, index: int) -> bool:
         """A short title-like line after a finished passage, followed by a passage or a list."""
         text = self.lines[index].text
-        if not _subheading_shaped(text):
+        if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
+            return False
+        if TRAILING_PUNCTUATION.search(text) or ends_sentence(text) or not title_case(text):
+            return False
+        if any(character.isdigit() for character in text):
             return False
         if self.open is not None and not self.paragraph_may_end() and self.goes_on(text, self.previous, self.open):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
