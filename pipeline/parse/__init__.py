@@ -7,8 +7,9 @@ penalties against its Appendix A in `quick_reference`). Parsers never raise on o
 record Problems (with file and line) and what they read as data, and keep every passage of the
 source somewhere in the Document. What they share is in `common`, `blocks` (paragraphs and list
 items built from lines, with their references; a list item drawn in the text; the section holding
-them), `kind_parser` (what the IPG, MTR and JAR parsers do alike around their grammar: front matter,
-credits, a line that could not be read, page furniture, the Document), `ending` (credits, where the
+them), `kind_parser` (what the IPG, MTR and JAR parsers do alike around their grammar: the reading loop,
+front matter, credits, a line that could not be read, page furniture, when a line goes on with the
+paragraph above, section ids, the Document), `ending` (credits, where the
 text stops), `contents` (a contents list found given a heading grammar), `refs` and `penalties`; what
 is about the format was settled by the read stage.
 """

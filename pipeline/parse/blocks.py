@@ -2,8 +2,8 @@
 lines, and the references written in it, each with the source line its phrase starts on; the section that
 holds them; and a list item drawn in a line's text ("• Text", "- Text"), the same in every kind.
 
-What is about a kind (whether a line goes on with the block above, numbered items, which blocks are
-examples) stays in its parser.
+What is about a kind (numbered items, which blocks are examples) stays in its parser; when a line goes on
+with the block above is pipeline.parse.kind_parser's.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..model import BULLET, Block, Reference, Section
+from ..model import BULLET, SUBHEADING, Block, Reference, Section
 from .common import join_lines, line_starts
 from .refs import find_references, may_hold_references, moved
 
@@ -71,8 +71,10 @@ def _spaced_starts(parts: list[str]) -> list[int]:
 
 
 def references_of(drafts: Sequence[Draft]) -> tuple[Reference, ...]:
-    """The references of a section's drafts, in order, each knowing its block's place."""
-    return tuple(reference for index, draft in enumerate(drafts) for reference in draft.references(index))
+    """The references of a section's drafts, in order, each knowing its block's place (a subheading is a title,
+    not a passage that refers)."""
+    return tuple(reference for index, draft in enumerate(drafts) if draft.kind != SUBHEADING
+                 for reference in draft.references(index))
 
 
 @dataclass
@@ -88,11 +90,15 @@ class SectionDraft:
     blocks: list[Draft] = field(default_factory=list)
     examples: list[Draft] = field(default_factory=list)
 
-    def section(self) -> Section:
+    def section(self, examples: Optional[tuple[str, ...]] = None, **more) -> Section:
+        """The Section (`examples`: its examples' texts where they are not the example drafts'; `more`: more of
+        its fields, as a kind knows them)."""
+        if examples is None:
+            examples = tuple(example.text for example in self.examples)
+        more.setdefault("kind", self.kind)
         return Section(id=self.id, number=self.number, title=self.title, level=self.level,
-                       blocks=tuple(block.block() for block in self.blocks),
-                       examples=tuple(example.text for example in self.examples), parent=self.parent,
-                       refs=references_of(self.blocks + self.examples), line=self.line, kind=self.kind)
+                       blocks=tuple(block.block() for block in self.blocks), examples=examples, parent=self.parent,
+                       refs=references_of(self.blocks + self.examples), line=self.line, **more)
 
 
 # A list item drawn in the text (a PDF's, a plain text's; the reader has taken a list element's marker already):

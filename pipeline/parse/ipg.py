@@ -43,16 +43,14 @@ from ..model import (
     DocumentInfo,
     Infraction,
     PenaltyEvidence,
-    Reference,
     SecondPenalty,
     Section,
     section_id,
 )
 from ..read import SourceText
-from ..read.stream import Blank, Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
-from .blocks import Draft, drawn_item
-from .common import NumberOrder, SectionIds
+from .blocks import Draft, SectionDraft, drawn_item
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
 from .kind_parser import KindParser, holds_no_text
@@ -169,20 +167,6 @@ class _Chunk(Draft):
     open: bool = True         # may take continuation lines
 
 
-@dataclass
-class _Heading:
-    number: str               # "2.1", "Appendix A"
-    title: str                # display title
-    line: int
-    level: int
-    kind: str
-    key: tuple                # numeric sort key, () for appendices
-    penalty: str = ""         # from the heading line, as written
-    category: str = ""
-    name: str = ""
-    beside: str = ""          # a box drawn beside the heading (pdftotext -layout): read after it
-
-
 class _Name(NamedTuple):
     """Appendix A, one cell per line: an infraction's name waiting for its penalty on the next line."""
     name: str
@@ -192,18 +176,18 @@ class _Name(NamedTuple):
 
 
 @dataclass
-class _OpenSection:
-    heading: _Heading
-    id: str
-    parent: Optional[str]
-    candidate: bool           # may be an infraction (has a category dash, a penalty, or an infraction chapter)
+class _OpenSection(SectionDraft):
+    """A section being read (its blocks are _Chunks: an infraction's parts), and what its heading said."""
+    key: tuple = ()           # numeric sort key, () for appendices
+    category: str = ""        # "Game Play Error — Missed Trigger": "Game Play Error", "Missed Trigger"
+    name: str = ""
+    beside: str = ""          # a box drawn beside the heading (pdftotext -layout): read after it
+    candidate: bool = False   # may be an infraction (has a category dash, a penalty, or an infraction chapter)
     mode: str = ""            # "", "penalties" (Appendix A), "changes" (Appendix B)
-    chunks: list = field(default_factory=list)
     part: str = ""
-    penalty: str = ""
+    penalty: str = ""         # the heading's, as written, until the section gives one
     awaiting_penalty: Optional[int] = None   # line of a "Penalty" label whose value comes next
-    upgrades: int = 0
-    downgrades: int = 0
+    repeats: dict[str, int] = field(default_factory=dict)   # how many upgrades, downgrades it has given
     group: str = ""           # Appendix A group line ("Game Play Errors")
     single: Optional[_Name] = None   # Appendix A: a one-cell line a penalty may follow
     orphan: Optional[tuple] = None   # Appendix A: a lone penalty (penalty, line) that no name came before
@@ -211,15 +195,15 @@ class _OpenSection:
 
 
 class _IpgParser(KindParser):
+    sentence_ends_paragraph = True
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
         self.seen: set[str] = set()                 # the numbers of the headings read
-        self.order = NumberOrder(self.problems, info.source)
         self.appendices_seen = False
-        self.ids = SectionIds(self.problems, info.source)
         self.first_ids: dict[str, str] = {}         # number -> id of its first section
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
@@ -233,30 +217,24 @@ class _IpgParser(KindParser):
         credits_at = credits_start(self.stream)
         self.listed = self.find_contents(credits_at)
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
-        for index, element in enumerate(self.stream):
-            self.in_credits = self.in_credits or (index >= credits_at and self.open is not None)
-            if index in self.listed.skip and not self.in_credits:
-                continue
-            try:
-                self.feed(element)
-            except Exception as error:  # never raise on odd content
-                self.could_not_read(element, error)
-        self.close_section()
+        self.read(self.stream, credits_at, self.listed.skip)
         return self.finish()
 
-    def keep_unread(self, element: Element) -> None:
-        self.chunks().append(_Chunk(PARAGRAPH, [element.text], element.line, open=False))
+    def sections_begun(self) -> bool:
+        return self.open is not None
 
-    def feed(self, element: Element) -> None:
-        if isinstance(element, Blank):
-            self.blank_before = True
-            return
+    def blank(self) -> None:
+        self.blank_before = True
+
+    def close(self) -> None:
+        self.close_section()
+
+    def keep_unread(self, element: Element) -> None:
+        unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
+        (self.open.blocks if self.open else self.front).append(unread)
+
+    def line(self, index: int, element: Element) -> None:
         text, form = element.text, type(element)
-        if holds_no_text(element):
-            return
-        if self.in_credits:
-            self.credit_line(element)
-            return
         if form is TableRow and self.is_navigation_row(element.cells):
             return
         heading = self.heading(text, form, element.line)
@@ -265,7 +243,7 @@ class _IpgParser(KindParser):
             if heading.beside:
                 self.body_line(heading.beside, Paragraph, element.line)
         elif self.open is not None and CREDIT_LINE.match(text):
-            self.open.chunks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
+            self.open.blocks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
         else:
             self.body_line(text, form, element.line)
         self.blank_before = False
@@ -302,7 +280,7 @@ class _IpgParser(KindParser):
 
     # -- headings ----------------------------------------------------------------------------
 
-    def heading(self, text: str, form: type, line: int) -> Optional[_Heading]:
+    def heading(self, text: str, form: type, line: int) -> Optional[_OpenSection]:
         if form in (TableRow, ListItem):
             return None
         plain = _plain(text)
@@ -316,7 +294,27 @@ class _IpgParser(KindParser):
                                          marked, line)
         return None
 
-    def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_Heading]:
+    def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_OpenSection]:
+        title, penalty, beside = self.title_penalty_beside(number, raw_title)
+        if not looks_like_title(title):
+            return None
+        key = tuple(int(part) for part in number.split("."))
+        if not self.accept_numbered(number, key, title, marked, bool(penalty)):
+            if not self.renamed_in_contents(number, key, title):
+                return None
+            self.problem(WARNING, line, f"the contents list calls {number} {self.contents[number]!r}; "
+                                        f"its heading says {title!r}")
+        split = split_category(title)
+        level = len(key)
+        heading = _OpenSection("", number, self.display_title(number, title, split), level,
+                               "chapter" if level == 1 else "section", None, line, key=key, penalty=penalty,
+                               beside=beside)
+        if split and level > 1:
+            heading.category, heading.name = split
+        return heading
+
+    def title_penalty_beside(self, number: str, raw_title: str) -> tuple[str, str, str]:
+        """A numbered heading's title, the penalty at its end ("" for none), and the text of a box beside it."""
         beside = ""
         columns = COLUMN_GAP.split(raw_title, maxsplit=1)
         if len(columns) == 2 and not WHOLE_PENALTY.match(columns[1]):
@@ -329,21 +327,7 @@ class _IpgParser(KindParser):
         if label and not beside and self.may_be_infraction(number, label.group("title")):
             # "Game Play Error — Missed Trigger Penalty": the box's label beside the heading, its value below.
             title, beside = label.group("title"), "" if penalty else label.group("label")
-        if not looks_like_title(title):
-            return None
-        key = tuple(int(part) for part in number.split("."))
-        if not self.accept_numbered(number, key, title, marked, bool(penalty)):
-            if not self.renamed_in_contents(number, key, title):
-                return None
-            self.problem(WARNING, line, f"the contents list calls {number} {self.contents[number]!r}; "
-                                        f"its heading says {title!r}")
-        split = split_category(title)
-        level = len(key)
-        heading = _Heading(number, self.display_title(number, title, split), line, level,
-                           "chapter" if level == 1 else "section", key, penalty, beside=beside)
-        if split and level > 1:
-            heading.category, heading.name = split
-        return heading
+        return title, penalty, beside
 
     def accept_numbered(self, number: str, key: tuple, title: str, marked: bool, penalty: bool) -> bool:
         """Heading or numbered list item? ("3. Players present their decks..." inside 2.3 is an item.)"""
@@ -360,14 +344,14 @@ class _IpgParser(KindParser):
             return False       # the contents list calls this number something else
         return self.expected(key) and len(title.split()) <= 10
 
-    def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_Heading]:
+    def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_OpenSection]:
         number = f"Appendix {letter}"
         if (title and not looks_like_title(title)) or (number in self.seen and not marked):
             return None        # "Appendix A: Mulligan Procedure Error added." is a change note
         if not title and number in self.contents:
             title = self.contents[number]
         shown = self.display_title(number, title, None) if title else ""
-        return _Heading(number, shown, line, 1, "appendix", ())
+        return _OpenSection("", number, shown, 1, "appendix", None, line)
 
     def renamed_in_contents(self, number: str, key: tuple, title: str) -> bool:
         """A section the contents list names otherwise ("1.3 Randomizing a Deck" over "IPG 1.3 Randomizing a
@@ -404,81 +388,59 @@ class _IpgParser(KindParser):
 
     # -- sections ----------------------------------------------------------------------------
 
-    def open_section(self, heading: _Heading) -> None:
+    def open_section(self, heading: _OpenSection) -> None:
         self.close_section()
         number = heading.number
         first = number not in self.seen
         self.seen.add(number)
-        id_ = self.ids.unique(section_id(self.info.id, number), number, heading.line)
+        heading.id = self.ids.unique(section_id(self.info.id, number), number, heading.line)
         if not heading.key:
             self.appendices_seen = True
         elif first:
             self.order.read(heading.key, number, heading.line)
         if first:
-            self.first_ids[number] = id_
+            self.first_ids[number] = heading.id
             if heading.kind == "chapter":
                 self.chapter_titles[number] = heading.title
-        parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
-        candidate = heading.level > 1 and bool(
+        heading.parent = self.first_ids.get(".".join(number.split(".")[:-1])) if heading.level > 1 else None
+        heading.candidate = heading.level > 1 and bool(
             heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
-        self.open = _OpenSection(heading, id_, parent, candidate, _appendix_mode(heading), penalty=heading.penalty)
+        heading.mode = _appendix_mode(heading)
+        self.open = heading
 
     def close_section(self) -> None:
         open_ = self.open
         if open_ is None:
             return
         self.open = None
-        heading = open_.heading
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
-            open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
-        blocks, refs, examples = self.blocks(open_.chunks)
+            open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
+        examples = tuple(chunk.block().as_text() for chunk in open_.blocks if chunk.example)
         infraction = self.infraction(open_, examples) if open_.candidate else None
-        kind = "infraction" if infraction else heading.kind
-        self.sections.append(Section(
-            id=open_.id, number=heading.number, title=heading.title, level=heading.level,
-            blocks=blocks, examples=examples, parent=open_.parent, refs=refs, line=heading.line,
-            infraction=infraction, kind=kind))
+        self.sections.append(open_.section(examples, infraction=infraction,
+                                           kind="infraction" if infraction else open_.kind))
         if open_.mode == "penalties":
             if open_.single is not None and open_.single.orphan is not None:
                 self.pair_orphan(open_, open_.single)
             if self.appendix_rows is None or not self.appendix_rows[1]:   # the first quick reference with rows
-                self.appendix_rows = (heading.line, open_.rows)
+                self.appendix_rows = (open_.line, open_.rows)
 
     def infraction(self, open_: _OpenSection, examples: tuple[str, ...]) -> Optional[Infraction]:
-        heading = open_.heading
-        if not (heading.category or open_.penalty):
+        if not (open_.category or open_.penalty):
             return None
-        category = heading.category or singular(self.chapter_title(heading.number))
-        name = heading.name or heading.title
         parts: dict[str, list[str]] = {}
-        for chunk in open_.chunks:
+        for chunk in open_.blocks:
             if chunk.part and chunk.kind != SUBHEADING:
                 parts.setdefault(chunk.part, []).append(_part_text(chunk))
-        upgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("upgrade:"))
-        downgrades = tuple("\n\n".join(parts[key]) for key in parts if key.startswith("downgrade:"))
+        text = {part: "\n\n".join(texts) for part, texts in parts.items()}
         return Infraction(
-            category=category, name=name, penalty=normalise_penalty(open_.penalty),
-            definition="\n\n".join(parts.get("definition", ())),
-            examples=examples,
-            philosophy="\n\n".join(parts.get("philosophy", ())),
-            additional_remedy="\n\n".join(parts.get("additional_remedy", ())),
-            upgrades=upgrades, downgrades=downgrades)
-
-    def blocks(self, chunks: list[_Chunk]) -> tuple[tuple[Block, ...], tuple[Reference, ...], tuple[str, ...]]:
-        blocks, refs, examples = [], [], []
-        for index, chunk in enumerate(chunks):
-            block = chunk.block()
-            blocks.append(block)
-            if chunk.example:
-                examples.append(block.as_text())
-            if chunk.kind != SUBHEADING:
-                refs.extend(chunk.references(index))
-        return tuple(blocks), tuple(refs), tuple(examples)
+            category=open_.category or singular(self.chapter_title(open_.number)), name=open_.name or open_.title,
+            penalty=normalise_penalty(open_.penalty), definition=text.get("definition", ""), examples=examples,
+            philosophy=text.get("philosophy", ""), additional_remedy=text.get("additional_remedy", ""),
+            upgrades=tuple(text[part] for part in text if part.startswith("upgrade:")),
+            downgrades=tuple(text[part] for part in text if part.startswith("downgrade:")))
 
     # -- body --------------------------------------------------------------------------------
-
-    def chunks(self) -> list[_Chunk]:
-        return self.open.chunks if self.open else self.front
 
     def body_line(self, text: str, form: type, line: int) -> None:
         open_ = self.open
@@ -513,7 +475,7 @@ class _IpgParser(KindParser):
                 LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not common.ends_sentence(value))):
             self.set_penalty(open_, value, line)
             return True
-        open_.chunks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
+        open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
         return False
 
     def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
@@ -522,19 +484,19 @@ class _IpgParser(KindParser):
             open_.penalty = value
         elif not penalties_agree(open_.penalty, value):
             # an error whatever Appendix A says (pipeline.parse.quick_reference keeps the one it agrees with)
-            self.second_penalties.append(SecondPenalty(open_.heading.number, value, line))
+            self.second_penalties.append(SecondPenalty(open_.number, value, line))
 
     def part_and_penalty(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
         """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
         match = PART_AND_PENALTY.match(_plain(text))
-        if not match or form is ListItem or open_.heading.level < 2:
+        if not match or form is ListItem or open_.level < 2:
             return False
         open_.candidate = True
         self.set_penalty(open_, match.group("penalty"), line)
         part = PART_NAMES[match.group("part").lower()]
         if part != "penalty":
             self.start_part(open_, part)
-            open_.chunks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
         return True
 
     def section_line(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
@@ -543,7 +505,7 @@ class _IpgParser(KindParser):
         if not (self.part_line(open_, text, plain, form, line) or self.penalty_row_of(open_, text, form, line)
                 or self.part_and_penalty(open_, text, form, line) or self.part_label(open_, text, plain, line)
                 or self.lone_penalty(open_, plain, line)):
-            self.plain_line(open_.chunks, text, form, line, open_.part)
+            self.plain_line(open_.blocks, text, form, line, open_.part)
 
     def part_line(self, open_: _OpenSection, text: str, plain: str, form: type, line: int) -> bool:
         """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
@@ -555,7 +517,7 @@ class _IpgParser(KindParser):
             open_.awaiting_penalty = line
             return True
         self.start_part(open_, part)
-        open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+        open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
         return True
 
     def penalty_row_of(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
@@ -578,24 +540,22 @@ class _IpgParser(KindParser):
             self.set_penalty(open_, label.group("rest"), line)
             return True
         self.start_part(open_, part)
-        open_.chunks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
+        open_.blocks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
         return True
 
     def lone_penalty(self, open_: _OpenSection, plain: str, line: int) -> bool:
         """The penalty on a line of its own, before any text but headings."""
         if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(plain) \
-                and all(chunk.kind == SUBHEADING for chunk in open_.chunks):
+                and all(chunk.kind == SUBHEADING for chunk in open_.blocks):
             self.set_penalty(open_, plain, line)
             return True
         return False
 
     def start_part(self, open_: _OpenSection, part: str) -> None:
-        if part == "upgrade":
-            open_.upgrades += 1
-            part = f"upgrade:{open_.upgrades}"
-        elif part == "downgrade":
-            open_.downgrades += 1
-            part = f"downgrade:{open_.downgrades}"
+        """The part the next blocks belong to (the second upgrade a section gives is "upgrade:2")."""
+        if part in ("upgrade", "downgrade"):
+            open_.repeats[part] = open_.repeats.get(part, 0) + 1
+            part = f"{part}:{open_.repeats[part]}"
         open_.part = part
 
     def plain_line(self, chunks: list[_Chunk], text: str, form: type, line: int, part: str) -> None:
@@ -616,10 +576,7 @@ class _IpgParser(KindParser):
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
         elif ended and (number := NUMBER_ITEM.match(text)):
             chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
-        elif self.continues(last, text) or (part == "examples" and last is not None and last.example
-                                            and not self.blank_before):
-            last.add(text, line)           # (an example broken across a page: "They realize the error...")
-        else:
+        elif not self.carried_on(chunks, text, line, part):
             chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
 
     def list_item(self, text: str, form: type, line: int, part: str, ended: bool,
@@ -638,21 +595,16 @@ class _IpgParser(KindParser):
         drawn = drawn_item(text, ended, last)
         return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
 
-    def continues(self, last: Optional[_Chunk], text: str) -> bool:
-        """Does this line carry on the paragraph (or list item) before it?"""
-        if last is None or not last.open or last.kind in (SUBHEADING, TABLE_ROW) or self.blank_before:
-            return False
-        first = text[0]
-        if first.islower() or first in "(":
-            return True
-        return not self.html and not common.ends_sentence(last.text)
-
-    def paragraph(self, chunks: list[_Chunk], text: str, line: int, part: str) -> None:
+    def carried_on(self, chunks: list[_Chunk], text: str, line: int, part: str = "") -> bool:
+        """Whether the line goes on with the paragraph or list item right above it (then added to it); in an
+        infraction's examples, so does an example broken across a page ("They realize the error...")."""
         last = chunks[-1] if chunks else None
-        if self.continues(last, text):
-            last.add(text, line)
-        else:
-            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+        if last is None or self.blank_before or not (
+                last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(text, last.parts[-1], last)
+                or part == "examples" and last.example):
+            return False
+        last.add(text, line)
+        return True
 
     # -- appendices --------------------------------------------------------------------------
 
@@ -661,7 +613,6 @@ class _IpgParser(KindParser):
         cells = _row_cells(text)
         if not cells:
             return
-        row = _Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False)
         single, open_.single = open_.single, None
         orphan, open_.orphan = open_.orphan, None
         lone_penalty = len(cells) == 1 and WHOLE_PENALTY.match(cells[0])
@@ -669,22 +620,26 @@ class _IpgParser(KindParser):
             self.pair_orphan(open_, single)
         if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
             open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
+        elif lone_penalty and single is not None:    # pdftotext's default mode: the name, then its penalty below
+            open_.group = single.group
+            open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
         elif lone_penalty:
-            if single is not None:
-                # pdftotext's default mode gives each cell a line: the name, then its penalty.
-                open_.group = single.group
-                open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
-            else:
-                open_.orphan = (cells[0], line)
-        elif len(cells) == 1:
-            if len(cells[0]) <= 80 and not common.ends_sentence(cells[0]) and not KNOWN_CATEGORY.match(cells[0]):
-                open_.single = _Name(cells[0], line, open_.group, orphan)
-            if looks_like_subheading(cells[0]):
-                open_.group = cells[0]
-            elif open_.single is None:   # a note under the table, not a row
-                self.paragraph(open_.chunks, text, line, "")
-                return
-        open_.chunks.append(row)
+            open_.orphan = (cells[0], line)
+        elif len(cells) == 1 and not self.one_cell(open_, cells[0], line, orphan):
+            if not self.carried_on(open_.blocks, text, line):    # a note under the table, not a row
+                open_.blocks.append(_Chunk(PARAGRAPH, [text], line))
+            return
+        open_.blocks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False))
+
+    def one_cell(self, open_: _OpenSection, cell: str, line: int, orphan: Optional[tuple]) -> bool:
+        """An Appendix A line of one cell: an infraction's name its penalty may follow, or a group line ("Game
+        Play Errors"); False for a note under the table."""
+        if len(cell) <= 80 and not common.ends_sentence(cell) and not KNOWN_CATEGORY.match(cell):
+            open_.single = _Name(cell, line, open_.group, orphan)
+        group = looks_like_subheading(cell)
+        if group:
+            open_.group = cell
+        return group or open_.single is not None
 
     def pair_orphan(self, open_: _OpenSection, single: _Name) -> None:
         """A penalty read just before a name that no penalty followed: the text put that row's cells out of
@@ -698,17 +653,14 @@ class _IpgParser(KindParser):
     def change_note(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
         if DATE_LINE.match(text) or form is Heading:
-            open_.chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
             return
         note = CHANGE_NOTE.match(text)
         if note:
-            open_.chunks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
+            open_.blocks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
             return
-        last = open_.chunks[-1] if open_.chunks else None
-        if self.continues(last, text):
-            last.add(text, line)
-            return
-        self.plain_line(open_.chunks, text, form, line, "")
+        if not self.carried_on(open_.blocks, text, line):
+            self.plain_line(open_.blocks, text, form, line, "")
 
     # -- the document ------------------------------------------------------------------------
 
@@ -734,7 +686,7 @@ def _plain(text: str) -> str:
     return text
 
 
-def _appendix_mode(heading: _Heading) -> str:
+def _appendix_mode(heading: _OpenSection) -> str:
     """How an appendix's lines are read: "penalties" (Appendix A's quick reference), "changes" (Appendix B's
     notes), or "" as any section's."""
     if heading.kind != "appendix":

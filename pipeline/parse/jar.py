@@ -28,28 +28,11 @@ from typing import Optional
 from .. import kinds
 from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
-from ..read.stream import (
-    ALONE,
-    BOLD,
-    Blank,
-    ContentsLine,
-    Element,
-    Heading,
-    ListItem,
-    Paragraph,
-    TableRow,
-    stream_of,
-)
+from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import Draft, SectionDraft, drawn_item
-from .common import (
-    SectionIds,
-    ends_paragraph,
-    ends_sentence,
-    looks_like_title,
-    title_case,
-)
+from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
 from .ending import credits_start
-from .kind_parser import KindParser, holds_no_text
+from .kind_parser import KindParser
 
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
@@ -62,10 +45,11 @@ SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
 class _JarParser(KindParser):
+    pdf_paragraphs_apart = True
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
         self.stream = stream_of(source)
-        self.ids = SectionIds(self.problems, info.source)
         self.sections: list[SectionDraft] = []
         self.section: Optional[SectionDraft] = None     # the headed section being read
         self.section_level = SECTION_LEVEL               # the heading level that opened it
@@ -76,33 +60,23 @@ class _JarParser(KindParser):
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
 
     def parse(self) -> Document:
-        stream = self.stream
-        credits_at = credits_start(stream)
-        for index, element in enumerate(stream):
-            if isinstance(element, Blank):
-                self.previous = ""
-                continue
-            self.in_credits = self.in_credits or (index >= credits_at and bool(self.sections))
-            sections = len(self.sections)
-            following = next((after for after in stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
-            try:
-                self.element(element, following)
-            except Exception as error:  # never raise on odd content
-                self.could_not_read(element, error)
-            self.previous = element.text
-            self.previous_heading = len(self.sections) > sections
+        self.read(self.stream, credits_start(self.stream))
         return self.finish()
 
     def keep_unread(self, element: Element) -> None:
         self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
 
-    def element(self, element: Element, following: Optional[Element]) -> None:
-        if isinstance(element, ContentsLine) or holds_no_text(element):
-            return                                # a contents entry, page furniture: not the document's text
-        if self.in_credits:
-            self.credit_line(element)
-        elif not self.opens_section_or_issue(element, following):
-            self.body_line(element)
+    def line(self, index: int, element: Element) -> None:
+        """A heading, an issue's name or body text (not a contents entry); `previous` and `previous_heading` say
+        what it was, whatever happens."""
+        sections = len(self.sections)
+        following = next((after for after in self.stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
+        try:
+            if not (isinstance(element, ContentsLine) or self.opens_section_or_issue(element, following)):
+                self.body_line(element)
+        finally:
+            self.previous = element.text
+            self.previous_heading = len(self.sections) > sections
 
     def opens_section_or_issue(self, element: Element, following: Optional[Element]) -> bool:
         """Whether `element` is a section's heading or names an issue (and opens it)."""
@@ -128,21 +102,11 @@ class _JarParser(KindParser):
             marker, body = drawn or ("•", text)
             self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
             return
-        if last is not None and self.continues(last, text):
+        if last is not None and last.kind in (PARAGRAPH, BULLET) and self.previous and not self.previous_heading \
+                and self.goes_on(text, self.previous, last):
             last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
             self.add_block(Draft(PARAGRAPH, [text], element.line, glued=True))
-
-    def continues(self, last: Draft, text: str) -> bool:
-        """Whether a line goes on with the paragraph or list item above it (no blank line between)."""
-        if last.kind not in (PARAGRAPH, BULLET) or not self.previous or self.previous_heading:
-            return False
-        if last.kind == PARAGRAPH and text[0].islower() and not ends_sentence(last.text):
-            return True
-        if self.source.format == "pdf":
-            return True                      # the PDF reader parts paragraphs with a blank line
-        return not self.html and (not ends_sentence(self.previous)
-                                  or not ends_paragraph(self.previous, text, self.width) and self.width is not None)
 
     def plain_heading(self, element: Element, following: Optional[Element]) -> bool:
         """Where the source marks no headings: a short title-like line standing alone before a longer passage or
@@ -173,7 +137,7 @@ class _JarParser(KindParser):
                 or text.endswith((",", ";")) or drawn_item(text) or drawn_item(following.text) \
                 or SENTENCE_INSIDE.search(text):
             return False
-        if self.width is not None and len(text) + 1 + len(following.text.split()[0]) > self.width * 0.9:
+        if self.width is not None and not ends_paragraph(text, following.text, self.width):
             return False            # a full line: the start of a wrapped paragraph
         long_words = [word for word in words[1:] if len(word) > 3 and word[0].isalpha()]
         return sum(word[0].isupper() for word in long_words) * 2 < len(long_words)   # sentence case, not a title

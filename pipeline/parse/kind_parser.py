@@ -1,21 +1,22 @@
-"""What the IPG, MTR and JAR parsers do alike around their own grammar: the front matter they collect, the
-credits they read, the problems they record, a line they could not read kept as a paragraph (never an
-exception), the lines that hold none of the document's text, the width a text was wrapped at, whether a
-paragraph may end where a line begins, and the Document they hand back.
+"""What the IPG, MTR and JAR parsers do alike around their own grammar: the loop that reads their lines,
+the front matter they collect, the credits they read, section ids and the numbers' order, the problems
+they record, a line they could not read kept as a paragraph (never an exception), the lines that hold
+none of the document's text, the width a text was wrapped at, whether a paragraph may end where a line
+begins, whether a line goes on with the paragraph above, and the Document they hand back.
 
-Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, when a
-line goes on with the paragraph above. (The CR parser, built for speed, does these its own way.)
+Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, where a
+paragraph or item is open to go on. (The CR parser, built for speed, does these its own way.)
 """
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Sequence
+from typing import Collection, Iterable, Optional, Sequence
 
-from ..model import PARAGRAPH, Document, DocumentInfo, Problem, Section
+from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft
-from .common import ends_sentence, line_failed, wrap_width
+from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
 from .ending import CREDIT_LINE
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
@@ -39,21 +40,91 @@ def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool
 class KindParser:
     """The state every kind's parser keeps besides its sections, and the Document it makes of them."""
 
+    # Whether a paragraph ends with every sentence that ends a line, and only there (the IPG's, wherever the
+    # line ends), or where the line is not full (the MTR's and the JAR's).
+    sentence_ends_paragraph = False
+    # Whether a PDF's paragraphs are set apart by a gap, the reader's blank line (the JAR's): there every line
+    # goes on with the paragraph above.
+    pdf_paragraphs_apart = False
+    lone_numbers_are_text = False       # (see holds_no_text)
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.source = source
         self.info = info
         self.problems: list[Problem] = []
+        self.ids = SectionIds(self.problems, info.source)       # the sections' ids, unique
+        self.order = NumberOrder(self.problems, info.source)    # the highest section number read so far
         self.front: list[Draft] = []            # the blocks before the first section
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
         self.previous: Optional[str] = None     # the last line of text read (None, or "", after a blank line)
         self.previous_heading = False           # whether that line was a heading
+        self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
+        self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
+
+    def read(self, elements: Sequence[Element], credits_at: int, skip: Collection[int] = ()) -> None:
+        """Read `elements` in turn: from `credits_at` on, once the sections have begun, the credits; before them,
+        what `skip` names (a contents list) is passed over; a blank line ends a paragraph, what holds no text is
+        passed over, any other line is the kind's to read (`line`; one that raises is kept as it is written)."""
+        for index, element in enumerate(elements):
+            if not self.in_credits and index >= credits_at and self.sections_begun():
+                self.in_credits = True
+                self.close()
+            if index in skip and not self.in_credits:
+                continue
+            if not element.text:
+                self.blank()
+            elif (element.__class__ is PageNumber or "---" in element.text) \
+                    and holds_no_text(element, self.lone_numbers_are_text):
+                continue                    # (most lines: no call made)
+            elif self.in_credits:
+                self.credit_line(element)
+            else:
+                try:
+                    self.line(index, element)
+                except Exception as error:  # never raise on odd content
+                    self.could_not_read(element, error)
+        self.close()
+
+    def line(self, index: int, element: Element) -> None:
+        """A line of the document's text, `index` its place in the elements read."""
+        raise NotImplementedError
+
+    def sections_begun(self) -> bool:
+        return bool(self.sections)
+
+    def blank(self) -> None:
+        """A blank line: the paragraph above ends."""
+        self.previous = None
+
+    def close(self) -> None:
+        """What is being read ends (the credits begin, or the document ends)."""
 
     def paragraph_may_end(self) -> bool:
         """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
         its last line ends a sentence."""
         return not self.previous or self.previous_heading or ends_sentence(self.previous)
+
+    def goes_on(self, text: str, previous: str, above: Draft) -> bool:
+        """Whether the line `text` goes on with the paragraph or list item `above`, whose last line was
+        `previous` (the parser has made sure one is open right above): a line that starts in lower case or
+        with "(" does; in the IPG, a line after an unfinished sentence (a paragraph per line aside). Otherwise
+        only where a text was hard-wrapped: after a full line (its first word would not have fitted above; a
+        list item in a narrow column wraps after a short first line into shorter ones)."""
+        if self.every_line_goes_on:
+            return True
+        first = text[0]
+        if first.islower() or first == "(":
+            return True
+        if self.sentence_ends_paragraph:
+            return not self.html and not ends_sentence(previous)
+        if self.width is None:
+            return False
+        if ends_sentence(previous):
+            return len(previous) + 1 + len(first_word(text)) > self.width
+        return not ends_paragraph(previous, text, self.width) or (
+            above.kind in (BULLET, NUMBERED) and len(above.parts) == 1 and len(text) <= len(previous))
 
     def wrapped_at(self, stream: Sequence[Element]) -> Optional[int]:
         """The width the text of `stream` was hard-wrapped at (contents lines aside), or None: a paragraph a line."""
@@ -74,8 +145,7 @@ class KindParser:
 
     def could_not_read(self, element: Element, error: Exception) -> None:
         """What a parser does where reading `element` raised (odd content never stops a parse): a warning with its
-        line, and its text kept as a paragraph where the parser is (`keep_unread`). (Each parser's loop holds the
-        `try`, which costs nothing while nothing fails.)"""
+        line, and its text kept as a paragraph where the parser is (`keep_unread`)."""
         line_failed(self.problems, self.info.source, element.line, error)
         self.keep_unread(element)
 

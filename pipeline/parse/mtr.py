@@ -22,8 +22,8 @@ tables, dot-leader contents lines and page numbers:
 - "1. Players may exchange..." looks exactly like a chapter heading: a chapter
   is accepted only when the contents list names it, when a heading tag marks it,
   or when the next line is its own first section ("1.1 ...").
-- Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and
-  end punctuation; files with one paragraph per line (plain text, HTML) are not.
+- Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and end punctuation
+  (KindParser.goes_on); files with one paragraph per line (plain text, HTML) are not.
 - Headings the source marks (HTML h1-h6, Markdown "#" or "**1.1 Title**", a PDF font) help, but are
   never required.
 - A note run into a heading line ("Appendix D-Recommended Booster Mix (these numbers are
@@ -57,17 +57,7 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
-from .common import (
-    CLOSING_MARKS,
-    NumberOrder,
-    SectionIds,
-    ends_paragraph,
-    ends_sentence,
-    first_word,
-    looks_like_title,
-    normalise_title,
-    title_case,
-)
+from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import credits_start, text_end
 from .kind_parser import KindParser, text_lines
@@ -198,10 +188,11 @@ def order_key(shape: _Shape) -> tuple:
 # --- the parser ----------------------------------------------------------------------------------
 
 class _Parser(KindParser):
+    lone_numbers_are_text = True     # a tiebreaker example's numbers
+
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.prefix = info.id
-        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), lone_numbers_are_text=True)]
+        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), self.lone_numbers_are_text)]
         self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
         texts = [line.text for line in self.lines]
         self.style = numbering_style(texts)
@@ -209,19 +200,16 @@ class _Parser(KindParser):
         self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
         self.width = self.wrapped_at(self.lines)
         self.contents = self._find_contents()
-        self.skip = self.contents.skip
+        self.skip = set(self.contents.skip)                    # and the lines a heading's title was taken from
         self.contents_by_number = self.contents.by_number()
         self.contents_subheadings = {normalise_title(entry.title): entry for entry in self.contents.unnumbered()}
-        self.credits_at = credits_start(self.lines)
         # Output being built.
         self.sections: list[SectionDraft] = []
-        self.ids = SectionIds(self.problems, info.source)
         self.numbered: dict[str, SectionDraft] = {}
         self.target: list[Draft] = self.front
         self.current: Optional[SectionDraft] = None           # section receiving blocks
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
-        self.order = NumberOrder(self.problems, info.source)
 
     # --- contents list ---
 
@@ -251,33 +239,19 @@ class _Parser(KindParser):
     # --- main pass ---
 
     def parse(self) -> Document:
-        consumed: set[int] = set()
-        for index, element in enumerate(self.lines):
-            if index in self.skip or index in consumed:
-                continue
-            if not element.text:
-                self._close()
-                self.previous = None
-                continue
-            if not self.in_credits and index >= self.credits_at and self.sections:
-                self._close()
-                self.in_credits = True
-            if self.in_credits:
-                self.credit_line(element)
-            else:
-                try:
-                    self._line(index, consumed)
-                except Exception as error:  # never raise on odd content
-                    self.could_not_read(element, error)
-        self._close()
+        self.read(self.lines, credits_start(self.lines), self.skip)
         return self.finish()
 
+    def blank(self) -> None:
+        self.close()
+        self.previous = None
+
     def keep_unread(self, element: Element) -> None:
-        self._close()
+        self.close()
         self.target.append(Draft(PARAGRAPH, [element.text], element.line))
 
-    def _line(self, index: int, consumed: set[int]) -> None:
-        if not (self._heading(index, consumed) or self._subheading(index)):
+    def line(self, index: int, element: Element) -> None:
+        if not (self._heading(index) or self._subheading(index)):
             self._body_line(index)
 
     def _next_index(self, index: int) -> Optional[int]:
@@ -298,7 +272,7 @@ class _Parser(KindParser):
 
     # --- headings ---
 
-    def _heading(self, index: int, consumed: set[int]) -> bool:
+    def _heading(self, index: int) -> bool:
         shape = self.shapes[index]
         if shape is None:
             return False
@@ -310,8 +284,8 @@ class _Parser(KindParser):
         if not self._accepted(index, shape, isinstance(element, Heading)):
             return False
         if title_line is not None:
-            consumed.add(title_line)
-        title = self._full_title(index if title_line is None else title_line, shape, consumed)
+            self.skip.add(title_line)
+        title = self._full_title(index if title_line is None else title_line, shape)
         self._open_section(shape, title, element.line)
         if note:
             self.open = Draft(PARAGRAPH, [note], element.line)
@@ -393,7 +367,7 @@ class _Parser(KindParser):
         expected = "A" if not last or last[0] == 0 else chr(ord(last[1][-1]) + 1)
         return shape.number[-1] == expected
 
-    def _full_title(self, index: int, shape: _Shape, consumed: set[int]) -> str:
+    def _full_title(self, index: int, shape: _Shape) -> str:
         """A heading title wrapped onto the next line, when the contents list has it whole."""
         entry = self.contents_by_number.get(shape.number)
         title = shape.title
@@ -404,19 +378,19 @@ class _Parser(KindParser):
             return title
         longer = f"{title} {self.lines[following].text}"
         if normalise_title(longer) == normalise_title(entry.title):
-            consumed.add(following)
+            self.skip.add(following)
             return longer
         return title
 
     def _open_section(self, shape: _Shape, title: str, line: int) -> None:
-        self._close()
+        self.close()
         self.order.read(order_key(shape), shape.number, line)
         entry = self.contents_by_number.get(shape.number)
         if entry and normalise_title(entry.title) != normalise_title(title):
             self.problem(INFO, line, f"the contents list calls {shape.number} \"{entry.title}\" "
                                      f"but its heading says \"{title}\"")
         level, kind, parent = self._place(shape)
-        draft = SectionDraft(self.ids.unique(section_id(self.prefix, shape.number), shape.number, line),
+        draft = SectionDraft(self.ids.unique(section_id(self.info.id, shape.number), shape.number, line),
                       shape.number, title, level, kind, parent, line)
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
@@ -453,7 +427,7 @@ class _Parser(KindParser):
         entry = self.contents_by_number.get(number)
         if entry is None or not number.isdigit():
             return
-        chapter = SectionDraft(self.ids.unique(section_id(self.prefix, number), number, entry.line),
+        chapter = SectionDraft(self.ids.unique(section_id(self.info.id, number), number, entry.line),
                         number, entry.title, 1, "chapter", None, entry.line)
         self.sections.append(chapter)
         self.numbered[number] = chapter
@@ -471,7 +445,7 @@ class _Parser(KindParser):
         if not (known or isinstance(element, Heading) or EXAMPLE_LABEL.match(text)
                 or self._looks_like_subheading(index)):
             return False
-        self._close()
+        self.close()
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
             self._open_subheading_section(text, element.line)
         else:
@@ -489,7 +463,7 @@ class _Parser(KindParser):
             return False
         if any(character.isdigit() for character in text):
             return False
-        if self.open is not None and not self.paragraph_may_end() and self._continues(text):
+        if self.open is not None and not self.paragraph_may_end() and self.goes_on(text, self.previous, self.open):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
         if not (self.paragraph_may_end() or self._in_list()):
             return False
@@ -524,21 +498,21 @@ class _Parser(KindParser):
         self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
-            self._close()
+            self.close()
             self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
             self.previous = text
             return
         item = self._list_item(index, finished_before)
         if item is not None:
-            self._close()
+            self.close()
             self.open = item
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
-            self._close()
+            self.close()
             self.open = Draft(PARAGRAPH, [text], element.line, example=True)
-        elif self.open is not None and self._continues(text):
+        elif self.open is not None and self.goes_on(text, self.previous, self.open):
             self.open.add(text, element.line)
         else:
-            self._close()
+            self.close()
             self.open = Draft(PARAGRAPH, [text], element.line)
         self.previous = text
 
@@ -574,24 +548,7 @@ class _Parser(KindParser):
     def _in_list(self) -> bool:
         return self.open is not None and self.open.kind in (BULLET, NUMBERED)
 
-    def _continues(self, text: str) -> bool:
-        """Whether `text` is the next hard-wrapped line of the open block."""
-        previous = self.previous
-        if not previous or self.previous_heading:
-            return False
-        lowercase = text[0].islower() or text[0] == "("
-        if self.width is None:
-            return lowercase and not ends_sentence(previous)   # a stray break inside a sentence
-        if lowercase:
-            return True
-        if not ends_sentence(previous):
-            # A full line wraps into the next one: its next word would not have fitted on it; a list item in a
-            # narrow column wraps after a short first line into shorter ones.
-            return not ends_paragraph(previous, text, self.width) or (
-                self._in_list() and len(self.open.parts) == 1 and len(text) <= len(previous))
-        return len(previous) + 1 + len(first_word(text)) > self.width    # a sentence ending a line full to the end
-
-    def _close(self) -> None:
+    def close(self) -> None:
         if self.open is None:
             return
         draft, self.open = self.open, None
