@@ -100,3 +100,20 @@ def test_the_credits_read_alike_a_credit_line_a_paragraph_a_line_in_lower_case_g
     assert [block.text for block in document.credits] == [
         "All trademarks are property of Wizards of the Coast LLC in the U.S.A. and other countries. ©2026 Wizards.",
         "© 2026 Viacom International Inc. All Rights Reserved."]
+
+
+@pytest.mark.parametrize("kind", ["mtr", "jar"])
+def test_where_a_paragraph_is_a_line_one_in_lower_case_goes_on_only_after_an_unfinished_sentence(kind):
+    heading = {"mtr": "<h1>Magic: The Gathering Tournament Rules</h1><h2>1. Tournament Fundamentals</h2>"
+                      "<h3>1.1 Tournament Types</h3>",
+               "jar": "<h1>Judging at Regular Rules Enforcement Level</h1><h2>Common Issues</h2>"}[kind]
+    html = (f"<html><body>{heading}<p>Players shuffle their decks before each game of a match.</p>"
+            "<p>(Sleeves are allowed.)</p><p>A judge may shuffle the deck of a player</p>"
+            "<p>who asks for it, at any time.</p><p>Then the game goes on.</p><p>Nothing else happens.</p>"
+            "<p>The match ends.</p>"
+            "</body></html>")
+    document = parse(read_bytes(html.encode(), "hand-made.html"),
+                     DocumentInfo(id=kind, kind=kind, title=kind.upper(), edition=None, source="hand-made.html"))
+    assert [block.text for section in document.sections for block in section.blocks][-6:-3] == [
+        "Players shuffle their decks before each game of a match.", "(Sleeves are allowed.)",
+        "A judge may shuffle the deck of a player who asks for it, at any time."]

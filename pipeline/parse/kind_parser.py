@@ -109,14 +109,15 @@ class KindParser:
     def goes_on(self, text: str, previous: str, above: Draft) -> bool:
         """Whether the line `text` goes on with the paragraph or list item `above`, whose last line was
         `previous` (the parser has made sure one is open right above): a line that starts in lower case or
-        with "(" does; in the IPG, a line after an unfinished sentence (a paragraph per line aside). Otherwise
+        with "(" does (where a paragraph is a line, only after an unfinished sentence: "(" may open one of
+        its own); in the IPG, a line after an unfinished sentence (a paragraph per line aside). Otherwise
         only where a text was hard-wrapped: after a full line (its first word would not have fitted above; a
         list item in a narrow column wraps after a short first line into shorter ones)."""
         if self.every_line_goes_on:
             return True
         first = text[0]
-        if first.islower() or first == "(":
-            return True
+        if first.islower() or first == "(":     # a paragraph a line: a stray break inside a sentence only
+            return self.width is not None or self.sentence_ends_paragraph or not ends_sentence(previous)
         if self.sentence_ends_paragraph:
             return not self.html and not ends_sentence(previous)
         if self.width is None:
