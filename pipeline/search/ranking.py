@@ -4,10 +4,11 @@ at a fraction of the cost, so that a question nobody asked before costs about wh
 `answer(index, query, limit, kind)` reads the question with `question.understand` and ranks with the
 formula of `scoring` (same operations, same order: the same floating-point scores), on a
 `published.PublishedIndex`. What it does once instead of again and again: a coverage factor for each
-pattern of matched words (not for each entry), the best MAX_RANKED by a partial sort, rows only for
-the answers shown, each snippet's pattern once a question over text whose spaces were folded when it
-was first shown, and the nearest numbers by bisection in lists sorted once. tests/test_server.py holds
-its answers equal to `engine.search`'s, scores included, on every question set and on misspelt ones.
+pattern of matched words (not for each entry), each entry's sort key in the scoring loop, the best
+MAX_RANKED by a partial sort, rows only for the answers shown, snippets over text whose spaces were
+folded when it was first shown, and the nearest numbers by bisection in lists sorted once.
+tests/test_server.py holds its answers equal to `engine.search`'s, scores included, on every question
+set, on misspelt ones and on questions naming a level.
 """
 from __future__ import annotations
 
