@@ -335,8 +335,8 @@ def test_rulekb_serve_says_it_serves_once_every_process_waits_for_connections(si
 
 def _watches_the_socket(pid: int, port: int) -> bool:
     """Whether one of a process's epoll sets holds its listening socket on `port` (Linux's /proc)."""
-    listening = {int(line.split()[9]) for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
-                 if int(line.split()[1].split(":")[1], 16) == port and line.split()[3] == "0A"}   # 0A: listen
+    rows = [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]
+    listening = {int(row[9]) for row in rows if int(row[1].split(":")[1], 16) == port and row[3] == "0A"}  # 0A: listen
     numbers, epolls = set(), []
     for entry in Path(f"/proc/{pid}/fd").iterdir():
         with contextlib.suppress(OSError):

@@ -599,9 +599,10 @@ class _IpgParser(KindParser):
         """Whether the line goes on with the paragraph or list item right above it (then added to it); in an
         infraction's examples, so does an example broken across a page ("They realize the error...")."""
         last = chunks[-1] if chunks else None
-        if last is None or self.blank_before or not (
-                last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(text, last.parts[-1], last)
-                or part == "examples" and last.example):
+        if last is None or self.blank_before:
+            return False
+        goes_on = last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(text, last.parts[-1], last)
+        if not (goes_on or part == "examples" and last.example):
             return False
         last.add(text, line)
         return True
