@@ -13,8 +13,9 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Optional
 
-from .engine import natural_key
-from .index import Hit
+from .engine import Result, natural_key
+from .index import SCORE_SCALE, Hit
+from .question import FIELD_BOOSTS
 
 MAX_CHILDREN = 100          # subrules listed under a number, as KnowledgeBase.by_parent
 MAX_NUMBERED = 20           # sections of one number, as KnowledgeBase.by_number
@@ -42,6 +43,7 @@ class PublishedIndex:
         for name in sorted(set(manifest["terms"].values())):
             self._flat.update(read(name))
         self._postings: dict[str, list] = {}
+        self._scaled: dict[str, list] = {}
         self.rows: list[list] = []                       # entry position -> display row (browser._display_row)
         for _, name in manifest["chunks"]:
             self.rows.extend(read(name))
@@ -95,6 +97,17 @@ class PublishedIndex:
             self._postings[term] = found
         return found
 
+    def scaled_postings(self, term: str) -> list[tuple[str, tuple[int, ...], tuple[float, ...]]]:
+        """[(field, entry positions, (score / SCORE_SCALE) * the field's boost)]: the first two operations of
+        scoring.add_postings done once per term (kept), so a question only weighs and adds them."""
+        found = self._scaled.get(term)
+        if found is None:
+            found = self._scaled[term] = [
+                (name, tuple(position for position, _ in postings),
+                 tuple((value / SCORE_SCALE) * FIELD_BOOSTS[name] for _, value in postings))
+                for name, postings in self.postings(term)]
+        return found
+
     def facts(self) -> list[tuple[str, bool, bool, bool]]:
         """(kind, archived, glossary?, variant rule?) of every entry, by position."""
         return self._facts
@@ -110,6 +123,14 @@ class PublishedIndex:
                    headings=heading, penalty=penalty, section_kind="glossary" if glossary else "",
                    parent=self.rows[parent][9] if parent >= 0 else "",
                    targets=tuple(self.rows[target][9] for target in targets), archived=archived, action=action)
+
+    def result(self, position: int, score: float, snippet: str) -> Result:
+        """What an answer shows of an entry (engine's Result of its hit), made from its row."""
+        number, title, heading, _, _, penalty, _, _, _, entry_id, action = self.rows[position]
+        kind, archived, _, _ = self._facts[position]
+        title = title or (heading.split(" › ")[-1] if heading else "")
+        return Result(entry_id, self._document_of[position]["id"], number, title, snippet, self.link(position) or None,
+                      score, kind, penalty, not archived, action)
 
     def link(self, position: int) -> str:
         """An entry's address on the site ("cr/704/#704.5k"), as the worker makes it; "" if it has no page."""

@@ -3,12 +3,14 @@ at a fraction of the cost, so that a question nobody asked before costs about wh
 
 `answer(index, query, limit, kind)` reads the question with `question.understand` and ranks with the
 formula of `scoring` (same operations, same order: the same floating-point scores), on a
-`published.PublishedIndex`. What it does once instead of again and again: a coverage factor for each
-pattern of matched words (not for each entry), each entry's sort key in the scoring loop, the best
-MAX_RANKED by a partial sort, rows only for the answers shown, snippets over text whose spaces were
-folded when it was first shown, and the nearest numbers by bisection in lists sorted once.
+`published.PublishedIndex`. What it does once instead of again and again: each term's postings scaled by
+their field's boost (kept), a coverage factor for each pattern of matched words (not for each entry), rows
+only for the answers shown, snippets over text whose spaces were folded when it was first shown (marked
+by `marks.Marks`, no expression compiled), and the nearest numbers by bisection in lists sorted once.
+What it does not do: score the entries that cannot be among the best MAX_RANKED (`_ranked`), so a
+question holding a word of thousands of entries ("rule", "card") costs about what a rare word costs.
 tests/test_server.py holds its answers equal to `engine.search`'s, scores included, on every question
-set, on misspelt ones and on questions naming a level.
+set, on misspelt ones and on questions naming a level, and its best MAX_RANKED to scoring's.
 """
 from __future__ import annotations
 
@@ -27,14 +29,16 @@ from .question import (
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
     GLOSSARY_WEIGHT,
+    LEVEL_BOOST,
     MAX_RANKED,
+    NAMING_FIELDS,
     NUMBER_KINDS,
     STEMMED_FIELDS,
     VARIANT_WEIGHT,
     Question,
     understand,
 )
-from .scoring import add_postings, at_level, rarity, rounded
+from .scoring import at_level, rarity, rounded
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -57,13 +61,56 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
 # -- words: scoring.ranked, the same operations in the same order -----------------------------------
 
 def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
-    return [(position, score) for _, _, position, score
-            in heapq.nsmallest(MAX_RANKED, _scored(index, question, kind))]
+    """The best MAX_RANKED (position, score), best first: scoring.ranked's first MAX_RANKED.
+
+    Only the entries that can be among them are scored. The entries holding the same words share their
+    coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times LEVEL_BOOST
+    where a level is named). The entries are walked from the highest such bound down, and the walk stops
+    where the bound falls below the score of the MAX_RANKED-th entry kept: "legend rule" scores the few
+    entries holding "legend" and the best of the thousands holding only "rule", not all of them.
+    """
+    matched = _matched(index, question, kind)
+    if matched is None:
+        return []
+    found, bits_of, coverage, named = matched
+    facts = index.facts()
+    most = LEVEL_BOOST if question.level else 1.0      # the largest factor a score is multiplied by below
+    cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
+    bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
+    kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
+    for position in sorted(bounds, key=bounds.__getitem__, reverse=True):
+        if _beaten(kept, bounds[position] * most):
+            break
+        share = coverage[bits_of[position]]
+        score = found[position]
+        for _ in range(COVERAGE_POWER):
+            score = score * share
+        fact = facts[position]
+        if question.level:
+            score = at_level(score, fact[0], question.level)
+        if fact[3] and position not in named:
+            score = score * VARIANT_WEIGHT
+        inverted = (-fact[1], rounded(score * (GLOSSARY_WEIGHT if fact[2] else 1.0)), -position, score)
+        if len(kept) < MAX_RANKED:
+            heapq.heappush(kept, inverted)
+        elif inverted > kept[0]:
+            heapq.heapreplace(kept, inverted)
+    return [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
 
 
-def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple]:
-    """(scoring's rank key: archived, minus the rounded weighed score, position; then the score) of every entry
-    holding a word of the question."""
+def _beaten(kept: list[tuple], bound: float) -> bool:
+    """Whether no entry scoring at most `bound` can enter the best kept: there are MAX_RANKED of them, the
+    worst is in a current document and scores more than `bound` by more than rounding can close (the
+    bound is raised by a billionth for the floating-point error of computing it another way)."""
+    if len(kept) < MAX_RANKED:
+        return False
+    minus_archived, worst, _, _ = kept[0]
+    return minus_archived == 0 and bound * (1 + 1e-9) < worst - 1e-6
+
+
+def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
+    """(sums of the entries holding a word of the question (in `kind`), the groups each holds as bits, the
+    coverage of each pattern of bits, the entries naming a word), None if no entry holds any."""
     groups = [group for group in question.groups if group]
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
@@ -72,14 +119,14 @@ def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
         bit = 1 << number
         for alternative in group:
             phrase = " " in alternative.stem
-            for name, postings in index.postings(alternative.stem):
+            for name, positions, values in index.scaled_postings(alternative.stem):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
-                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
-            for name, postings in [] if phrase else index.postings(alternative.word):
+                    _add(positions, values, name, alternative.weight, scores, matched, bit, named)
+            for name, positions, values in [] if phrase else index.scaled_postings(alternative.word):
                 if name == "exact":
-                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
+                    _add(positions, values, name, alternative.weight, scores, matched, bit, named)
     if not matched:
-        return []
+        return None
     facts = index.facts()
     patterns = Counter(matched.values())
     weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
@@ -97,18 +144,21 @@ def _scored(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
     for bits in patterns:
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
         coverage[bits] = held / everything if everything else 1.0
-    result = []
-    for position, score in found.items():
-        share = coverage[matched[position]]
-        for _ in range(COVERAGE_POWER):
-            score = score * share
-        fact = facts[position]
-        if question.level:
-            score = at_level(score, fact[0], question.level)
-        if fact[3] and position not in named:
-            score = score * VARIANT_WEIGHT
-        result.append((fact[1], -rounded(score * (GLOSSARY_WEIGHT if fact[2] else 1.0)), position, score))
-    return result
+    return found, matched, coverage, named
+
+
+def _add(positions: tuple[int, ...], values: tuple[float, ...], field: str, weight: float, scores: dict,
+         matched: dict, bit: int, named: set) -> None:
+    """scoring.add_postings on scaled postings: the same sums (a value times a weight of 1.0 is the value),
+    made by comprehensions rather than a statement per posting."""
+    if weight != 1.0:
+        values = [value * weight for value in values]
+    has = scores.get
+    scores.update({position: has(position, 0) + value for position, value in zip(positions, values)})
+    holds = matched.get
+    matched.update({position: holds(position, 0) | bit for position in positions})
+    if field in NAMING_FIELDS:
+        named.update(positions)
 
 
 def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]], limit: int):
@@ -160,8 +210,4 @@ def _nearest(index: PublishedIndex, number: str, kinds: tuple[str, ...]) -> list
 # -- what an answer shows: engine._result and engine.snippet ----------------------------------------
 
 def _result(index: PublishedIndex, position: int, score: float, pattern) -> Result:
-    hit = index.hit(position, score)
-    title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
-    excerpt = marked_excerpt(index.folded_text(position), pattern, SNIPPET)
-    return Result(hit.id, hit.document, hit.number, title, excerpt, hit.url or None, hit.score, hit.kind,
-                  hit.penalty, not hit.archived, hit.action)
+    return index.result(position, score, marked_excerpt(index.folded_text(position), pattern, SNIPPET))
