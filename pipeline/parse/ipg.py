@@ -198,12 +198,14 @@ class _IpgParser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
+        self.stream = stream_of(source)
+        self.listed = self.find_contents(credits_start(self.stream))
+        self.skip = self.listed.skip
+        self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
-        self.seen: set[str] = set()                 # the numbers of the headings read
         self.appendices_seen = False
-        self.first_ids: dict[str, str] = {}         # number -> id of its first section
+        self.first_ids: dict[str, str] = {}         # number -> id of its first section: the headings read
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
@@ -211,22 +213,11 @@ class _IpgParser(KindParser):
 
     # -- driver ------------------------------------------------------------------------------
 
-    def parse(self) -> Document:
-        self.stream = stream_of(self.source)
-        credits_at = credits_start(self.stream)
-        self.listed = self.find_contents(credits_at)
-        self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
-        self.read(self.stream, credits_at, self.listed.skip)
-        return self.finish()
-
     def sections_begun(self) -> bool:
         return self.open is not None
 
     def blank(self) -> None:
         self.blank_before = True
-
-    def close(self) -> None:
-        self.close_section()
 
     def keep_unread(self, element: Element) -> None:
         unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
@@ -335,14 +326,14 @@ class _IpgParser(KindParser):
         # Strongly heading-like: ALL CAPS, "Category — Name", or a penalty at the end.
         strong = is_all_caps(title) or bool(split_category(title)) or penalty
         if strong:
-            return not self.appendices_seen or (listed is not None and number not in self.seen)
-        if listed is not None or number in self.seen:
+            return not self.appendices_seen or (listed is not None and number not in self.first_ids)
+        if listed is not None or number in self.first_ids:
             return False       # the contents list calls this number something else
         return self.expected(key) and len(title.split()) <= 10
 
     def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_OpenSection]:
         number = f"Appendix {letter}"
-        if (title and not looks_like_title(title)) or (number in self.seen and not marked):
+        if (title and not looks_like_title(title)) or (number in self.first_ids and not marked):
             return None        # "Appendix A: Mulligan Procedure Error added." is a change note
         if not title and number in self.contents:
             title = self.contents[number]
@@ -352,7 +343,7 @@ class _IpgParser(KindParser):
     def renamed_in_contents(self, number: str, key: tuple, title: str) -> bool:
         """A section the contents list names otherwise ("1.3 Randomizing a Deck" over "IPG 1.3 Randomizing a
         Library"): its heading still, when it is the next number and reads as a title, not a list item."""
-        return (number in self.contents and number not in self.seen and len(key) > 1 and self.expected(key)
+        return (number in self.contents and number not in self.first_ids and len(key) > 1 and self.expected(key)
                 and len(title.split()) <= 8 and not common.ends_sentence(title))
 
     def expected(self, key: tuple) -> bool:
@@ -385,10 +376,9 @@ class _IpgParser(KindParser):
     # -- sections ----------------------------------------------------------------------------
 
     def open_section(self, heading: _OpenSection) -> None:
-        self.close_section()
+        self.close()
         number = heading.number
-        first = number not in self.seen
-        self.seen.add(number)
+        first = number not in self.first_ids
         heading.id = self.ids.unique(section_id(self.info.id, number), number, heading.line)
         if not heading.key:
             self.appendices_seen = True
@@ -404,7 +394,7 @@ class _IpgParser(KindParser):
         heading.mode = _appendix_mode(heading)
         self.open = heading
 
-    def close_section(self) -> None:
+    def close(self) -> None:
         open_ = self.open
         if open_ is None:
             return

@@ -17,7 +17,7 @@ from ..read import SourceText
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft
 from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
-from .ending import CREDIT_LINE
+from .ending import CREDIT_LINE, credits_start
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
 RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
@@ -62,6 +62,13 @@ class KindParser:
         self.previous_heading = False           # whether that line was a heading
         self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
         self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
+        self.stream: Sequence[Element] = ()     # the elements to read, as the kind's parser takes them
+        self.skip: Collection[int] = ()         # the places in `stream` of a contents list
+
+    def parse(self) -> Document:
+        """Read the stream, then hand back the Document the kind's parser makes of it (`finish`)."""
+        self.read(self.stream, credits_start(self.stream), self.skip)
+        return self.finish()
 
     def read(self, elements: Sequence[Element], credits_at: int, skip: Collection[int] = ()) -> None:
         """Read `elements` in turn: from `credits_at` on, once the sections have begun, the credits; before them,
