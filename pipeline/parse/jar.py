@@ -52,7 +52,6 @@ class _JarParser(KindParser):
         self.sections: list[SectionDraft] = []
         self.section: Optional[SectionDraft] = None     # the headed section being read
         self.section_level = SECTION_LEVEL               # the heading level that opened it
-        self.current: Optional[SectionDraft] = None     # where body text goes (the section or one of its issues)
         self.width = self.wrapped_at(self.stream)
         self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
                                    for element in self.stream)
@@ -165,9 +164,6 @@ class _JarParser(KindParser):
             self.current = self.section
             return
         self.add_block(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
-
-    def add_block(self, draft: Draft) -> None:
-        (self.current.blocks if self.current is not None else self.front).append(draft)
 
     def finish(self) -> Document:
         if not self.sections:

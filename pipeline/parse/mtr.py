@@ -191,8 +191,6 @@ class _Parser(KindParser):
         # Output being built.
         self.sections: list[SectionDraft] = []
         self.numbered: dict[str, SectionDraft] = {}
-        self.target: list[Draft] = self.front
-        self.current: Optional[SectionDraft] = None           # section receiving blocks
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
 
@@ -229,7 +227,7 @@ class _Parser(KindParser):
 
     def keep_unread(self, element: Element) -> None:
         self.close()
-        self.target.append(Draft(PARAGRAPH, [element.text], element.line))
+        self.add_block(Draft(PARAGRAPH, [element.text], element.line))
 
     def line(self, index: int, element: Element) -> None:
         if not (self._heading(index) or self._subheading(index)):
@@ -376,7 +374,6 @@ class _Parser(KindParser):
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
         self.current = self.numbered_current = draft
-        self.target = draft.blocks
         self.previous_heading = True
         self.previous = title
 
@@ -430,7 +427,7 @@ class _Parser(KindParser):
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
             self._open_subheading_section(text, element.line)
         else:
-            self.target.append(Draft(SUBHEADING, [text], element.line))
+            self.add_block(Draft(SUBHEADING, [text], element.line))
         self.previous_heading = True
         self.previous = text
         return True
@@ -468,7 +465,6 @@ class _Parser(KindParser):
                       parent.level + 1, "subheading", parent.id, line)
         self.sections.append(draft)
         self.current = draft
-        self.target = draft.blocks
 
     # --- body text ---
 
@@ -480,7 +476,7 @@ class _Parser(KindParser):
         cells = self._cells(index)
         if cells is not None:
             self.close()
-            self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
+            self.add_block(Draft(TABLE_ROW, [text], element.line, cells=cells))
             self.previous = text
             return
         item = self._list_item(index, finished_before)
@@ -533,7 +529,7 @@ class _Parser(KindParser):
         if draft.example and self.current is not None:
             self.current.examples.append(draft)
         else:
-            self.target.append(draft)
+            self.add_block(draft)
 
     # --- the document ---
 
