@@ -79,12 +79,10 @@ BOX_LABEL = re.compile(r"^(?P<title>.*\S)\s+(?P<label>Penalty):?$", re.I)
 NUMBERED_HEADING = re.compile(r"^(?:IPG\s+)?(?P<number>\d{1,2}(?:\.\d{1,2}){0,2})\.?\s+(?P<title>\S.*)$")
 APPENDIX_HEADING = re.compile(
     r"^(?:IPG\s+)?Appendix\s+(?P<letter>[A-Z])\b\.?\s*(?:[—–:-]\s*)?(?P<title>.*)$", re.I)
-EMPHASIS = re.compile(r"^(?:\*\*|__)(.*?)(?:\*\*|__)(?=\s|:|$)")
 # "Game Play Error — Missed Trigger", "Game Play Error - Missed Trigger".
 CATEGORY_DASH = re.compile(r"^(?P<category>[^—–]+?)\s*(?:[—–]|\s-\s)\s*(?P<name>\S.*)$")
 KNOWN_CATEGORY = re.compile(
     r"^(?:(?:Game Play|Tournament|Procedural|Communication)\s+Errors?|Unsporting Conduct)$", re.I)
-CATEGORY_HYPHEN = re.compile(r"^(?P<category>[^-]+?)-(?P<name>\S.*)$")
 INFRACTION_CHAPTER = re.compile(r"error|conduct|infraction|cheating", re.I)
 
 # --- Body -----------------------------------------------------------------------------------
@@ -120,12 +118,7 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "o
 def split_category(title: str) -> Optional[tuple[str, str]]:
     """"Game Play Error - Missed Trigger" -> ("Game Play Error", "Missed Trigger")."""
     match = CATEGORY_DASH.match(title)
-    if match:
-        return match.group("category").strip(), match.group("name").strip()
-    match = CATEGORY_HYPHEN.match(title)
-    if match and KNOWN_CATEGORY.match(match.group("category").strip()):
-        return match.group("category").strip(), match.group("name").strip()
-    return None
+    return (match.group("category").strip(), match.group("name").strip()) if match else None
 
 
 def smart_title(text: str) -> str:
@@ -199,12 +192,14 @@ class _IpgParser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.contents: dict[str, str] = {}          # number -> title of the contents list's entries
+        self.stream = stream_of(source)
+        self.listed = self.find_contents(credits_start(self.stream))
+        self.skip = self.listed.skip
+        self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
         self.sections: list[Section] = []
         self.open: Optional[_OpenSection] = None
-        self.seen: set[str] = set()                 # the numbers of the headings read
         self.appendices_seen = False
-        self.first_ids: dict[str, str] = {}         # number -> id of its first section
+        self.first_ids: dict[str, str] = {}         # number -> id of its first section: the headings read
         self.chapter_titles: dict[str, str] = {}
         self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
@@ -212,40 +207,28 @@ class _IpgParser(KindParser):
 
     # -- driver ------------------------------------------------------------------------------
 
-    def parse(self) -> Document:
-        self.stream = stream_of(self.source)
-        credits_at = credits_start(self.stream)
-        self.listed = self.find_contents(credits_at)
-        self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
-        self.read(self.stream, credits_at, self.listed.skip)
-        return self.finish()
-
     def sections_begun(self) -> bool:
         return self.open is not None
 
     def blank(self) -> None:
         self.blank_before = True
 
-    def close(self) -> None:
-        self.close_section()
-
     def keep_unread(self, element: Element) -> None:
         unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
         (self.open.blocks if self.open else self.front).append(unread)
 
     def line(self, index: int, element: Element) -> None:
-        text, form = element.text, type(element)
-        if form is TableRow and self.is_navigation_row(element.cells):
+        if isinstance(element, TableRow) and self.is_navigation_row(element.cells):
             return
-        heading = self.heading(text, form, element.line)
+        heading = self.heading(element)
         if heading:
             self.open_section(heading)
             if heading.beside:
-                self.body_line(heading.beside, Paragraph, element.line)
-        elif self.open is not None and CREDIT_LINE.match(text):
-            self.open.blocks.append(_Chunk(PARAGRAPH, [text], element.line))    # a page's footer: a paragraph alone
+                self.body_line(Paragraph(heading.beside, element.line, element.page))
+        elif self.open is not None and CREDIT_LINE.match(element.text):
+            self.open.blocks.append(_Chunk(PARAGRAPH, [element.text], element.line))   # a page's footer: alone
         else:
-            self.body_line(text, form, element.line)
+            self.body_line(element)
         self.blank_before = False
 
     # -- contents ----------------------------------------------------------------------------
@@ -255,13 +238,12 @@ class _IpgParser(KindParser):
         found = Contents()
         before_credits = self.stream[:end]
         leader_lines(before_credits, self.parse_entry, found)
-        labelled_lists(before_credits, self.parse_entry, found, label_of=_plain, key=name_key, ignored=holds_no_text)
+        labelled_lists(before_credits, self.parse_entry, found, key=name_key, ignored=holds_no_text)
         found.entries.sort(key=lambda entry: entry.line)
         return found
 
     def parse_entry(self, text: str) -> Optional[tuple[str, str]]:
         """The (number, title) a contents entry names ("" for an unnumbered one), or None."""
-        text = _plain(text)
         match = NUMBERED_HEADING.match(text)
         if match and looks_like_title(match.group("title")):
             return match.group("number"), match.group("title")
@@ -280,18 +262,17 @@ class _IpgParser(KindParser):
 
     # -- headings ----------------------------------------------------------------------------
 
-    def heading(self, text: str, form: type, line: int) -> Optional[_OpenSection]:
-        if form in (TableRow, ListItem):
+    def heading(self, element: Element) -> Optional[_OpenSection]:
+        if isinstance(element, (TableRow, ListItem)):
             return None
-        plain = _plain(text)
-        marked = form is Heading
-        match = NUMBERED_HEADING.match(plain)
+        marked = isinstance(element, Heading)
+        match = NUMBERED_HEADING.match(element.text)
         if match:
-            return self.numbered_heading(match.group("number"), match.group("title").strip(), marked, line)
-        match = APPENDIX_HEADING.match(plain)
+            return self.numbered_heading(match.group("number"), match.group("title").strip(), marked, element.line)
+        match = APPENDIX_HEADING.match(element.text)
         if match:
             return self.appendix_heading(match.group("letter").upper(), match.group("title").strip(),
-                                         marked, line)
+                                         marked, element.line)
         return None
 
     def numbered_heading(self, number: str, raw_title: str, marked: bool, line: int) -> Optional[_OpenSection]:
@@ -339,14 +320,14 @@ class _IpgParser(KindParser):
         # Strongly heading-like: ALL CAPS, "Category — Name", or a penalty at the end.
         strong = is_all_caps(title) or bool(split_category(title)) or penalty
         if strong:
-            return not self.appendices_seen or (listed is not None and number not in self.seen)
-        if listed is not None or number in self.seen:
+            return not self.appendices_seen or (listed is not None and number not in self.first_ids)
+        if listed is not None or number in self.first_ids:
             return False       # the contents list calls this number something else
         return self.expected(key) and len(title.split()) <= 10
 
     def appendix_heading(self, letter: str, title: str, marked: bool, line: int) -> Optional[_OpenSection]:
         number = f"Appendix {letter}"
-        if (title and not looks_like_title(title)) or (number in self.seen and not marked):
+        if (title and not looks_like_title(title)) or (number in self.first_ids and not marked):
             return None        # "Appendix A: Mulligan Procedure Error added." is a change note
         if not title and number in self.contents:
             title = self.contents[number]
@@ -356,7 +337,7 @@ class _IpgParser(KindParser):
     def renamed_in_contents(self, number: str, key: tuple, title: str) -> bool:
         """A section the contents list names otherwise ("1.3 Randomizing a Deck" over "IPG 1.3 Randomizing a
         Library"): its heading still, when it is the next number and reads as a title, not a list item."""
-        return (number in self.contents and number not in self.seen and len(key) > 1 and self.expected(key)
+        return (number in self.contents and number not in self.first_ids and len(key) > 1 and self.expected(key)
                 and len(title.split()) <= 8 and not common.ends_sentence(title))
 
     def expected(self, key: tuple) -> bool:
@@ -389,10 +370,9 @@ class _IpgParser(KindParser):
     # -- sections ----------------------------------------------------------------------------
 
     def open_section(self, heading: _OpenSection) -> None:
-        self.close_section()
+        self.close()
         number = heading.number
-        first = number not in self.seen
-        self.seen.add(number)
+        first = number not in self.first_ids
         heading.id = self.ids.unique(section_id(self.info.id, number), number, heading.line)
         if not heading.key:
             self.appendices_seen = True
@@ -408,7 +388,7 @@ class _IpgParser(KindParser):
         heading.mode = _appendix_mode(heading)
         self.open = heading
 
-    def close_section(self) -> None:
+    def close(self) -> None:
         open_ = self.open
         if open_ is None:
             return
@@ -442,38 +422,38 @@ class _IpgParser(KindParser):
 
     # -- body --------------------------------------------------------------------------------
 
-    def body_line(self, text: str, form: type, line: int) -> None:
+    def body_line(self, element: Element) -> None:
         open_ = self.open
         if open_ is None:
-            self.plain_line(self.front, text, form, line, "")
+            self.plain_line(self.front, element, "")
             return
-        if open_.awaiting_penalty is not None and self.penalty_value(open_, text, form, line):
+        if open_.awaiting_penalty is not None and self.penalty_value(open_, element):
             return
         if open_.mode == "penalties":
-            self.penalty_row(open_, text, form, line)
+            self.penalty_row(open_, element)
         elif open_.mode == "changes":
-            self.change_note(open_, text, form, line)
+            self.change_note(open_, element)
         else:
-            self.section_line(open_, text, form, line)
+            self.section_line(open_, element)
 
-    def penalty_value(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
+    def penalty_value(self, open_: _OpenSection, element: Element) -> bool:
         """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
         label_line = open_.awaiting_penalty
         open_.awaiting_penalty = None
-        if self.part_and_penalty(open_, text, form, line):
+        if self.part_and_penalty(open_, element):
             return True
-        columns = [cell for cell in COLUMN_GAP.split(text.strip()) if cell]
-        if len(columns) > 1 and any(WHOLE_PENALTY.match(cell) for cell in columns):
+        columns = [cell for cell in COLUMN_GAP.split(element.text) if cell]
+        value = next((cell for cell in columns if WHOLE_PENALTY.match(cell)), None)
+        if len(columns) > 1 and value is not None:
             # pdftotext -layout puts the box's value on the row of the text beside it.
-            value = next(cell for cell in columns if WHOLE_PENALTY.match(cell))
-            self.set_penalty(open_, value, line)
+            self.set_penalty(open_, value, element.line)
             rest = " ".join(cell for cell in columns if cell is not value)
-            self.section_line(open_, rest, form, line)
+            self.section_line(open_, Paragraph(rest, element.line, element.page))
             return True
-        value = text.replace("\t", " ").strip()
-        if not PART_LINE.match(_plain(value)) and (
+        value = element.text.replace("\t", " ").strip()
+        if not PART_LINE.match(value) and (
                 LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not common.ends_sentence(value))):
-            self.set_penalty(open_, value, line)
+            self.set_penalty(open_, value, element.line)
             return True
         open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
         return False
@@ -486,68 +466,59 @@ class _IpgParser(KindParser):
             # an error whatever Appendix A says (pipeline.parse.quick_reference keeps the one it agrees with)
             self.second_penalties.append(SecondPenalty(open_.number, value, line))
 
-    def part_and_penalty(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
-        """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's."""
-        match = PART_AND_PENALTY.match(_plain(text))
-        if not match or form is ListItem or open_.level < 2:
+    def part_and_penalty(self, open_: _OpenSection, element: Element) -> bool:
+        """"Definition Warning": the part begins under its own subheading, and the penalty is the infraction's
+        (so does "Penalty<TAB>Warning", a table row in bluewizard HTML)."""
+        match = PART_AND_PENALTY.match(element.text)
+        if not match or isinstance(element, ListItem) or open_.level < 2:
             return False
         open_.candidate = True
-        self.set_penalty(open_, match.group("penalty"), line)
+        self.set_penalty(open_, match.group("penalty"), element.line)
         part = PART_NAMES[match.group("part").lower()]
         if part != "penalty":
             self.start_part(open_, part)
-            open_.blocks.append(_Chunk(SUBHEADING, [match.group("part")], line, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, [match.group("part")], element.line, open=False))
         return True
 
-    def section_line(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
+    def section_line(self, open_: _OpenSection, element: Element) -> None:
         """A line of a section: an infraction's part or penalty, where it is one; else a list item or text."""
-        plain = _plain(text)
-        if not (self.part_line(open_, text, plain, form, line) or self.penalty_row_of(open_, text, form, line)
-                or self.part_and_penalty(open_, text, form, line) or self.part_label(open_, text, plain, line)
-                or self.lone_penalty(open_, plain, line)):
-            self.plain_line(open_.blocks, text, form, line, open_.part)
+        if not (self.part_line(open_, element) or self.part_and_penalty(open_, element)
+                or self.part_label(open_, element) or self.lone_penalty(open_, element)):
+            self.plain_line(open_.blocks, element, open_.part)
 
-    def part_line(self, open_: _OpenSection, text: str, plain: str, form: type, line: int) -> bool:
+    def part_line(self, open_: _OpenSection, element: Element) -> bool:
         """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
-        match = PART_LINE.match(plain)
-        if not match or form is ListItem or (form is TableRow and match.group("part").lower() != "penalty"):
+        match = PART_LINE.match(element.text)
+        if not match or isinstance(element, ListItem) or (
+                isinstance(element, TableRow) and match.group("part").lower() != "penalty"):
             return False
         part = PART_NAMES[match.group("part").lower()]
         if part == "penalty" and open_.candidate:
-            open_.awaiting_penalty = line
+            open_.awaiting_penalty = element.line
             return True
         self.start_part(open_, part)
-        open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
+        open_.blocks.append(_Chunk(SUBHEADING, [element.text], element.line, open=False))
         return True
 
-    def penalty_row_of(self, open_: _OpenSection, text: str, form: type, line: int) -> bool:
-        """A table row "Penalty<TAB>Warning" (bluewizard HTML)."""
-        if form is not TableRow or not open_.candidate:
-            return False
-        cells = _tab_cells(text)
-        if len(cells) == 2 and cells[0].lower().rstrip(":") == "penalty":
-            self.set_penalty(open_, cells[1], line)
-            return True
-        return False
-
-    def part_label(self, open_: _OpenSection, text: str, plain: str, line: int) -> bool:
+    def part_label(self, open_: _OpenSection, element: Element) -> bool:
         """"Upgrade: ...", "Penalty: Warning": a part that begins with its label, or the penalty."""
-        label = PART_LABEL.match(plain)
+        label = PART_LABEL.match(element.text)
         if not label:
             return False
         part = PART_NAMES[label.group("part").lower()]
         if part == "penalty" and open_.candidate:
-            self.set_penalty(open_, label.group("rest"), line)
+            self.set_penalty(open_, label.group("rest"), element.line)
             return True
         self.start_part(open_, part)
-        open_.blocks.append(_Chunk(PARAGRAPH, [text], line, part=open_.part, example=part == "examples"))
+        open_.blocks.append(_Chunk(PARAGRAPH, [element.text], element.line, part=open_.part,
+                                   example=part == "examples"))
         return True
 
-    def lone_penalty(self, open_: _OpenSection, plain: str, line: int) -> bool:
+    def lone_penalty(self, open_: _OpenSection, element: Element) -> bool:
         """The penalty on a line of its own, before any text but headings."""
-        if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(plain) \
+        if open_.candidate and not open_.penalty and WHOLE_PENALTY.match(element.text) \
                 and all(chunk.kind == SUBHEADING for chunk in open_.blocks):
-            self.set_penalty(open_, plain, line)
+            self.set_penalty(open_, element.text, element.line)
             return True
         return False
 
@@ -558,36 +529,38 @@ class _IpgParser(KindParser):
             part = f"{part}:{open_.repeats[part]}"
         open_.part = part
 
-    def plain_line(self, chunks: list[_Chunk], text: str, form: type, line: int, part: str) -> None:
+    def plain_line(self, chunks: list[_Chunk], element: Element, part: str) -> None:
         """A body line that is not a heading or label: a list item, a table row, a subheading or paragraph text."""
+        text, line = element.text, element.line
         last = chunks[-1] if chunks else None
         ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
-        item = self.list_item(text, form, line, part, ended, last)
+        item = self.list_item(element, part, ended, last)
         if item is not None:
             chunks.append(item)
-        elif form is TableRow:
-            cells = _tab_cells(text)
-            chunks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, part=part, open=False))
+        elif isinstance(element, TableRow):
+            chunks.append(_Chunk(TABLE_ROW, [" ".join(element.cells)], line, cells=element.cells, part=part,
+                                 open=False))
         # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
         # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
-        elif form is Heading or (looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
+        elif isinstance(element, Heading) or (
+                looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
             if self.open is not None:
                 self.open.part = ""
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
         elif ended and (number := NUMBER_ITEM.match(text)):
             chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
-        elif not self.carried_on(chunks, text, line, part):
+        elif not self.carried_on(chunks, element, part):
             chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
 
-    def list_item(self, text: str, form: type, line: int, part: str, ended: bool,
-                  last: Optional[_Chunk]) -> Optional[_Chunk]:
+    def list_item(self, element: Element, part: str, ended: bool, last: Optional[_Chunk]) -> Optional[_Chunk]:
         """A lettered example ("A. ..."), a list element, or an item drawn in the text ("• ..."), or None."""
-        in_examples = part == "examples"
+        text, line = element.text, element.line
+        in_examples, listed = part == "examples", isinstance(element, ListItem)
         letter = LETTER_ITEM.match(text)
-        if letter and (in_examples or form is ListItem):
+        if letter and (in_examples or listed):
             return _Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(), part=part,
                           example=in_examples)
-        if form is ListItem:
+        if listed:
             if in_examples:
                 return _Chunk(PARAGRAPH, [text], line, part=part, example=True)
             marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
@@ -595,23 +568,24 @@ class _IpgParser(KindParser):
         drawn = drawn_item(text, ended, last)
         return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
 
-    def carried_on(self, chunks: list[_Chunk], text: str, line: int, part: str = "") -> bool:
+    def carried_on(self, chunks: list[_Chunk], element: Element, part: str = "") -> bool:
         """Whether the line goes on with the paragraph or list item right above it (then added to it); in an
         infraction's examples, so does an example broken across a page ("They realize the error...")."""
         last = chunks[-1] if chunks else None
         if last is None or self.blank_before:
             return False
-        goes_on = last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(text, last.parts[-1], last)
+        goes_on = last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(
+            element.text, last.parts[-1], last)
         if not (goes_on or part == "examples" and last.example):
             return False
-        last.add(text, line)
+        last.add(element.text, element.line)
         return True
 
     # -- appendices --------------------------------------------------------------------------
 
-    def penalty_row(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
+    def penalty_row(self, open_: _OpenSection, element: Element) -> None:
         """A row of the penalty quick reference: a header, a group line, or infraction + penalty."""
-        cells = _row_cells(text)
+        cells = _row_cells(element.text)
         if not cells:
             return
         single, open_.single = open_.single, None
@@ -619,6 +593,7 @@ class _IpgParser(KindParser):
         lone_penalty = len(cells) == 1 and WHOLE_PENALTY.match(cells[0])
         if single is not None and single.orphan is not None and not lone_penalty:
             self.pair_orphan(open_, single)
+        line = element.line
         if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
             open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
         elif lone_penalty and single is not None:    # pdftotext's default mode: the name, then its penalty below
@@ -627,8 +602,8 @@ class _IpgParser(KindParser):
         elif lone_penalty:
             open_.orphan = (cells[0], line)
         elif len(cells) == 1 and not self.one_cell(open_, cells[0], line, orphan):
-            if not self.carried_on(open_.blocks, text, line):    # a note under the table, not a row
-                open_.blocks.append(_Chunk(PARAGRAPH, [text], line))
+            if not self.carried_on(open_.blocks, element):    # a note under the table, not a row
+                open_.blocks.append(_Chunk(PARAGRAPH, [element.text], line))
             return
         open_.blocks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False))
 
@@ -651,17 +626,18 @@ class _IpgParser(KindParser):
                                            f"before the infraction {single.name!r}, which has no penalty after it: "
                                            f"read as that infraction's penalty")
 
-    def change_note(self, open_: _OpenSection, text: str, form: type, line: int) -> None:
+    def change_note(self, open_: _OpenSection, element: Element) -> None:
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
-        if DATE_LINE.match(text) or form is Heading:
+        text, line = element.text, element.line
+        if DATE_LINE.match(text) or isinstance(element, Heading):
             open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
             return
         note = CHANGE_NOTE.match(text)
         if note:
             open_.blocks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
             return
-        if not self.carried_on(open_.blocks, text, line):
-            self.plain_line(open_.blocks, text, form, line, "")
+        if not self.carried_on(open_.blocks, element):
+            self.plain_line(open_.blocks, element, "")
 
     # -- the document ------------------------------------------------------------------------
 
@@ -677,14 +653,6 @@ class _IpgParser(KindParser):
         line, rows = self.appendix_rows or (None, ())
         evidence = PenaltyEvidence(line, tuple(rows), tuple(self.second_penalties))
         return self.document(self.sections, contents=contents, end=text_end(self.stream), penalty_evidence=evidence)
-
-
-def _plain(text: str) -> str:
-    """Text without Markdown emphasis around a label ("**Definition**" -> "Definition")."""
-    match = EMPHASIS.match(text)
-    if match:
-        return (match.group(1) + text[match.end():]).strip()
-    return text
 
 
 def _appendix_mode(heading: _OpenSection) -> str:
@@ -709,10 +677,6 @@ def _part_text(chunk: _Chunk) -> str:
     if chunk.part.startswith(("upgrade:", "downgrade:")):
         text = re.sub(r"^(?:Upgrade|Downgrade)\s*:\s*", "", text, flags=re.I)
     return text
-
-
-def _tab_cells(text: str) -> tuple[str, ...]:
-    return tuple(cell.strip() for cell in text.split("\t") if cell.strip())
 
 
 def _row_cells(text: str) -> tuple[str, ...]:

@@ -31,7 +31,6 @@ from ..read import SourceText
 from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import Draft, SectionDraft, drawn_item
 from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
-from .ending import credits_start
 from .kind_parser import KindParser
 
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
@@ -53,15 +52,10 @@ class _JarParser(KindParser):
         self.sections: list[SectionDraft] = []
         self.section: Optional[SectionDraft] = None     # the headed section being read
         self.section_level = SECTION_LEVEL               # the heading level that opened it
-        self.current: Optional[SectionDraft] = None     # where body text goes (the section or one of its issues)
         self.width = self.wrapped_at(self.stream)
         self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
                                    for element in self.stream)
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
-
-    def parse(self) -> Document:
-        self.read(self.stream, credits_start(self.stream))
-        return self.finish()
 
     def keep_unread(self, element: Element) -> None:
         self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
@@ -170,9 +164,6 @@ class _JarParser(KindParser):
             self.current = self.section
             return
         self.add_block(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
-
-    def add_block(self, draft: Draft) -> None:
-        (self.current.blocks if self.current is not None else self.front).append(draft)
 
     def finish(self) -> Document:
         if not self.sections:

@@ -1,8 +1,9 @@
 """What the IPG, MTR and JAR parsers do alike around their own grammar: the loop that reads their lines,
-the front matter they collect, the credits they read, section ids and the numbers' order, the problems
-they record, a line they could not read kept as a paragraph (never an exception), the lines that hold
-none of the document's text, the width a text was wrapped at, whether a paragraph may end where a line
-begins, whether a line goes on with the paragraph above, and the Document they hand back.
+the front matter they collect (where blocks go until a section is being read), the credits they read,
+section ids and the numbers' order, the problems they record, a line they could not read kept as a
+paragraph (never an exception), the lines that hold none of the document's text, the width a text was
+wrapped at, whether a paragraph may end where a line begins, whether a line goes on with the paragraph
+above, and the Document they hand back.
 
 Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, where a
 paragraph or item is open to go on. (The CR parser, built for speed, does these its own way.)
@@ -15,9 +16,9 @@ from typing import Collection, Iterable, Optional, Sequence
 from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
 from ..read.stream import ContentsLine, Element, PageNumber
-from .blocks import Draft
+from .blocks import Draft, SectionDraft
 from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
-from .ending import CREDIT_LINE
+from .ending import CREDIT_LINE, credits_start
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
 RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
@@ -55,6 +56,7 @@ class KindParser:
         self.ids = SectionIds(self.problems, info.source)       # the sections' ids, unique
         self.order = NumberOrder(self.problems, info.source)    # the highest section number read so far
         self.front: list[Draft] = []            # the blocks before the first section
+        self.current: Optional[SectionDraft] = None     # the section blocks go to (add_block)
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
@@ -62,6 +64,13 @@ class KindParser:
         self.previous_heading = False           # whether that line was a heading
         self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
         self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
+        self.stream: Sequence[Element] = ()     # the elements to read, as the kind's parser takes them
+        self.skip: Collection[int] = ()         # the places in `stream` of a contents list
+
+    def parse(self) -> Document:
+        """Read the stream, then hand back the Document the kind's parser makes of it (`finish`)."""
+        self.read(self.stream, credits_start(self.stream), self.skip)
+        return self.finish()
 
     def read(self, elements: Sequence[Element], credits_at: int, skip: Collection[int] = ()) -> None:
         """Read `elements` in turn: from `credits_at` on, once the sections have begun, the credits; before them,
@@ -132,6 +141,10 @@ class KindParser:
         if self.html:
             return None
         return wrap_width([element.text for element in stream if not isinstance(element, ContentsLine)])
+
+    def add_block(self, draft: Draft) -> None:
+        """A block of the section being read, or of the front matter before the first."""
+        (self.current.blocks if self.current is not None else self.front).append(draft)
 
     def credit_line(self, element: Element) -> None:
         """A line of the credits that close the document: a credit line ("All trademarks...", "© 2026 ...") is a

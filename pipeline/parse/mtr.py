@@ -24,7 +24,7 @@ tables, dot-leader contents lines and page numbers:
   or when the next line is its own first section ("1.1 ...").
 - Hard-wrapped lines (pdftotext) are joined into paragraphs by line length and end punctuation
   (KindParser.goes_on); files with one paragraph per line (plain text, HTML) are not.
-- Headings the source marks (HTML h1-h6, Markdown "#" or "**1.1 Title**", a PDF font) help, but are
+- Headings the source marks (HTML h1-h6, Markdown "#", a PDF font) help, but are
   never required.
 - A note run into a heading line ("Appendix D-Recommended Booster Mix (these numbers are
   guidelines)") is a paragraph of its own when the contents list gives the title without it.
@@ -55,11 +55,11 @@ from ..model import (
     subsection_id,
 )
 from ..read import SourceText
-from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from ..read.stream import Element, Heading, ListItem, TableRow, stream_of
 from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
-from .ending import credits_start, text_end
+from .ending import text_end
 from .kind_parser import KindParser, text_lines
 
 # --- the shapes of lines -------------------------------------------------------------------------
@@ -72,9 +72,6 @@ NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
 TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
-BOLD_HEADING_LEVEL = 3       # "**1.1 Title**": a heading below the chapters'
-BOLD_LINE = re.compile(r"^(\*\*|__)(\S.*?)\1$")
-MARKDOWN_ROW = re.compile(r"^\|.*\|$")
 # Where a note run into a heading line starts, after its title: "(", ". ", ": ", " - ", "—".
 NOTE_START = re.compile(r"\s*[(\[]|[.:;]\s+\S|\s+[-–—]\s+\S|\s*[—–]\s*\S")
 WORD_END = re.compile(r"[0-9A-Za-z]\b")
@@ -158,17 +155,6 @@ def shape_of(text: str, style: str) -> Optional[_Shape]:
     return None
 
 
-def _bold_heading(element: Element) -> Element:
-    """A line wholly in Markdown bold that is shaped like a heading ("**1.1 Title**") is one, as "## 1.1 Title"."""
-    match = BOLD_LINE.match(element.text) if isinstance(element, Paragraph) else None
-    if match and (SECTION_HEADING.match(match.group(2)) or APPENDIX_HEADING.match(match.group(2))
-                  or FLOOR_HEADING.match(match.group(2))):
-        if element.look:
-            return Paragraph(match.group(2), element.line, element.page, "", element.look)
-        return Heading(match.group(2), element.line, element.page, "", BOLD_HEADING_LEVEL)
-    return element
-
-
 def numbering_style(texts: list[str]) -> str:
     """"floor" when "101. Title" headings outnumber "1.1 Title" ones, else "mtr"."""
     floor = sum(1 for text in texts if FLOOR_HEADING.match(text))
@@ -192,13 +178,12 @@ class _Parser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.lines = [_bold_heading(element) for element in text_lines(stream_of(source), self.lone_numbers_are_text)]
-        self.raw_tabbed = [element.indent.startswith("\t") for element in self.lines]
-        texts = [line.text for line in self.lines]
+        self.stream = text_lines(stream_of(source), self.lone_numbers_are_text)
+        texts = [element.text for element in self.stream]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]
         self.shape_of_text = dict(zip(texts, self.shapes))    # the contents finder asks by text, not by line
-        self.width = self.wrapped_at(self.lines)
+        self.width = self.wrapped_at(self.stream)
         self.contents = self._find_contents()
         self.skip = set(self.contents.skip)                    # and the lines a heading's title was taken from
         self.contents_by_number = self.contents.by_number()
@@ -206,8 +191,6 @@ class _Parser(KindParser):
         # Output being built.
         self.sections: list[SectionDraft] = []
         self.numbered: dict[str, SectionDraft] = {}
-        self.target: list[Draft] = self.front
-        self.current: Optional[SectionDraft] = None           # section receiving blocks
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
         self.open: Optional[Draft] = None
 
@@ -217,8 +200,8 @@ class _Parser(KindParser):
         """Dot-leader lines ("APPENDIX B" / "Time Limits ..... 47": one entry), and runs of heading lines whose
         numbers come back later (the HTML's list of links)."""
         found = Contents()
-        leader_lines(self.lines, self._entry, found, lambda text: _bare_appendix(self._shape(text)))
-        heading_runs(self.lines, self._entry, found, self._numbers_of_contents)
+        leader_lines(self.stream, self._entry, found, lambda text: _bare_appendix(self._shape(text)))
+        heading_runs(self.stream, self._entry, found, self._numbers_of_contents)
         found.entries.sort(key=lambda entry: entry.line)
         return found
 
@@ -238,17 +221,13 @@ class _Parser(KindParser):
 
     # --- main pass ---
 
-    def parse(self) -> Document:
-        self.read(self.lines, credits_start(self.lines), self.skip)
-        return self.finish()
-
     def blank(self) -> None:
         self.close()
         self.previous = None
 
     def keep_unread(self, element: Element) -> None:
         self.close()
-        self.target.append(Draft(PARAGRAPH, [element.text], element.line))
+        self.add_block(Draft(PARAGRAPH, [element.text], element.line))
 
     def line(self, index: int, element: Element) -> None:
         if not (self._heading(index) or self._subheading(index)):
@@ -256,8 +235,8 @@ class _Parser(KindParser):
 
     def _next_index(self, index: int) -> Optional[int]:
         """The next non-blank line that is not contents."""
-        for following in range(index + 1, len(self.lines)):
-            if following not in self.skip and self.lines[following].text:
+        for following in range(index + 1, len(self.stream)):
+            if following not in self.skip and self.stream[following].text:
                 return following
         return None
 
@@ -276,10 +255,10 @@ class _Parser(KindParser):
         shape = self.shapes[index]
         if shape is None:
             return False
-        element = self.lines[index]
+        element = self.stream[index]
         title_line = self._title_below(index)
         if title_line is not None:
-            shape = replace(shape, title=self.lines[title_line].text)
+            shape = replace(shape, title=self.stream[title_line].text)
         shape, note = self._without_note(shape)
         if not self._accepted(index, shape, isinstance(element, Heading)):
             return False
@@ -308,7 +287,7 @@ class _Parser(KindParser):
         following = self._next_index(index)
         if following is None or self.shapes[following]:
             return None
-        text = self.lines[following].text
+        text = self.stream[following].text
         entry = self.contents_by_number.get(self.shapes[index].number)
         if entry is not None:
             return following if _same_title(entry.title, text) else None
@@ -376,7 +355,7 @@ class _Parser(KindParser):
         following = self._next_index(index)
         if following is None:
             return title
-        longer = f"{title} {self.lines[following].text}"
+        longer = f"{title} {self.stream[following].text}"
         if normalise_title(longer) == normalise_title(entry.title):
             self.skip.add(following)
             return longer
@@ -395,7 +374,6 @@ class _Parser(KindParser):
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
         self.current = self.numbered_current = draft
-        self.target = draft.blocks
         self.previous_heading = True
         self.previous = title
 
@@ -435,10 +413,10 @@ class _Parser(KindParser):
     # --- unnumbered subheadings ---
 
     def _subheading(self, index: int) -> bool:
-        element = self.lines[index]
+        element = self.stream[index]
         text = element.text
         if "\t" in text or isinstance(element, (ListItem, TableRow)) or BULLET_ITEM.match(text) \
-                or self.raw_tabbed[index]:
+                or self.stream[index].indent.startswith("\t"):
             return False
         known = (self.contents_subheadings and len(text) <= MAX_TITLE
                  and normalise_title(text) in self.contents_subheadings)
@@ -449,14 +427,14 @@ class _Parser(KindParser):
         if self.style == "floor" and self.numbered_current is not None and not EXAMPLE_LABEL.match(text):
             self._open_subheading_section(text, element.line)
         else:
-            self.target.append(Draft(SUBHEADING, [text], element.line))
+            self.add_block(Draft(SUBHEADING, [text], element.line))
         self.previous_heading = True
         self.previous = text
         return True
 
     def _looks_like_subheading(self, index: int) -> bool:
         """A short title-like line after a finished passage, followed by a passage or a list."""
-        text = self.lines[index].text
+        text = self.stream[index].text
         if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
             return False
         if TRAILING_PUNCTUATION.search(text) or ends_sentence(text) or not title_case(text):
@@ -468,11 +446,11 @@ class _Parser(KindParser):
         if not (self.paragraph_may_end() or self._in_list()):
             return False
         following = index + 1
-        while following < len(self.lines) and following in self.skip:
+        while following < len(self.stream) and following in self.skip:
             following += 1
-        if following >= len(self.lines) or not self.lines[following].text:
+        if following >= len(self.stream) or not self.stream[following].text:
             return False           # a heading sits right on top of its text
-        after = self.lines[following]
+        after = self.stream[following]
         if isinstance(after, ListItem) or BULLET_ITEM.match(after.text) or NUMBERED_ITEM.match(after.text):
             return True
         if isinstance(after, Heading) or "\t" in after.text or self.shapes[following]:
@@ -487,19 +465,18 @@ class _Parser(KindParser):
                       parent.level + 1, "subheading", parent.id, line)
         self.sections.append(draft)
         self.current = draft
-        self.target = draft.blocks
 
     # --- body text ---
 
     def _body_line(self, index: int) -> None:
-        element = self.lines[index]
+        element = self.stream[index]
         text = element.text
         finished_before = self.paragraph_may_end()
         self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
             self.close()
-            self.target.append(Draft(TABLE_ROW, [text], element.line, cells=cells))
+            self.add_block(Draft(TABLE_ROW, [text], element.line, cells=cells))
             self.previous = text
             return
         item = self._list_item(index, finished_before)
@@ -517,23 +494,20 @@ class _Parser(KindParser):
         self.previous = text
 
     def _cells(self, index: int) -> Optional[tuple[str, ...]]:
-        """The cells of a table row (a table's row, a line with tabs between its cells, "| a | b |"), or None."""
-        element = self.lines[index]
-        text = element.text
+        """The cells of a table row (a table's row, a line with tabs between its cells), or None."""
+        element = self.stream[index]
         if isinstance(element, TableRow):
             return element.cells
-        if text[0] == "|" and MARKDOWN_ROW.match(text):
-            return tuple(cell.strip() for cell in text.strip("|").split("|"))
-        if "\t" in text and not self._tab_bullet(index):
-            return tuple(cell.strip() for cell in re.split(r"\t+", text))
+        if "\t" in element.text and not self._tab_bullet(index):
+            return tuple(cell.strip() for cell in re.split(r"\t+", element.text))
         return None
 
     def _tab_bullet(self, index: int) -> bool:
         """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
-        return self.raw_tabbed[index] and "\t" not in self.lines[index].text
+        return self.stream[index].indent.startswith("\t") and "\t" not in self.stream[index].text
 
     def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
-        element = self.lines[index]
+        element = self.stream[index]
         text = element.text
         drawn = drawn_item(text, finished_before, self.open)
         if drawn:
@@ -555,7 +529,7 @@ class _Parser(KindParser):
         if draft.example and self.current is not None:
             self.current.examples.append(draft)
         else:
-            self.target.append(draft)
+            self.add_block(draft)
 
     # --- the document ---
 
@@ -564,4 +538,4 @@ class _Parser(KindParser):
         if not any(section.number for section in sections):
             self.problem(ERROR, None, "no numbered sections found: this is not a tournament rules document "
                                       "(expected headings like \"1.1 Tournament Types\" or \"101. Title\")")
-        return self.document(sections, contents=tuple(self.contents.entries), end=text_end(self.lines))
+        return self.document(sections, contents=tuple(self.contents.entries), end=text_end(self.stream))
