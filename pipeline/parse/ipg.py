@@ -83,6 +83,7 @@ APPENDIX_HEADING = re.compile(
 CATEGORY_DASH = re.compile(r"^(?P<category>[^—–]+?)\s*(?:[—–]|\s-\s)\s*(?P<name>\S.*)$")
 KNOWN_CATEGORY = re.compile(
     r"^(?:(?:Game Play|Tournament|Procedural|Communication)\s+Errors?|Unsporting Conduct)$", re.I)
+CATEGORY_HYPHEN = re.compile(r"^(?P<category>[^-]+?)-(?P<name>\S.*)$")
 INFRACTION_CHAPTER = re.compile(r"error|conduct|infraction|cheating", re.I)
 
 # --- Body -----------------------------------------------------------------------------------
@@ -118,7 +119,12 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "o
 def split_category(title: str) -> Optional[tuple[str, str]]:
     """"Game Play Error - Missed Trigger" -> ("Game Play Error", "Missed Trigger")."""
     match = CATEGORY_DASH.match(title)
-    return (match.group("category").strip(), match.group("name").strip()) if match else None
+    if match:
+        return match.group("category").strip(), match.group("name").strip()
+    match = CATEGORY_HYPHEN.match(title)
+    if match and KNOWN_CATEGORY.match(match.group("category").strip()):
+        return match.group("category").strip(), match.group("name").strip()
+    return None
 
 
 def smart_title(text: str) -> str:
