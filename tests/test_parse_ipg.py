@@ -520,3 +520,16 @@ def test_a_layout_not_recognised_is_reported_where_and_marks_the_document_incomp
 def test_the_real_editions_are_recognised_whole():
     for path in (IPG_2024, IPG_2016, IPG_2020):
         assert not [p for p in parsed(path).problems if "not recognised" in p.message], path.name
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("Game Play Error — Missed Trigger", ("Game Play Error", "Missed Trigger")),
+    ("Game Play Error - Missed Trigger", ("Game Play Error", "Missed Trigger")),
+    # a converter that flattened the dash: split only after a category the IPG has
+    ("Game Play Error-Missed Trigger", ("Game Play Error", "Missed Trigger")),
+    ("Unsporting Conduct-Cheating", ("Unsporting Conduct", "Cheating")),
+    ("Out-of-Order Sequencing", None),
+])
+def test_an_infraction_heading_is_split_into_its_category_and_name(title, expected):
+    from pipeline.parse.ipg import split_category
+    assert split_category(title) == expected
