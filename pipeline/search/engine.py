@@ -13,10 +13,10 @@ import bisect
 import html
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from .index import Hit, KnowledgeBase
-from .marks import Marks
 from .question import GLOSSARY_TARGETS, MAX_RANKED, NUMBER_KINDS, Question, understand
 from .scoring import ranked
 
@@ -132,18 +132,25 @@ def snippet(text: str, marks: list[str], size: int = 180) -> str:
     return marked_excerpt(re.sub(r"\s+", " ", text).strip(), snippet_pattern(marks), size)
 
 
-def snippet_pattern(marks) -> Optional[Marks]:
-    """The words of a question to mark in snippets (their stems); None without any."""
+def snippet_pattern(marks) -> Optional[re.Pattern]:
+    """The words of a question to mark in snippets (their stems), as one expression; None without any."""
     words = [word for mark in marks for word in re.findall(r"[a-z0-9.]+", mark.lower())
              if len(word) > 2 or word.isdigit()]
     stems = {word[:max(4, len(word) - 3)] if len(word) > 4 else word for word in words}
-    return Marks(tuple(sorted(stems, key=lambda stem: (-len(stem), stem)))) if stems else None
+    return _stems_pattern(tuple(sorted(stems, key=lambda stem: (-len(stem), stem)))) if stems else None
 
 
-def marked_excerpt(text: str, marks: Optional[Marks], size: int = 180) -> str:
-    """An excerpt of a text whose spaces are folded, around the first word of `marks`, those words marked."""
-    first = marks.first(text) if marks else None
-    start = max(0, first - size // 3) if first is not None else 0
+@lru_cache(maxsize=1024)
+def _stems_pattern(stems: tuple[str, ...]) -> re.Pattern:
+    """Kept once compiled: compiling costs more than ranking, and misspelt questions mostly come back to the
+    same stems once corrected."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
+
+
+def marked_excerpt(text: str, pattern: Optional[re.Pattern], size: int = 180) -> str:
+    """An excerpt of a text whose spaces are folded, around the first match of `pattern`, the matches marked."""
+    first = pattern.search(text) if pattern else None
+    start = max(0, first.start() - size // 3) if first else 0
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
@@ -152,12 +159,12 @@ def marked_excerpt(text: str, marks: Optional[Marks], size: int = 180) -> str:
         excerpt = excerpt[:excerpt.rfind(" ")]           # end on a whole word
     prefix = "…" if start else ""
     suffix = "…" if start + len(excerpt) < len(text) else ""
-    if not marks:
+    if not pattern:
         return html.escape(prefix + excerpt + suffix)
     pieces, position = [], 0
-    for found, end in marks.spans(excerpt):
-        pieces.append(html.escape(excerpt[position:found]))
-        pieces.append(f"<mark>{html.escape(excerpt[found:end])}</mark>")
-        position = end
+    for match in pattern.finditer(excerpt):
+        pieces.append(html.escape(excerpt[position:match.start()]))
+        pieces.append(f"<mark>{html.escape(match.group(0))}</mark>")
+        position = match.end()
     pieces.append(html.escape(excerpt[position:]))
     return html.escape(prefix) + "".join(pieces) + html.escape(suffix)

@@ -5,8 +5,8 @@ at a fraction of the cost, so that a question nobody asked before costs about wh
 formula of `scoring` (same operations, same order: the same floating-point scores), on a
 `published.PublishedIndex`. What it does once instead of again and again: each term's postings scaled by
 their field's boost (kept), a coverage factor for each pattern of matched words (not for each entry), rows
-only for the answers shown, snippets over text whose spaces were folded when it was first shown (marked
-by `marks.Marks`, no expression compiled), and the nearest numbers by bisection in lists sorted once.
+only for the answers shown, snippets over text whose spaces were folded when it was first shown, and the
+nearest numbers by bisection in lists sorted once.
 What it does not do: score the entries that cannot be among the best MAX_RANKED (`_ranked`), so a
 question holding a word of thousands of entries ("rule", "card") costs about what a rare word costs.
 tests/test_server.py holds its answers equal to `engine.search`'s, scores included, on every question
@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import operator
 import re
 from collections import Counter
+from itertools import repeat
 from typing import Optional
 
 from .engine import Answer, Result, marked_excerpt, natural_key, snippet_pattern
@@ -131,7 +133,7 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
     patterns = Counter(matched.values())
     weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
                for n in range(len(groups))]
-    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
+    found = {position: scores[position] for position in matched if facts[position][0] == kind} if kind else scores
     for stem in question.boosts:
         for name, postings in index.postings(stem):
             if name in ("title", "aliases"):
@@ -150,13 +152,11 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
 def _add(positions: tuple[int, ...], values: tuple[float, ...], field: str, weight: float, scores: dict,
          matched: dict, bit: int, named: set) -> None:
     """scoring.add_postings on scaled postings: the same sums (a value times a weight of 1.0 is the value),
-    made by comprehensions rather than a statement per posting."""
+    made by map and zip over built-in operations, without a Python statement per posting."""
     if weight != 1.0:
-        values = [value * weight for value in values]
-    has = scores.get
-    scores.update({position: has(position, 0) + value for position, value in zip(positions, values)})
-    holds = matched.get
-    matched.update({position: holds(position, 0) | bit for position in positions})
+        values = map(operator.mul, values, repeat(weight))
+    scores.update(zip(positions, map(operator.add, map(scores.get, positions, repeat(0)), values)))
+    matched.update(zip(positions, map(operator.or_, map(matched.get, positions, repeat(0)), repeat(bit))))
     if field in NAMING_FIELDS:
         named.update(positions)
 
