@@ -7,8 +7,9 @@ formula of `scoring` (same operations, same order: the same floating-point score
 their field's boost (kept), a coverage factor for each pattern of matched words (not for each entry), rows
 only for the answers shown, snippets over text whose spaces were folded when it was first shown, and the
 nearest numbers by bisection in lists sorted once.
-What it does not do: score the entries that cannot be among the best MAX_RANKED (`_ranked`), so a
-question holding a word of thousands of entries ("rule", "card") costs about what a rare word costs.
+What it does not do: score the entries that cannot be among the answers shown (`_ranked`: the best
+`limit`, where the engine ranks MAX_RANKED and shows `limit`), so a question holding a word of thousands
+of entries ("rule", "card") costs about what a rare word costs.
 tests/test_server.py holds its answers equal to `engine.search`'s, scores included, on every question
 set, on misspelt ones and on questions naming a level, and its best MAX_RANKED to scoring's.
 """
@@ -51,9 +52,10 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     found = Answer(question.query, suggestion=question.suggestion)
     if question.number:
         return _answer_number(index, found, question, kind, limit)
-    ranked = _ranked(index, question, kind or question.kind)
+    best = min(limit, MAX_RANKED)                   # a glossary term's rules come from its row, not the ranking
+    ranked = _ranked(index, question, kind or question.kind, best)
     if not ranked and question.kind and not kind:
-        ranked = _ranked(index, question, None)      # "mtr deathtouch": the document names nothing that matches
+        ranked = _ranked(index, question, None, best)      # "mtr deathtouch": the document names nothing that matches
     pattern = snippet_pattern(question.marks)
     found.results = [_result(index, position, score, pattern)
                      for position, score in _with_rules_of_terms(index, ranked, limit)]
@@ -62,13 +64,13 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
 
 # -- words: scoring.ranked, the same operations in the same order -----------------------------------
 
-def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
-    """The best MAX_RANKED (position, score), best first: scoring.ranked's first MAX_RANKED.
+def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best: int) -> list[tuple[int, float]]:
+    """The `best` first (position, score), best first: scoring.ranked's first `best`.
 
     Only the entries that can be among them are scored. The entries holding the same words share their
     coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times LEVEL_BOOST
     where a level is named). The entries are walked from the highest such bound down, and the walk stops
-    where the bound falls below the score of the MAX_RANKED-th entry kept: "legend rule" scores the few
+    where the bound falls below the score of the `best`-th entry kept: "legend rule" scores the few
     entries holding "legend" and the best of the thousands holding only "rule", not all of them.
     """
     matched = _matched(index, question, kind)
@@ -81,7 +83,7 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
     kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
     for position in sorted(bounds, key=bounds.__getitem__, reverse=True):
-        if _beaten(kept, bounds[position] * most):
+        if _beaten(kept, best, bounds[position] * most):
             break
         share = coverage[bits_of[position]]
         score = found[position]
@@ -93,18 +95,18 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str]) -> l
         if fact[3] and position not in named:
             score = score * VARIANT_WEIGHT
         inverted = (-fact[1], rounded(score * (GLOSSARY_WEIGHT if fact[2] else 1.0)), -position, score)
-        if len(kept) < MAX_RANKED:
+        if len(kept) < best:
             heapq.heappush(kept, inverted)
         elif inverted > kept[0]:
             heapq.heapreplace(kept, inverted)
     return [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
 
 
-def _beaten(kept: list[tuple], bound: float) -> bool:
-    """Whether no entry scoring at most `bound` can enter the best kept: there are MAX_RANKED of them, the
+def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
+    """Whether no entry scoring at most `bound` can enter the best kept: there are `best` of them, the
     worst is in a current document and scores more than `bound` by more than rounding can close (the
     bound is raised by a billionth for the floating-point error of computing it another way)."""
-    if len(kept) < MAX_RANKED:
+    if len(kept) < best:
         return False
     minus_archived, worst, _, _ = kept[0]
     return minus_archived == 0 and bound * (1 + 1e-9) < worst - 1e-6
