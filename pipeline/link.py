@@ -76,10 +76,12 @@ def link_corpus(documents: Iterable[Document], problems: Iterable[Problem] = ())
         resolve = _Resolver(document, targets).resolve
         for section in document.sections:
             refs = section.refs
-            if refs:
-                refs = tuple([resolve(ref, section) for ref in refs])
-                if any(map(is_not, refs, section.refs)):     # (map: no generator per section)
-                    section = _with_refs(section, refs)
+            if not refs:            # (most sections)
+                sections.append(section)
+                continue
+            refs = tuple([resolve(ref, section) for ref in refs])
+            if any(map(is_not, refs, section.refs)):     # (map: no generator per section)
+                section = _with_refs(section, refs)
             sections.append(section)
             section_id = section.id
             for ref in refs:

@@ -131,7 +131,7 @@ def wrap_width(texts: list[str], unwrapped: int = 160) -> Optional[int]:
     PDF lines, pdftotext output and old hard-wrapped files have one; plain text and HTML with a
     paragraph per line do not (their typical long line is longer than `unwrapped`).
     """
-    lengths = sorted(len(text) for text in texts if len(text) >= 20 and "\t" not in text)
+    lengths = sorted([len(text) for text in texts if len(text) >= 20 and "\t" not in text])
     if len(lengths) < 10:
         return None
     width = lengths[int(len(lengths) * 0.9)]

@@ -36,13 +36,14 @@ ITEM = rf"{NUMBER}(?:{DASH}(?:{NUMBER}|[a-z]\b))?"
 # A keyword and a number: the place starts there ("rule 7" of "rule 704.5k" or "rule 7000") and, where the
 # number begins a list of them, the list is read in the same match (in a lookahead: the place still ends at
 # the first digit). The document name before it is looked up after.
+# "rule 704.5k of the Comprehensive Rules" / "section 4.3 of the Magic Tournament Rules"
+TRAILING_DOCUMENT = rf"\s+(?:of|in)\s+(?:the\s+)?(?P<trailing>{DOCUMENT})\b"
+# (The document named after the list is read in the same lookahead: one match instead of two.)
 KEYWORD_TRIGGER = re.compile(
-    rf"\b(?:rules?|sections?|§§?)\s+(?:(?=(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*))|)\d",
+    rf"\b(?:rules?|sections?|§§?)\s+(?:(?=(?P<items>{ITEM}(?:{SEPARATOR}{ITEM})*)(?:{TRAILING_DOCUMENT})?)|)\d",
     re.I,
 )
 DOCUMENT_BEFORE = re.compile(rf"(?P<doc>{DOCUMENT})(?:,|’s|'s)?\s+$", re.I)
-# "rule 704.5k of the Comprehensive Rules" / "section 4.3 of the Magic Tournament Rules"
-TRAILING_DOCUMENT = re.compile(rf"\s+(?:of|in)\s+(?:the\s+)?(?P<doc>{DOCUMENT})\b", re.I)
 # A bare CR-style number in parentheses or after "see": "(see 509.1a)", "(704.5k)".
 BARE_CR = re.compile(rf"(?<![\w.])(?P<items>{CR_NUMBER}(?:{DASH}(?:{CR_NUMBER}|[a-z]\b))?)(?![\w])")
 # "Tardiness (3.1)", "Unsporting Conduct — Cheating (4.8)": a title, then its number in parentheses.
@@ -103,14 +104,32 @@ def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: boo
     """
     if blocks is None:
         blocks = [-1] * len(texts)
+    joined = BETWEEN_TEXTS.join(texts)
+    offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
     found: dict[int, list[Reference]] = {}         # (most texts hold none)
     place_end = phrase_end = 0     # (in the texts joined: a text's places end before the next text starts)
-    for start, end, trigger, index, base, match in _places(texts, bare_cr_numbers):
+    index = next_text = 0          # the text holding the place; where the one after it starts
+    bisect_right = bisect.bisect_right
+    for start, end, trigger, match in _places(joined, texts, offsets, bare_cr_numbers):
         if start < place_end:
             continue
+        if match is None:
+            # A bare number, matched only now: most are inside a phrase read before ("rule 704.5k"). Skipping
+            # one unmatched changes nothing after it: its match holds only digits and a dot, where no
+            # other place starts.
+            if start < phrase_end:
+                continue
+            match = BARE_TRIGGER.match(joined, start)
+            if match is None:
+                continue
+            end = match.end()
         place_end = end
         if start < phrase_end:
             continue
+        if start >= next_text:      # (the places come in order: most are in the text of the one before)
+            index = bisect_right(offsets, start, index) - 1
+            next_text = offsets[index + 1]
+        base = offsets[index]
         read = trigger.read(texts[index], start - base, end - base, match, base)
         if read is None:
             continue
@@ -136,13 +155,17 @@ def _read_keyword(text: str, start: int, end: int, match: re.Match, base: int):
     items_start = match.start("items") - base
     phrase_end = items_start + len(items)
     before = _document_before(text, start)
-    document = document_kind(before.group("doc")) if before else None
-    phrase_start = before.start() if before else start
-    if document is None:
-        trailing = TRAILING_DOCUMENT.match(text, phrase_end)
-        if trailing:
-            document = document_kind(trailing.group("doc"))
-    phrase = text[phrase_start:phrase_end]
+    if before is None:          # (most references)
+        trailing = match.group("trailing")
+        document = document_kind(trailing) if trailing else None
+        phrase = text[start:phrase_end]
+    else:
+        document = document_kind(before.group("doc"))
+        if document is None and match.group("trailing"):
+            document = document_kind(match.group("trailing"))
+        phrase = text[before.start():phrase_end]
+    if items.replace(".", "").isalnum():    # one number ("704.5k"): no separator, no dash (most references)
+        return phrase_end, [(items_start, phrase_end, phrase, items.rstrip("."), document)]
     return phrase_end, [(item_start, item_end, phrase, number, document)
                         for item_start, item_end, number in _expand(items, items_start)]
 
@@ -262,10 +285,12 @@ _TRIGGERS = (
 BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),), _read_bare)
 
 
-def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Trigger, int, int, re.Match]]:
-    """The places a reference may start in `texts` joined by BETWEEN_TEXTS, by start: (start, end, trigger, the
-    index of the text, where it starts, the match), one for each match of each trigger's pattern (as its
-    finditer gives them) in a text holding what the trigger needs.
+def _places(joined: str, texts: list[str], offsets: list[int],
+            bare_cr_numbers: bool) -> list[tuple[int, int, _Trigger, Optional[re.Match]]]:
+    """The places a reference may start in `joined` (`texts` joined by BETWEEN_TEXTS, the text at `offsets`
+    each), by start: (start, end, trigger, the match), one for each match of each trigger's pattern (as its
+    finditer gives them) in a text holding what the trigger needs; a bare number's place is only where it
+    may start, (start, 0, BARE, None), its pattern matched by the reader when the place is not skipped.
 
     A regular expression scan costs far more per character than a search for a literal, and most
     paragraphs hold no reference: the literals are looked for in all the texts at once, and each pattern
@@ -273,13 +298,11 @@ def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Tr
     see it (no word character, space, digit or dot), so a pattern matches in the joined texts where it
     does in the text alone.
     """
-    joined = BETWEEN_TEXTS.join(texts)
     ascii_lowered = None
-    offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
     written: dict[tuple, list[int]] = {}     # (literal, finder) -> where it is written (each looked for once)
     found = []
     bisect_right = bisect.bisect_right
-    for trigger in _TRIGGERS + (BARE,) if bare_cr_numbers else _TRIGGERS:
+    for trigger in _TRIGGERS:
         starts = []
         for start in trigger.starts:
             if start.lowered:
@@ -313,7 +336,11 @@ def _places(texts: list[str], bare_cr_numbers: bool) -> list[tuple[int, int, _Tr
             if held is None:
                 held = holds[index] = _holds_any(texts[index], needs)
             if held:
-                found.append((start, end, trigger, index, offsets[index], match))
+                found.append((start, end, trigger, match))
+    if bare_cr_numbers:
+        # (A bare number's pattern holds the dot its text needs, and no match of it holds another's start.)
+        (start,) = BARE.starts
+        found += [(at, 0, BARE, None) for at in start.places(start.written(joined), joined)]
     found.sort(key=itemgetter(0))     # (no two places start at one character: each trigger has its own first ones)
     return found
 
