@@ -14,7 +14,7 @@ from functools import cache
 import pytest
 
 from pipeline import load_corpus, load_document
-from pipeline.model import BULLET, PARAGRAPH, DocumentInfo
+from pipeline.model import BULLET, PARAGRAPH, TABLE_ROW, DocumentInfo
 from pipeline.parse import parse
 from pipeline.read import read_bytes, read_source
 from pipeline.read.detect import detect
@@ -161,6 +161,39 @@ def test_every_shape_gives_the_same_sections_issues_and_fixes(shape):
     assert (found.kind, found.edition) == ("jar", "2019-01-21")
     assert model(document) == model(html)
     assert [fold(b.text) for b in document.credits] == [fold(b.text) for b in html.credits]
+
+
+def as_html_table(document) -> bytes:
+    """The HTML's words with the common errors and their fixes in a table: a header row, then "error | fix"."""
+    from html import escape
+    out = ["<html><body><h1>Judging at Regular Rules Enforcement Level</h1><p>Effective January 21, 2019</p>"]
+    out += [f"<p>{escape(block.text)}</p>" for block in document.front_matter[3:]]
+    sections = document.sections
+    for number, section in enumerate(sections):
+        if section.kind == "section":
+            out.append(f"<h2>{escape(section.title)}</h2>")
+            out += [f"<p>{escape(block.text)}</p>" for block in section.blocks]
+            if number + 1 < len(sections) and sections[number + 1].kind == "issue":
+                out.append("<table><tr><th>Issue</th><th>Fix</th></tr>")
+        else:
+            fix = " ".join(block.text for block in section.blocks)
+            out.append(f"<tr><td>{escape(section.title)}</td><td>{escape(fix)}</td></tr>")
+            if number + 1 == len(sections) or sections[number + 1].kind != "issue":
+                out.append("</table>")
+    out += [f"<p>{escape(block.text)}</p>" for block in document.credits] + ["</body></html>"]
+    return "\n".join(out).encode()
+
+
+def test_errors_and_fixes_in_a_table_are_issues_with_their_fix():
+    html = html_document()
+    found, document = parsed(as_html_table(html), "jar.html")
+    issues = [s for s in document.sections if s.kind == "issue"]
+    assert found.kind == "jar" and [fold(s.title) for s in issues] == ISSUES
+    assert [[(b.kind, fold(b.text)) for b in s.blocks] for s in issues] == [
+        [(PARAGRAPH, fold(" ".join(b.text for b in s.blocks)))] for s in html.sections if s.kind == "issue"]
+    common = document.section("jar:common-issues")
+    assert [b.kind for b in common.blocks][-1] == TABLE_ROW and fold(common.blocks[-1].text) == "Issue Fix"
+    assert document.info.complete
 
 
 def test_a_problem_in_a_pdf_jar_names_its_file_line_and_page(tmp_path):
