@@ -533,3 +533,14 @@ def test_the_real_editions_are_recognised_whole():
 def test_an_infraction_heading_is_split_into_its_category_and_name(title, expected):
     from pipeline.parse.ipg import split_category
     assert split_category(title) == expected
+
+
+def test_layout_text_with_the_penalty_box_beside_the_text():
+    # pdftotext -layout puts the box's value on the row of the text beside it
+    document = parse_text(
+        "  2. GAME PLAY ERRORS\n  2.2. Game Play Error — Looking at Extra Cards\n  Penalty\n"
+        "  A player takes an action that may have            Warning\n"
+        "  allowed them to see the faces of cards.\n  Philosophy\n  Players have to be careful.\n")
+    section = document.section("2.2")
+    assert section.infraction.penalty == WL
+    assert section.blocks[0].text == "A player takes an action that may have allowed them to see the faces of cards."
