@@ -122,9 +122,13 @@ def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[tuple[str
 
 
 def _result(hit: Hit, marks: list[str]) -> Result:
-    title = hit.title or (hit.headings.split(" › ")[-1] if hit.headings else "")
-    return Result(hit.id, hit.document, hit.number, title, snippet(hit.text, marks), hit.url or None, hit.score,
-                  hit.kind, hit.penalty, not hit.archived, hit.action)
+    return Result(hit.id, hit.document, hit.number, shown_title(hit.title, hit.headings), snippet(hit.text, marks),
+                  hit.url or None, hit.score, hit.kind, hit.penalty, not hit.archived, hit.action)
+
+
+def shown_title(title: str, headings: str) -> str:
+    """What an answer shows as an entry's title: its own, else its nearest heading."""
+    return title or (headings.split(" › ")[-1] if headings else "")
 
 
 def snippet(text: str, marks: list[str], size: int = 180) -> str:

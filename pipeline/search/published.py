@@ -13,7 +13,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Optional
 
-from .engine import Result, natural_key
+from .engine import Result, natural_key, shown_title
 from .index import SCORE_SCALE, Hit
 from .question import FIELD_BOOSTS
 
@@ -128,9 +128,8 @@ class PublishedIndex:
         """What an answer shows of an entry (engine's Result of its hit), made from its row."""
         number, title, heading, _, _, penalty, _, _, _, entry_id, action = self.rows[position]
         kind, archived, _, _ = self._facts[position]
-        title = title or (heading.split(" › ")[-1] if heading else "")
-        return Result(entry_id, self._document_of[position]["id"], number, title, snippet, self.link(position) or None,
-                      score, kind, penalty, not archived, action)
+        return Result(entry_id, self._document_of[position]["id"], number, shown_title(title, heading), snippet,
+                      self.link(position) or None, score, kind, penalty, not archived, action)
 
     def link(self, position: int) -> str:
         """An entry's address on the site ("cr/704/#704.5k"), as the worker makes it; "" if it has no page."""
