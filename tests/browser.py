@@ -81,6 +81,20 @@ def type_question(page, box, query: str, delay: int = 35) -> list[str]:
     """Type a question as a person does; the ids of the results shown for it, once they are."""
     box.fill("")
     box.press_sequentially(query, delay=delay)
+    return shown_results(page, query)
+
+
+def ask_question(page, box, query: str) -> list[str]:
+    """A question put into the search box all but its last letter at once (as a paste is), that letter typed;
+    the ids of the results shown for it, once they are. For question sets: what a person sees while typing is
+    type_question's."""
+    box.fill(query[:-1])
+    box.press_sequentially(query[-1:])
+    return shown_results(page, query)
+
+
+def shown_results(page, query: str) -> list[str]:
+    """The ids of the results shown, once they are those of `query`."""
     page.wait_for_function("q => document.querySelector('.rk-search__results').getAttribute('data-query') === q",
                            arg=" ".join(query.split()), timeout=20000)
     return [link.get_attribute("data-id") for link in page.locator(".rk-search__results a.rk-result").all()]

@@ -23,6 +23,7 @@ SEEDS = FIXTURES / "seeds"
 FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
 PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
 
+PARSE_CACHE_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_CACHE"
 pytest_plugins = ["scheduling"]           # the order in which xdist's workers take the modules
 
 
@@ -75,8 +76,10 @@ def made_once(tmp_path_factory, name: str, make=None) -> Path:
 @pytest.fixture(scope="session", autouse=True)
 def temporary_cache(tmp_path_factory):
     """The whole suite's parse cache lives in a temporary folder, never in the repository (shared by the
-    workers: an entry is written whole or not at all)."""
-    folder = made_once(tmp_path_factory, "cache")
+    workers: an entry is written whole or not at all). A test suite run inside a test (a copy of the project
+    with a new edition) is handed the outer suite's, by PARSE_CACHE_OF_OUTER_SUITE: what both parse is parsed once."""
+    outer = os.environ.get(PARSE_CACHE_OF_OUTER_SUITE)
+    folder = Path(outer) if outer else made_once(tmp_path_factory, "cache")
     previous = os.environ.get("RULEKB_CACHE")
     os.environ["RULEKB_CACHE"] = str(folder)      # read at each use, and inherited by subprocesses
     yield folder

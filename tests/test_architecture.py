@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import PARSE_CACHE_OF_OUTER_SUITE, ROOT, parsed_once
 
 BIN = Path(sys.executable).parent
 
@@ -48,8 +48,9 @@ def test_no_test_reads_the_live_sources_or_writes_into_the_project():
 
 
 @pytest.mark.slow
-def test_a_new_edition_in_sources_does_not_change_what_the_tests_see(tmp_path):
+def test_a_new_edition_in_sources_does_not_change_what_the_tests_see(tmp_path, tmp_path_factory, sources_dir):
     """A maintainer drops a new CR edition into sources/: the tests still pass (they read frozen fixtures)."""
+    parsed_once(tmp_path_factory, sources_dir)      # (into the cache the suite run below is handed)
     project = tmp_path / "project"
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     for name in files:
@@ -60,6 +61,7 @@ def test_a_new_edition_in_sources_does_not_change_what_the_tests_see(tmp_path):
     (project / "sources" / "cr-2026-06-01.txt").write_bytes(
         newest.replace(b"January 16, 2026", b"June 1, 2026").replace(b"Blight", b"Blighted", 1))
     env = dict(os.environ, RULEKB_REQUIRE_BROWSER="")
+    env[PARSE_CACHE_OF_OUTER_SUITE] = os.environ["RULEKB_CACHE"]    # (the frozen sources parsed once, not again)
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                              "tests/test_ingest.py", "tests/test_search.py", "tests/test_site.py"],
                             cwd=project, capture_output=True, text=True, env=env, timeout=1200)

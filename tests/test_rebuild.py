@@ -46,17 +46,35 @@ def counting(monkeypatch, module, name):
     return calls
 
 
-def test_a_rebuild_parses_again_only_the_changed_file(tmp_path, own_cache, monkeypatch):
-    sources = copy_sources(tmp_path)
-    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
-    mtr = sources / "mtr-2026-02-27.txt"
-    mtr.write_text(mtr.read_text(encoding="utf-8").replace("There are two types of sanctioned",
-                                                            "There are two kinds of sanctioned", 1), encoding="utf-8")
-    parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
-    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
-    assert [source.name for source, _ in parsed] == ["mtr-2026-02-27.txt"]
-    assert "two kinds of sanctioned" in api.search("types of sanctioned tournaments", sources).results[0].snippet \
-        or "two kinds of sanctioned" in api.show("mtr 1.1", sources)["text"]
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory):
+    """Three documents built, the MTR changed, then built again in the same folder with the same cache (the
+    parses counted), and once more from scratch into another folder with another cache: what two tests read."""
+    folder = tmp_path_factory.mktemp("rebuilt")
+    cache.use_folder(folder / "cache")
+    try:
+        sources = copy_sources(folder)
+        api.build(sources, folder / "site", config=ROOT / "mkdocs.yml")
+        mtr = sources / "mtr-2026-02-27.txt"
+        mtr.write_text(mtr.read_text(encoding="utf-8").replace("There are two types of sanctioned",
+                                                                "There are two kinds of sanctioned", 1),
+                       encoding="utf-8")
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
+            rebuild, _ = api.build(sources, folder / "site", config=ROOT / "mkdocs.yml")   # cached parses reused
+        searched = api.search("types of sanctioned tournaments", sources).results[0].snippet
+        shown = api.show("mtr 1.1", sources)["text"]
+        cache.use_folder(folder / "another-cache")
+        fresh, _ = api.build(sources, folder / "fresh", config=ROOT / "mkdocs.yml")       # everything parsed again
+    finally:
+        cache.use_folder(None)
+    return {"parsed": [source.name for source, _ in parsed], "searched": searched, "shown": shown,
+            "rebuild": rebuild, "fresh": fresh}
+
+
+def test_a_rebuild_parses_again_only_the_changed_file(rebuilt):
+    assert rebuilt["parsed"] == ["mtr-2026-02-27.txt"]
+    assert "two kinds of sanctioned" in rebuilt["searched"] or "two kinds of sanctioned" in rebuilt["shown"]
 
 
 def test_a_new_edition_is_compared_with_the_one_before_and_nothing_else(tmp_path, own_cache, monkeypatch):
@@ -92,14 +110,8 @@ def held(path: Path) -> bytes:
 SIZE = re.compile(rb'OFFLINE_BYTES = Number\("\d+"\)')
 
 
-def test_a_rebuild_after_a_change_equals_a_build_from_scratch(tmp_path, own_cache):
-    sources = copy_sources(tmp_path)
-    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
-    mtr = sources / "mtr-2026-02-27.txt"
-    mtr.write_text(mtr.read_text(encoding="utf-8") + "\nA line added by the test.\n", encoding="utf-8")
-    first, _ = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")   # cached parses reused
-    cache.use_folder(tmp_path / "another-cache")
-    second, _ = api.build(sources, tmp_path / "fresh", config=ROOT / "mkdocs.yml")  # everything parsed again
+def test_a_rebuild_after_a_change_equals_a_build_from_scratch(rebuilt):
+    first, second = rebuilt["rebuild"], rebuilt["fresh"]
 
     def differences(comparison, where=""):
         found = [f"{where}{name}" for name in comparison.left_only + comparison.right_only]

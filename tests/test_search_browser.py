@@ -16,6 +16,7 @@ from pipeline.site.publish import index_folder, published
 
 from browser import (
     PHONE,
+    ask_question,
     chromium_browser,
     console_errors,
     open_search,
@@ -59,15 +60,15 @@ def page(browser):
 
 @pytest.fixture(scope="module")
 def typed_answers(browser, site_url):
-    """Every question of both sets, typed into the search box once: query -> result ids. Typed fast
-    (5 ms a key): the answers are those of the whole question; typing at a person's pace is tested below."""
+    """Every question of the sets, put into the search box once: query -> result ids. Pasted but for its last
+    letter: the answers are those of the whole question; typing at a person's pace is tested below."""
     context = browser.new_context(viewport=PHONE, service_workers="block", has_touch=True, is_mobile=True)
     page = context.new_page()
     box = open_search(page, site_url)
     answers = {}
     for name in QUESTION_SETS:
         for query, _ in read_questions(FIXTURES / name):
-            answers[query] = type_question(page, box, query, delay=5)
+            answers[query] = ask_question(page, box, query)
     context.close()
     return answers
 
