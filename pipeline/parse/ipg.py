@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Optional
 
 from ..model import (
-    BULLET,
     ERROR,
     NUMBERED,
     PARAGRAPH,
@@ -50,7 +49,7 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
-from .blocks import Draft, SectionDraft, drawn_item
+from .blocks import Draft, SectionDraft, list_item
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
 from .kind_parser import KindParser, holds_no_text
@@ -105,8 +104,6 @@ PART_LINE = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:?$", re.I)
 # "Upgrade", whose penalty is the upgraded one.
 PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{PENALTY_LIST})$", re.I)
 PART_LABEL = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:\s*(?P<rest>\S.*)$", re.I)
-LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
-NUMBER_ITEM = re.compile(r"^(?P<marker>\d{1,2}[.)])\s+(?P<text>\S.*)$")
 DATE_LINE = re.compile(
     r"^(?:January|February|March|April|May|June|July|August|September|October|November|December)"
     r"\s+\d{1,2}(?:st|nd|rd|th)?\s*,?\s+\d{4}:?$", re.I)
@@ -553,26 +550,21 @@ class _IpgParser(KindParser):
             if self.open is not None:
                 self.open.part = ""
             chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-        elif ended and (number := NUMBER_ITEM.match(text)):
-            chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
         elif not self.carried_on(chunks, element, part):
             chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
 
     def list_item(self, element: Element, part: str, ended: bool, last: Optional[_Chunk]) -> Optional[_Chunk]:
-        """A lettered example ("A. ..."), a list element, or an item drawn in the text ("• ..."), or None."""
-        text, line = element.text, element.line
-        in_examples, listed = part == "examples", isinstance(element, ListItem)
-        letter = LETTER_ITEM.match(text)
-        if letter and (in_examples or listed):
-            return _Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(), part=part,
-                          example=in_examples)
-        if listed:
-            if in_examples:
-                return _Chunk(PARAGRAPH, [text], line, part=part, example=True)
-            marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
-            return _Chunk(BULLET, [body], line, marker, part=part)
-        drawn = drawn_item(text, ended, last)
-        return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
+        """A list item (blocks.list_item), or None; in an infraction's examples, a lettered one ("A. ...") or a
+        list's element is one of its examples."""
+        item = list_item(element, ended, last)
+        if item is None:
+            return None
+        kind, marker, text = item
+        if part == "examples" and (marker[0].isupper() or isinstance(element, ListItem)):
+            if kind == NUMBERED:
+                return _Chunk(NUMBERED, [text], element.line, marker, part=part, example=True)
+            return _Chunk(PARAGRAPH, [element.text], element.line, part=part, example=True)
+        return _Chunk(kind, [text], element.line, marker, part=part)
 
     def carried_on(self, chunks: list[_Chunk], element: Element, part: str = "") -> bool:
         """Whether the line goes on with the paragraph or list item right above it (then added to it); in an

@@ -26,10 +26,10 @@ import re
 from typing import Optional
 
 from .. import kinds
-from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
+from ..model import BULLET, ERROR, NUMBERED, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
 from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
-from .blocks import Draft, SectionDraft, drawn_item
+from .blocks import Draft, SectionDraft, drawn_item, list_item
 from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
 from .kind_parser import KindParser
 
@@ -91,13 +91,12 @@ class _JarParser(KindParser):
             self.table_row(element)
             return
         last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
-        drawn = drawn_item(text, self.paragraph_may_end(), last)
-        if isinstance(element, ListItem) or drawn:
-            marker, body = drawn or ("•", text)
-            self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
+        item = list_item(element, self.paragraph_may_end(), last)
+        if item:
+            self.add_block(Draft(item[0], [item[2]], element.line, item[1], glued=True))
             return
-        if last is not None and last.kind in (PARAGRAPH, BULLET) and self.previous and not self.previous_heading \
-                and self.goes_on(text, self.previous, last):
+        if last is not None and last.kind in (PARAGRAPH, BULLET, NUMBERED) and self.previous \
+                and not self.previous_heading and self.goes_on(text, self.previous, last):
             last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
             self.add_block(Draft(PARAGRAPH, [text], element.line, glued=True))

@@ -56,7 +56,7 @@ from ..model import (
 )
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, TableRow, stream_of
-from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
+from .blocks import BULLET_ITEM, NUMBERED_ITEM, Draft, SectionDraft, list_item
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import text_end
@@ -68,7 +68,6 @@ SECTION_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 CHAPTER_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2})\.\s+(\S.*)$")
 APPENDIX_HEADING = re.compile(r"^(MTR\s+)?(?:Appendix|APPENDIX)\s+([A-Z])(?![\w’'])\s*(?:(--|[—–:.-])\s*)?(.*)$")
 FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
-NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\S.*)$")
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
 TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
@@ -507,17 +506,11 @@ class _Parser(KindParser):
         return self.stream[index].indent.startswith("\t") and "\t" not in self.stream[index].text
 
     def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
+        """A list item (blocks.list_item), or a line indented by a tab whose bullet was lost."""
         element = self.stream[index]
-        text = element.text
-        drawn = drawn_item(text, finished_before, self.open)
-        if drawn:
-            return Draft(BULLET, [drawn[1]], element.line, marker=drawn[0])
-        match = NUMBERED_ITEM.match(text)
-        if match and (isinstance(element, ListItem) or finished_before or self._in_list()):
-            return Draft(NUMBERED, [match.group(2)], element.line, marker=match.group(1))
-        if isinstance(element, ListItem) or self._tab_bullet(index):
-            return Draft(BULLET, [text], element.line, marker="•")
-        return None
+        kind, marker, text = list_item(element, finished_before, self.open) or (
+            (BULLET, "•", element.text) if self._tab_bullet(index) else (None, "", ""))
+        return Draft(kind, [text], element.line, marker=marker) if kind else None
 
     def _in_list(self) -> bool:
         return self.open is not None and self.open.kind in (BULLET, NUMBERED)
