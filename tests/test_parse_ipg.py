@@ -544,3 +544,15 @@ def test_layout_text_with_the_penalty_box_beside_the_text():
     section = document.section("2.2")
     assert section.infraction.penalty == WL
     assert section.blocks[0].text == "A player takes an action that may have allowed them to see the faces of cards."
+
+
+def test_layout_text_the_text_beside_the_penalty_box_ends_its_paragraph_where_its_sentence_ends():
+    # The box's value ends the row, not the text: the line after a finished sentence is a paragraph of its own.
+    document = parse_text(
+        "  2. GAME PLAY ERRORS\n  2.2. Game Play Error — Looking at Extra Cards\n  Penalty\n"
+        "  A player sees the faces of cards.                 Warning\n"
+        "  Some of them were in their library.\n  Philosophy\n  Players have to be careful.\n")
+    section = document.section("2.2")
+    assert section.infraction.penalty == WL
+    assert [block.text for block in section.blocks[:2]] == ["A player sees the faces of cards.",
+                                                            "Some of them were in their library."]

@@ -160,7 +160,6 @@ def looks_like_subheading(text: str) -> bool:
 class _Chunk(Draft):
     """A block being built, and the infraction part it belongs to."""
     part: str = ""            # "definition", "upgrade:2", ...
-    open: bool = True         # may take continuation lines
 
 
 class _Name(NamedTuple):
@@ -200,25 +199,21 @@ class _IpgParser(KindParser):
         self.skip = self.listed.skip
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
         self.sections: list[Section] = []
-        self.open: Optional[_OpenSection] = None
+        self.section: Optional[_OpenSection] = None     # the section being read (also `current`)
         self.appendices_seen = False
         self.first_ids: dict[str, str] = {}         # number -> id of its first section: the headings read
         self.chapter_titles: dict[str, str] = {}
-        self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
         self.second_penalties: list[SecondPenalty] = []
 
     # -- driver ------------------------------------------------------------------------------
 
     def sections_begun(self) -> bool:
-        return self.open is not None
+        return self.section is not None
 
-    def blank(self) -> None:
-        self.blank_before = True
-
-    def keep_unread(self, element: Element) -> None:
-        unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
-        (self.open.blocks if self.open else self.front).append(unread)
+    def draft(self, kind: str, text: str, line: int, marker: str = "", **fields) -> _Chunk:
+        """A block of the infraction part being read."""
+        return _Chunk(kind, [text], line, marker, part=self.section.part if self.section else "", **fields)
 
     def line(self, index: int, element: Element) -> None:
         if isinstance(element, TableRow) and self.is_navigation_row(element.cells):
@@ -228,11 +223,10 @@ class _IpgParser(KindParser):
             self.open_section(heading)
             if heading.beside:
                 self.body_line(Paragraph(heading.beside, element.line, element.page))
-        elif self.open is not None and CREDIT_LINE.match(element.text):
-            self.open.blocks.append(_Chunk(PARAGRAPH, [element.text], element.line))   # a page's footer: alone
+        elif self.section is not None and CREDIT_LINE.match(element.text):
+            self.start(_Chunk(PARAGRAPH, [element.text], element.line))   # a page's footer: alone
         else:
             self.body_line(element)
-        self.blank_before = False
 
     # -- contents ----------------------------------------------------------------------------
 
@@ -389,15 +383,16 @@ class _IpgParser(KindParser):
         heading.candidate = heading.level > 1 and bool(
             heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
         heading.mode = _appendix_mode(heading)
-        self.open = heading
+        self.section = self.current = heading
 
     def close(self) -> None:
-        open_ = self.open
+        super().close()
+        open_ = self.section
         if open_ is None:
             return
-        self.open = None
+        self.section = self.current = None
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
-            open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty))
         examples = tuple(chunk.block().as_text() for chunk in open_.blocks if chunk.example)
         infraction = self.infraction(open_, examples) if open_.candidate else None
         self.sections.append(open_.section(examples, infraction=infraction,
@@ -426,9 +421,9 @@ class _IpgParser(KindParser):
     # -- body --------------------------------------------------------------------------------
 
     def body_line(self, element: Element) -> None:
-        open_ = self.open
+        open_ = self.section
         if open_ is None:
-            self.plain_line(self.front, element, "")
+            self.plain_line(element)
             return
         if open_.awaiting_penalty is not None and self.penalty_value(open_, element):
             return
@@ -458,7 +453,7 @@ class _IpgParser(KindParser):
                 LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not common.ends_sentence(value))):
             self.set_penalty(open_, value, element.line)
             return True
-        open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
+        self.start(_Chunk(SUBHEADING, ["Penalty"], label_line))
         return False
 
     def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
@@ -480,14 +475,14 @@ class _IpgParser(KindParser):
         part = PART_NAMES[match.group("part").lower()]
         if part != "penalty":
             self.start_part(open_, part)
-            open_.blocks.append(_Chunk(SUBHEADING, [match.group("part")], element.line, open=False))
+            self.start(_Chunk(SUBHEADING, [match.group("part")], element.line))
         return True
 
     def section_line(self, open_: _OpenSection, element: Element) -> None:
         """A line of a section: an infraction's part or penalty, where it is one; else a list item or text."""
         if not (self.part_line(open_, element) or self.part_and_penalty(open_, element)
                 or self.part_label(open_, element) or self.lone_penalty(open_, element)):
-            self.plain_line(open_.blocks, element, open_.part)
+            self.plain_line(element)
 
     def part_line(self, open_: _OpenSection, element: Element) -> bool:
         """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
@@ -500,7 +495,7 @@ class _IpgParser(KindParser):
             open_.awaiting_penalty = element.line
             return True
         self.start_part(open_, part)
-        open_.blocks.append(_Chunk(SUBHEADING, [element.text], element.line, open=False))
+        self.start(_Chunk(SUBHEADING, [element.text], element.line))
         return True
 
     def part_label(self, open_: _OpenSection, element: Element) -> bool:
@@ -513,8 +508,7 @@ class _IpgParser(KindParser):
             self.set_penalty(open_, label.group("rest"), element.line)
             return True
         self.start_part(open_, part)
-        open_.blocks.append(_Chunk(PARAGRAPH, [element.text], element.line, part=open_.part,
-                                   example=part == "examples"))
+        self.start(self.draft(PARAGRAPH, element.text, element.line, example=part == "examples"))
         return True
 
     def lone_penalty(self, open_: _OpenSection, element: Element) -> bool:
@@ -532,52 +526,43 @@ class _IpgParser(KindParser):
             part = f"{part}:{open_.repeats[part]}"
         open_.part = part
 
-    def plain_line(self, chunks: list[_Chunk], element: Element, part: str) -> None:
+    def plain_line(self, element: Element) -> None:
         """A body line that is not a heading or label: a list item, a table row, a subheading or paragraph text."""
         text, line = element.text, element.line
-        last = chunks[-1] if chunks else None
-        ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
-        item = self.list_item(element, part, ended, last)
+        ended = self.open is None or common.ends_sentence(self.open.text)
+        item = self.item(element, ended)
         if item is not None:
-            chunks.append(item)
+            self.start(item)
         elif isinstance(element, TableRow):
-            chunks.append(_Chunk(TABLE_ROW, [" ".join(element.cells)], line, cells=element.cells, part=part,
-                                 open=False))
+            self.start(self.draft(TABLE_ROW, " ".join(element.cells), line, cells=element.cells))
         # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
         # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
-        elif isinstance(element, Heading) or (
-                looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
-            if self.open is not None:
-                self.open.part = ""
-            chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-        elif not self.carried_on(chunks, element, part):
-            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+        elif isinstance(element, Heading) or (looks_like_subheading(text) and (
+                is_all_caps(text) or (ended and not (self.section and self.section.part)))):
+            if self.section is not None:
+                self.section.part = ""
+            self.start(_Chunk(SUBHEADING, [text], line))
+        else:
+            self.paragraph_line(element)
 
-    def list_item(self, element: Element, part: str, ended: bool, last: Optional[_Chunk]) -> Optional[_Chunk]:
+    def item(self, element: Element, paragraph_may_end: bool) -> Optional[_Chunk]:
         """A list item (blocks.list_item), or None; in an infraction's examples, a lettered one ("A. ...") or a
         list's element is one of its examples."""
-        item = list_item(element, ended, last)
-        if item is None:
+        found = list_item(element, paragraph_may_end, self.open)
+        if found is None:
             return None
-        kind, marker, text = item
-        if part == "examples" and (marker[0].isupper() or isinstance(element, ListItem)):
+        kind, marker, text = found
+        if self.section is not None and self.section.part == "examples" and (
+                marker[0].isupper() or isinstance(element, ListItem)):
             if kind == NUMBERED:
-                return _Chunk(NUMBERED, [text], element.line, marker, part=part, example=True)
-            return _Chunk(PARAGRAPH, [element.text], element.line, part=part, example=True)
-        return _Chunk(kind, [text], element.line, marker, part=part)
+                return self.draft(NUMBERED, text, element.line, marker, example=True)
+            return self.draft(PARAGRAPH, element.text, element.line, example=True)
+        return self.draft(kind, text, element.line, marker)
 
-    def carried_on(self, chunks: list[_Chunk], element: Element, part: str = "") -> bool:
-        """Whether the line goes on with the paragraph or list item right above it (then added to it); in an
+    def goes_on(self, text: str, previous: str, above: Draft) -> bool:
+        """Whether the line goes on with the paragraph or list item above (KindParser.goes_on); in an
         infraction's examples, so does an example broken across a page ("They realize the error...")."""
-        last = chunks[-1] if chunks else None
-        if last is None or self.blank_before:
-            return False
-        goes_on = last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(
-            element.text, last.parts[-1], last)
-        if not (goes_on or part == "examples" and last.example):
-            return False
-        last.add(element.text, element.line)
-        return True
+        return above.example or super().goes_on(text, previous, above)
 
     # -- appendices --------------------------------------------------------------------------
 
@@ -600,10 +585,9 @@ class _IpgParser(KindParser):
         elif lone_penalty:
             open_.orphan = (cells[0], line)
         elif len(cells) == 1 and not self.one_cell(open_, cells[0], line, orphan):
-            if not self.carried_on(open_.blocks, element):    # a note under the table, not a row
-                open_.blocks.append(_Chunk(PARAGRAPH, [element.text], line))
+            self.paragraph_line(element)    # a note under the table, not a row
             return
-        open_.blocks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False))
+        self.start(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells))
 
     def one_cell(self, open_: _OpenSection, cell: str, line: int, orphan: Optional[tuple]) -> bool:
         """An Appendix A line of one cell: an infraction's name its penalty may follow, or a group line ("Game
@@ -628,14 +612,13 @@ class _IpgParser(KindParser):
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
         text, line = element.text, element.line
         if DATE_LINE.match(text) or isinstance(element, Heading):
-            open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
-            return
-        note = CHANGE_NOTE.match(text)
-        if note:
-            open_.blocks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
-            return
-        if not self.carried_on(open_.blocks, element):
-            self.plain_line(open_.blocks, element, "")
+            self.start(_Chunk(SUBHEADING, [text], line))
+        elif note := CHANGE_NOTE.match(text):
+            self.start(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
+        elif self.goes_on_above(text):
+            self.paragraph_line(element)        # a note goes on, whatever its next line looks like
+        else:
+            self.plain_line(element)
 
     # -- the document ------------------------------------------------------------------------
 

@@ -26,10 +26,10 @@ import re
 from typing import Optional
 
 from .. import kinds
-from ..model import BULLET, ERROR, NUMBERED, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
+from ..model import ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
 from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
-from .blocks import Draft, SectionDraft, drawn_item, list_item
+from .blocks import Draft, SectionDraft, drawn_item
 from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
 from .kind_parser import KindParser
 
@@ -45,6 +45,7 @@ SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 class _JarParser(KindParser):
     pdf_paragraphs_apart = True
+    glued = True
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
@@ -56,9 +57,6 @@ class _JarParser(KindParser):
         self.headings_marked = any(isinstance(element, Heading) and not TITLE_LINE.search(element.text)
                                    for element in self.stream)
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
-
-    def keep_unread(self, element: Element) -> None:
-        self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
 
     def line(self, index: int, element: Element) -> None:
         """A heading, an issue's name or body text (not a contents entry); `previous` and `previous_heading` say
@@ -85,21 +83,11 @@ class _JarParser(KindParser):
         return True
 
     def body_line(self, element: Element) -> None:
-        """A line of text: a table row, a list item, or a paragraph or the next line of one."""
-        text = element.text
+        """A line of text: a table row, or running text (a list item, a paragraph or the next line of one)."""
         if isinstance(element, TableRow) and self.section is not None:
             self.table_row(element)
-            return
-        last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
-        item = list_item(element, self.paragraph_may_end(), last)
-        if item:
-            self.add_block(Draft(item[0], [item[2]], element.line, item[1], glued=True))
-            return
-        if last is not None and last.kind in (PARAGRAPH, BULLET, NUMBERED) and self.previous \
-                and not self.previous_heading and self.goes_on(text, self.previous, last):
-            last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
-            self.add_block(Draft(PARAGRAPH, [text], element.line, glued=True))
+            self.running_text(element, self.paragraph_may_end())
 
     def plain_heading(self, element: Element, following: Optional[Element]) -> bool:
         """Where the source marks no headings: a short title-like line standing alone before a longer passage or
@@ -147,22 +135,24 @@ class _JarParser(KindParser):
         self.section = SectionDraft(section_id, "", title, 1, "section", None, line)
         self.sections.append(self.section)
         self.current = self.section
+        self.close()
 
     def open_issue(self, title: str, line: int) -> None:
         parent = self.section
         issue_id = self.ids.unique(f"{parent.id}/{slug(title)[:MAX_SLUG].strip('-.')}", title, line)
         self.current = SectionDraft(issue_id, "", title, 2, "issue", parent.id, line)
         self.sections.append(self.current)
+        self.close()
 
     def table_row(self, row: TableRow) -> None:
         """"error<TAB>fix": an issue of its own; a header row ("Issue / Fix") or one cell stays a row."""
         cells = row.cells
         if len(cells) == 2 and not (len(cells[0]) < 20 and len(cells[1]) < 20):
             self.open_issue(cells[0], row.line)
-            self.add_block(Draft(PARAGRAPH, [cells[1]], row.line, glued=True))
+            self.add_block(self.draft(PARAGRAPH, cells[1], row.line))
             self.current = self.section
             return
-        self.add_block(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
+        self.start(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
 
     def finish(self) -> Document:
         if not self.sections:

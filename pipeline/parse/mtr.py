@@ -56,7 +56,7 @@ from ..model import (
 )
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, TableRow, stream_of
-from .blocks import BULLET_ITEM, NUMBERED_ITEM, Draft, SectionDraft, list_item
+from .blocks import BULLET_ITEM, NUMBERED_ITEM, Draft, SectionDraft
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import text_end
@@ -161,6 +161,11 @@ def numbering_style(texts: list[str]) -> str:
     return "floor" if floor >= 3 and floor > mtr else "mtr"
 
 
+def _tab_bullet(element: Element) -> bool:
+    """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
+    return element.indent.startswith("\t") and "\t" not in element.text
+
+
 def order_key(shape: _Shape) -> tuple:
     """Sort key in document order: chapters and sections by number, appendices after them."""
     if shape.form == "appendix":
@@ -191,7 +196,6 @@ class _Parser(KindParser):
         self.sections: list[SectionDraft] = []
         self.numbered: dict[str, SectionDraft] = {}
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
-        self.open: Optional[Draft] = None
 
     # --- contents list ---
 
@@ -219,14 +223,6 @@ class _Parser(KindParser):
         return self.style != "mtr" or len(inner) >= 2
 
     # --- main pass ---
-
-    def blank(self) -> None:
-        self.close()
-        self.previous = None
-
-    def keep_unread(self, element: Element) -> None:
-        self.close()
-        self.add_block(Draft(PARAGRAPH, [element.text], element.line))
 
     def line(self, index: int, element: Element) -> None:
         if not (self._heading(index) or self._subheading(index)):
@@ -266,7 +262,7 @@ class _Parser(KindParser):
         title = self._full_title(index if title_line is None else title_line, shape)
         self._open_section(shape, title, element.line)
         if note:
-            self.open = Draft(PARAGRAPH, [note], element.line)
+            self.start(Draft(PARAGRAPH, [note], element.line))
             self.previous_heading, self.previous = False, note
         return True
 
@@ -440,7 +436,7 @@ class _Parser(KindParser):
             return False
         if any(character.isdigit() for character in text):
             return False
-        if self.open is not None and not self.paragraph_may_end() and self.goes_on(text, self.previous, self.open):
+        if not self.paragraph_may_end() and self.goes_on_above(text):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
         if not (self.paragraph_may_end() or self._in_list()):
             return False
@@ -468,28 +464,18 @@ class _Parser(KindParser):
     # --- body text ---
 
     def _body_line(self, index: int) -> None:
+        """A table row, an example, or running text."""
         element = self.stream[index]
         text = element.text
         finished_before = self.paragraph_may_end()
         self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
-            self.close()
-            self.add_block(Draft(TABLE_ROW, [text], element.line, cells=cells))
-            self.previous = text
-            return
-        item = self._list_item(index, finished_before)
-        if item is not None:
-            self.close()
-            self.open = item
+            self.start(Draft(TABLE_ROW, [text], element.line, cells=cells))
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
-            self.close()
-            self.open = Draft(PARAGRAPH, [text], element.line, example=True)
-        elif self.open is not None and self.goes_on(text, self.previous, self.open):
-            self.open.add(text, element.line)
+            self.start(Draft(PARAGRAPH, [text], element.line, example=True))
         else:
-            self.close()
-            self.open = Draft(PARAGRAPH, [text], element.line)
+            self.running_text(element, finished_before)
         self.previous = text
 
     def _cells(self, index: int) -> Optional[tuple[str, ...]]:
@@ -497,32 +483,24 @@ class _Parser(KindParser):
         element = self.stream[index]
         if isinstance(element, TableRow):
             return element.cells
-        if "\t" in element.text and not self._tab_bullet(index):
+        if "\t" in element.text and not _tab_bullet(element):
             return tuple(cell.strip() for cell in re.split(r"\t+", element.text))
         return None
 
-    def _tab_bullet(self, index: int) -> bool:
-        """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
-        return self.stream[index].indent.startswith("\t") and "\t" not in self.stream[index].text
-
-    def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
+    def item(self, element: Element, paragraph_may_end: bool) -> Optional[Draft]:
         """A list item (blocks.list_item), or a line indented by a tab whose bullet was lost."""
-        element = self.stream[index]
-        kind, marker, text = list_item(element, finished_before, self.open) or (
-            (BULLET, "•", element.text) if self._tab_bullet(index) else (None, "", ""))
-        return Draft(kind, [text], element.line, marker=marker) if kind else None
+        item = super().item(element, paragraph_may_end)
+        return item or (self.draft(BULLET, element.text, element.line, "•") if _tab_bullet(element) else None)
 
     def _in_list(self) -> bool:
         return self.open is not None and self.open.kind in (BULLET, NUMBERED)
 
-    def close(self) -> None:
-        if self.open is None:
-            return
-        draft, self.open = self.open, None
+    def add_block(self, draft: Draft) -> None:
+        """A block, or an example of the section being read."""
         if draft.example and self.current is not None:
             self.current.examples.append(draft)
         else:
-            self.add_block(draft)
+            super().add_block(draft)
 
     # --- the document ---
 
