@@ -52,7 +52,7 @@ from . import common
 from .blocks import Draft, SectionDraft, list_item
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
-from .kind_parser import KindParser, holds_no_text
+from .kind_parser import KindParser, holds_no_text, short_title
 from .penalties import (
     LEADING_PENALTY,
     PENALTY_LIST,
@@ -142,16 +142,13 @@ def is_all_caps(text: str) -> bool:
 
 
 def looks_like_subheading(text: str) -> bool:
-    """A short line of capitalised words ("Warning", "Game Loss", "FRAMEWORK OF THIS DOCUMENT")."""
-    if len(text) > 60 or common.ends_sentence(text) or text.endswith((",", ";")) or not any(c.isalpha() for c in text):
+    """A short line (short_title) of capitalised words ("Warning", "Game Loss", "FRAMEWORK OF THIS DOCUMENT")."""
+    if not short_title(text):
         return False
     words = text.split()
-    if not words or len(words) > 6:
-        return False
     if is_all_caps(text):
         return len(words) >= 2 or len(text) >= 6
-    return all(w[0].isupper() or w[0].isdigit() or (i and w.lower() in SMALL_WORDS)
-               for i, w in enumerate(words))
+    return all(w[0].isupper() or w[0].isdigit() or (i and w.lower() in SMALL_WORDS) for i, w in enumerate(words))
 
 
 # --- Builders ---------------------------------------------------------------------------------

@@ -30,16 +30,14 @@ from ..model import ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
 from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from .blocks import Draft, SectionDraft, drawn_item
-from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
-from .kind_parser import KindParser
+from .common import ends_paragraph, ends_sentence, title_case
+from .kind_parser import KindParser, short_title
 
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
 TITLE_LINE = kinds.BY_ID["jar"].title_line
 MAX_SLUG = 60
 ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
-HEADING_MAX_CHARS = 60
-HEADING_MAX_WORDS = 6
 SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
@@ -171,9 +169,8 @@ def _unmarked(element: Element) -> bool:
 
 
 def _heading_like(text: str) -> bool:
-    """Short and title-like, neither the document's title nor its date line."""
-    return (looks_like_title(text, HEADING_MAX_CHARS, max_words=HEADING_MAX_WORDS) and any(c.isalpha() for c in text)
-            and not TITLE_LINE.search(text) and not EFFECTIVE.search(text))
+    """Short and title-like (short_title), neither the document's title nor its date line."""
+    return short_title(text) and not TITLE_LINE.search(text) and not EFFECTIVE.search(text)
 
 
 def _followed_by_body(text: str, following: Optional[Element]) -> bool:

@@ -17,10 +17,14 @@ from typing import Collection, Iterable, Optional, Sequence
 
 from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
+from ..read.shapes import looks_like_title
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft, SectionDraft, list_item
 from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
 from .ending import CREDIT_LINE, credits_start
+
+SUBHEADING_MAX = 60         # characters in a subheading ("Booster Draft Timing", "FRAMEWORK OF THIS DOCUMENT")
+SUBHEADING_WORDS = 6
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
 RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
@@ -38,6 +42,14 @@ def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool
     if isinstance(element, PageNumber):
         return element.in_run or not lone_numbers_are_text
     return "---" in element.text and RULE.match(element.text) is not None
+
+
+def short_title(text: str) -> bool:
+    """A line that may be a subheading (a JAR's section heading): short (SUBHEADING_MAX, SUBHEADING_WORDS), starting
+    like a title and holding a letter, ending like no sentence or clause. How its words are capitalised is the
+    kind's to say."""
+    return looks_like_title(text, SUBHEADING_MAX, SUBHEADING_WORDS, trailing=".,;:!?") and any(
+        character.isalpha() for character in text)
 
 
 class KindParser:

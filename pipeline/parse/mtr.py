@@ -60,7 +60,7 @@ from .blocks import BULLET_ITEM, NUMBERED_ITEM, Draft, SectionDraft
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import text_end
-from .kind_parser import KindParser, text_lines
+from .kind_parser import KindParser, short_title, text_lines
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -70,13 +70,11 @@ APPENDIX_HEADING = re.compile(r"^(MTR\s+)?(?:Appendix|APPENDIX)\s+([A-Z])(?![\w�
 FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
-TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
 # Where a note run into a heading line starts, after its title: "(", ". ", ": ", " - ", "—".
 NOTE_START = re.compile(r"\s*[(\[]|[.:;]\s+\S|\s+[-–—]\s+\S|\s*[—–]\s*\S")
 WORD_END = re.compile(r"[0-9A-Za-z]\b")
 
 MAX_TITLE = 100
-SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
 
 
 @dataclass(frozen=True)
@@ -430,11 +428,7 @@ class _Parser(KindParser):
     def _looks_like_subheading(self, index: int) -> bool:
         """A short title-like line after a finished passage, followed by a passage or a list."""
         text = self.stream[index].text
-        if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
-            return False
-        if TRAILING_PUNCTUATION.search(text) or ends_sentence(text) or not title_case(text):
-            return False
-        if any(character.isdigit() for character in text):
+        if not (short_title(text) and text[0].isupper() and title_case(text)) or any(c.isdigit() for c in text):
             return False
         if not self.paragraph_may_end() and self.goes_on_above(text):
             return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
