@@ -7,7 +7,7 @@ import pytest
 from pipeline.model import PARAGRAPH, WARNING, Block, DocumentInfo
 from pipeline.parse import ipg, jar, mtr, parse
 from pipeline.parse.blocks import Draft
-from pipeline.parse.kind_parser import KindParser, holds_no_text, short_title, text_lines
+from pipeline.parse.kind_parser import KindParser, holds_no_text, same_title, short_title, text_lines
 from pipeline.read import read_bytes
 from pipeline.read.stream import PageNumber, Paragraph, TableRow
 
@@ -127,3 +127,14 @@ def test_where_a_paragraph_is_a_line_one_in_lower_case_goes_on_only_after_an_unf
     ("- Rated", False), ("• Rated", False)])
 def test_a_subheading_is_a_short_line_that_ends_like_no_sentence(text, short):
     assert short_title(text) is short
+
+
+@pytest.mark.parametrize("listed, title, same", [
+    ("Game Play Error — Missed Trigger", "GAME PLAY ERROR - MISSED TRIGGER", True),
+    ("Tournament Error — Communication Policy Violation", "Tournament Error — Communication", True),  # cut off
+    ("Card Use in Limited Events", "Card Use in Limited Tournaments", True),                          # reworded
+    ("Randomizing a Deck", "Randomizing a Library", False),
+    ("Players", "Players present their decks", False),      # a short title starts a list item's sentence
+    ("", "Tournament Types", False)])
+def test_a_contents_title_and_a_heading_name_the_same_section(listed, title, same):
+    assert same_title(listed, title) is same

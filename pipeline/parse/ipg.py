@@ -52,7 +52,7 @@ from . import common
 from .blocks import Draft, SectionDraft, list_item
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
-from .kind_parser import KindParser, holds_no_text, short_title
+from .kind_parser import KindParser, holds_no_text, same_title, short_title
 from .penalties import (
     LEADING_PENALTY,
     PENALTY_LIST,
@@ -309,7 +309,7 @@ class _IpgParser(KindParser):
         if marked:
             return True
         listed = self.contents.get(number)
-        if listed is not None and _same_title(listed, title):
+        if listed is not None and same_title(listed, title):
             return True        # the contents list's own title (a repeat is reported as a duplicate)
         # Strongly heading-like: ALL CAPS, "Category — Name", or a penalty at the end.
         strong = is_all_caps(title) or bool(split_category(title)) or penalty
@@ -641,12 +641,6 @@ def _appendix_mode(heading: _OpenSection) -> str:
     if re.search(r"penalt|quick\s+reference", heading.title, re.I):
         return "penalties"
     return "changes" if re.search(r"change|revision|history", heading.title, re.I) else ""
-
-
-def _same_title(listed: str, title: str) -> bool:
-    """A contents title and a heading name the same section (case, dashes and a cut-off end aside)."""
-    a, b = name_key(listed), name_key(title)
-    return a == b or (len(a) >= 8 and len(b) >= 8 and (a.startswith(b) or b.startswith(a)))
 
 
 def _part_text(chunk: _Chunk) -> str:

@@ -20,7 +20,16 @@ from ..read import SourceText
 from ..read.shapes import looks_like_title
 from ..read.stream import ContentsLine, Element, PageNumber
 from .blocks import Draft, SectionDraft, list_item
-from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
+from .common import (
+    NumberOrder,
+    SectionIds,
+    ends_paragraph,
+    ends_sentence,
+    first_word,
+    line_failed,
+    normalise_title,
+    wrap_width,
+)
 from .ending import CREDIT_LINE, credits_start
 
 SUBHEADING_MAX = 60         # characters in a subheading ("Booster Draft Timing", "FRAMEWORK OF THIS DOCUMENT")
@@ -50,6 +59,19 @@ def short_title(text: str) -> bool:
     kind's to say."""
     return looks_like_title(text, SUBHEADING_MAX, SUBHEADING_WORDS, trailing=".,;:!?") and any(
         character.isalpha() for character in text)
+
+
+def same_title(listed: str, title: str) -> bool:
+    """Whether a contents list's title and a heading's name the same section: alike but for case, punctuation and
+    an end cut off (both of 8 characters at least), or most of the shorter one's long words (two at least) in
+    the other (editions reword: "Limited Events" / "Limited Tournaments")."""
+    a, b = normalise_title(listed), normalise_title(title)
+    if not (a and b):
+        return False
+    if a == b or (min(len(a), len(b)) >= 8 and (a.startswith(b) or b.startswith(a))):
+        return True
+    shorter, longer = sorted(({word for word in text.split() if len(word) > 3} for text in (a, b)), key=len)
+    return len(shorter) >= 2 and 3 * len(shorter & longer) >= 2 * len(shorter)
 
 
 class KindParser:

@@ -60,7 +60,7 @@ from .blocks import BULLET_ITEM, NUMBERED_ITEM, Draft, SectionDraft
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import text_end
-from .kind_parser import KindParser, short_title, text_lines
+from .kind_parser import KindParser, same_title, short_title, text_lines
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -95,17 +95,6 @@ def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
 
 
 # --- small helpers -------------------------------------------------------------------------------
-
-def _same_title(a: str, b: str) -> bool:
-    """One title starts the other, or the shorter one's long words (two at least) are mostly in the other."""
-    a, b = normalise_title(a), normalise_title(b)
-    if not (a and b):
-        return False
-    if a == b or a.startswith(b) or b.startswith(a):
-        return True
-    shorter, longer = sorted(({word for word in title.split() if len(word) > 3} for title in (a, b)), key=len)
-    return len(shorter) >= 2 and 3 * len(shorter & longer) >= 2 * len(shorter)
-
 
 def _title_and_note(text: str, title: str) -> Optional[tuple[str, str]]:
     """`text` split into `title` as it is written there and a note run in after it, or None."""
@@ -283,7 +272,7 @@ class _Parser(KindParser):
         text = self.stream[following].text
         entry = self.contents_by_number.get(self.shapes[index].number)
         if entry is not None:
-            return following if _same_title(entry.title, text) else None
+            return following if same_title(entry.title, text) else None
         return following if _title_ok(text) and title_case(text) else None
 
     def _without_note(self, shape: _Shape) -> tuple[_Shape, str]:
@@ -298,7 +287,7 @@ class _Parser(KindParser):
     def _strong(self, shape: _Shape, hinted: bool) -> bool:
         """A heading marked as one by the source itself or named by the contents list."""
         entry = self.contents_by_number.get(shape.number)
-        return hinted or shape.prefixed or bool(entry and _same_title(entry.title, shape.title))
+        return hinted or shape.prefixed or bool(entry and same_title(entry.title, shape.title))
 
     def _is_chapter(self, index: int, shape: _Shape, hinted: bool) -> bool:
         if not _title_ok(shape.title, hinted) or len(shape.title) > 80:
@@ -327,7 +316,7 @@ class _Parser(KindParser):
             return False
         entry = self.contents_by_number.get(shape.number)
         if entry:
-            return hinted or _same_title(entry.title, shape.title)
+            return hinted or same_title(entry.title, shape.title)
         if hinted or shape.prefixed:
             return True
         if not self._may_start_heading() or not title_case(shape.title):
