@@ -218,6 +218,13 @@ def contents_of_2019() -> list[tuple[str, str]]:
     return entries
 
 
+def test_mtr_2019_html_a_table_ends_the_passage_above_so_a_subheading_may_follow_it():
+    # Appendix C: "Match-win percentage", its examples' table, then "Game-win percentage" as the same kind of title.
+    blocks = [(block.kind, block.text) for block in parsed(MTR_2019).section("Appendix C").blocks]
+    after_table = blocks.index((SUBHEADING, "Game-win percentage"))
+    assert (SUBHEADING, "Match-win percentage") in blocks[:after_table] and blocks[after_table - 1][0] == TABLE_ROW
+
+
 def test_mtr_2019_html_sections_are_the_contents_list():
     expected = contents_of_2019()
     assert len(expected) == 100          # 10 chapters, 84 sections, 6 appendices

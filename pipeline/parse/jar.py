@@ -57,16 +57,14 @@ class _JarParser(KindParser):
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
 
     def line(self, index: int, element: Element) -> None:
-        """A heading, an issue's name or body text (not a contents entry); `previous` and `previous_heading` say
-        what it was, whatever happens."""
-        sections = len(self.sections)
+        """A heading, an issue's name or body text (not a contents entry); `previous` says what it was, whatever
+        happens (a heading comes after a finished passage: plain_heading)."""
         following = next((after for after in self.stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
         try:
             if not (isinstance(element, ContentsLine) or self.opens_section_or_issue(element, following)):
                 self.body_line(element)
         finally:
             self.previous = element.text
-            self.previous_heading = len(self.sections) > sections
 
     def opens_section_or_issue(self, element: Element, following: Optional[Element]) -> bool:
         """Whether `element` is a section's heading or names an issue (and opens it)."""

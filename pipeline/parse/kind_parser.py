@@ -98,8 +98,7 @@ class KindParser:
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
-        self.previous: Optional[str] = None     # the last line of text read (None, or "", after a blank line)
-        self.previous_heading = False           # whether that line was a heading
+        self.previous: Optional[str] = None     # the last line of the block open (None after a blank line)
         self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
         self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
         self.stream: Sequence[Element] = ()     # the elements to read, as the kind's parser takes them
@@ -151,9 +150,9 @@ class KindParser:
         self.open = None
 
     def paragraph_may_end(self) -> bool:
-        """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
-        its last line ends a sentence."""
-        return not self.previous or self.previous_heading or ends_sentence(self.previous)
+        """Whether the paragraph above may end here: none is open (a blank line, a heading, a table row came
+        before), or its last line ends a sentence."""
+        return self.open is None or ends_sentence(self.previous)
 
     def goes_on(self, text: str, previous: str, above: Draft) -> bool:
         """Whether the line `text` goes on with the paragraph or list item `above`, whose last line was

@@ -250,7 +250,6 @@ class _Parser(KindParser):
         self._open_section(shape, title, element.line)
         if note:
             self.start(Draft(PARAGRAPH, [note], element.line))
-            self.previous_heading, self.previous = False, note
         return True
 
     def _accepted(self, index: int, shape: _Shape, hinted: bool) -> bool:
@@ -356,8 +355,6 @@ class _Parser(KindParser):
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
         self.current = self.numbered_current = draft
-        self.previous_heading = True
-        self.previous = title
 
     def _place(self, shape: _Shape) -> tuple[int, str, Optional[str]]:
         """Level, kind and parent id of a numbered heading."""
@@ -410,8 +407,6 @@ class _Parser(KindParser):
             self._open_subheading_section(text, element.line)
         else:
             self.add_block(Draft(SUBHEADING, [text], element.line))
-        self.previous_heading = True
-        self.previous = text
         return True
 
     def _looks_like_subheading(self, index: int) -> bool:
@@ -451,7 +446,6 @@ class _Parser(KindParser):
         element = self.stream[index]
         text = element.text
         finished_before = self.paragraph_may_end()
-        self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
             self.start(Draft(TABLE_ROW, [text], element.line, cells=cells))
@@ -459,7 +453,6 @@ class _Parser(KindParser):
             self.start(Draft(PARAGRAPH, [text], element.line, example=True))
         else:
             self.running_text(element, finished_before)
-        self.previous = text
 
     def _cells(self, index: int) -> Optional[tuple[str, ...]]:
         """The cells of a table row (a table's row, a line with tabs between its cells), or None."""
