@@ -526,7 +526,7 @@ class _IpgParser(KindParser):
     def plain_line(self, element: Element) -> None:
         """A body line that is not a heading or label: a list item, a table row, a subheading or paragraph text."""
         text, line = element.text, element.line
-        ended = self.open is None or common.ends_sentence(self.open.text)
+        ended = self.paragraph_may_end()
         item = self.item(element, ended)
         if item is not None:
             self.start(item)

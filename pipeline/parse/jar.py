@@ -28,8 +28,8 @@ from typing import Optional
 from .. import kinds
 from ..model import ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
-from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
-from .blocks import Draft, SectionDraft, drawn_item
+from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, Paragraph, TableRow, stream_of
+from .blocks import Draft, SectionDraft, drawn_item, list_item
 from .common import ends_paragraph, ends_sentence, title_case
 from .kind_parser import KindParser, short_title
 
@@ -175,7 +175,7 @@ def _followed_by_body(text: str, following: Optional[Element]) -> bool:
     """A heading sits on a longer passage, a list, or the error named first under it."""
     if following is None or isinstance(following, Heading):
         return False
-    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(drawn_item(following.text))
+    return len(following.text) > len(text) or list_item(following) is not None
 
 
 def _section_look(stream: list[Element]) -> str:

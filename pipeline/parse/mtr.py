@@ -56,7 +56,7 @@ from ..model import (
 )
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, TableRow, stream_of
-from .blocks import BULLET_ITEM, NUMBERED_ITEM, Draft, SectionDraft
+from .blocks import BULLET_ITEM, Draft, SectionDraft, list_item
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import text_end
@@ -414,17 +414,15 @@ class _Parser(KindParser):
         text = self.stream[index].text
         if not (short_title(text) and text[0].isupper() and title_case(text)) or any(c.isdigit() for c in text):
             return False
-        if not self.paragraph_may_end() and self.goes_on_above(text):
-            return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
-        if not (self.paragraph_may_end() or self._in_list()):
-            return False
+        if not self.paragraph_may_end() and (not self._in_list() or self.goes_on_above(text)):
+            return False           # in a passage, or the wrapped end of an item ("...Avatar: The Last" / "Airbender")
         following = index + 1
         while following < len(self.stream) and following in self.skip:
             following += 1
         if following >= len(self.stream) or not self.stream[following].text:
             return False           # a heading sits right on top of its text
         after = self.stream[following]
-        if isinstance(after, ListItem) or BULLET_ITEM.match(after.text) or NUMBERED_ITEM.match(after.text):
+        if list_item(after):
             return True
         if isinstance(after, Heading) or "\t" in after.text or self.shapes[following]:
             return False
