@@ -435,15 +435,7 @@ class _IpgParser(KindParser):
         """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
         label_line = open_.awaiting_penalty
         open_.awaiting_penalty = None
-        if self.part_and_penalty(open_, element):
-            return True
-        columns = [cell for cell in COLUMN_GAP.split(element.text) if cell]
-        value = next((cell for cell in columns if WHOLE_PENALTY.match(cell)), None)
-        if len(columns) > 1 and value is not None:
-            # pdftotext -layout puts the box's value on the row of the text beside it.
-            self.set_penalty(open_, value, element.line)
-            rest = " ".join(cell for cell in columns if cell is not value)
-            self.section_line(open_, Paragraph(rest, element.line, element.page))
+        if self.part_and_penalty(open_, element) or self.penalty_beside_text(open_, element):
             return True
         value = element.text.replace("\t", " ").strip()
         if not PART_LINE.match(value) and (
@@ -452,6 +444,18 @@ class _IpgParser(KindParser):
             return True
         self.start(_Chunk(SUBHEADING, ["Penalty"], label_line))
         return False
+
+    def penalty_beside_text(self, open_: _OpenSection, element: Element) -> bool:
+        """pdftotext -layout puts the box's value on the row of the text beside it: the penalty, and the rest of the
+        row a line of the section."""
+        columns = [cell for cell in COLUMN_GAP.split(element.text) if cell]
+        value = next((cell for cell in columns if WHOLE_PENALTY.match(cell)), None)
+        if len(columns) < 2 or value is None:
+            return False
+        self.set_penalty(open_, value, element.line)
+        rest = " ".join(cell for cell in columns if cell is not value)
+        self.section_line(open_, Paragraph(rest, element.line, element.page))
+        return True
 
     def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
         """The infraction's penalty; a second, different one breaks the rule of one penalty per infraction."""
@@ -564,27 +568,34 @@ class _IpgParser(KindParser):
     # -- appendices --------------------------------------------------------------------------
 
     def penalty_row(self, open_: _OpenSection, element: Element) -> None:
-        """A row of the penalty quick reference: a header, a group line, or infraction + penalty."""
+        """A line of the penalty quick reference: a row of its table (quick_reference_row), or a note under it."""
         cells = _row_cells(element.text)
         if not cells:
             return
+        if self.quick_reference_row(open_, cells, element.line):
+            self.start(_Chunk(TABLE_ROW, [" ".join(cells)], element.line, cells=cells))
+        else:
+            self.paragraph_line(element)
+
+    def quick_reference_row(self, open_: _OpenSection, cells: tuple[str, ...], line: int) -> bool:
+        """What a row of Appendix A says: an infraction and its penalty, the header, a penalty under its name
+        (pdftotext's default mode), a name or a group line (one_cell); False for a note under the table."""
         single, open_.single = open_.single, None
         orphan, open_.orphan = open_.orphan, None
         lone_penalty = len(cells) == 1 and WHOLE_PENALTY.match(cells[0])
         if single is not None and single.orphan is not None and not lone_penalty:
             self.pair_orphan(open_, single)
-        line = element.line
-        if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
-            open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
-        elif lone_penalty and single is not None:    # pdftotext's default mode: the name, then its penalty below
+        if len(cells) >= 2:
+            if not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
+                open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
+        elif lone_penalty and single is not None:
             open_.group = single.group
             open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
         elif lone_penalty:
             open_.orphan = (cells[0], line)
-        elif len(cells) == 1 and not self.one_cell(open_, cells[0], line, orphan):
-            self.paragraph_line(element)    # a note under the table, not a row
-            return
-        self.start(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells))
+        else:
+            return self.one_cell(open_, cells[0], line, orphan)
+        return True
 
     def one_cell(self, open_: _OpenSection, cell: str, line: int, orphan: Optional[tuple]) -> bool:
         """An Appendix A line of one cell: an infraction's name its penalty may follow, or a group line ("Game
