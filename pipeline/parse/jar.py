@@ -29,7 +29,7 @@ from .. import kinds
 from ..model import ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
 from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, Paragraph, TableRow, stream_of
-from .blocks import Draft, SectionDraft, drawn_item, list_item
+from .blocks import Draft, SectionDraft, list_item
 from .common import ends_paragraph, ends_sentence, title_case
 from .kind_parser import KindParser, short_title
 
@@ -111,13 +111,12 @@ class _JarParser(KindParser):
             return False
         words = text.split()
         if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \
-                or text.endswith((",", ";")) or drawn_item(text) or drawn_item(following.text) \
+                or text.endswith((",", ";")) or list_item(element) or list_item(following) \
                 or SENTENCE_INSIDE.search(text):
             return False
         if self.width is not None and not ends_paragraph(text, following.text, self.width):
             return False            # a full line: the start of a wrapped paragraph
-        long_words = [word for word in words[1:] if len(word) > 3 and word[0].isalpha()]
-        return sum(word[0].isupper() for word in long_words) * 2 < len(long_words)   # sentence case, not a title
+        return not title_case(" ".join(words[1:]))      # in sentence case (its first word aside), not a title
 
     def is_issue(self, element: Element, following: Optional[Element]) -> bool:
         """An error named in bold, or under a heading of a smaller level than its section's, before its fix."""
