@@ -4,7 +4,8 @@ section ids and the numbers' order, the problems they record, a line they could 
 paragraph (never an exception), the lines that hold none of the document's text, the width a text was
 wrapped at, running text (a list item, the next line of the paragraph or item open above, or a new
 paragraph), whether a paragraph may end where a line begins, whether a line goes on with the paragraph
-above, and the Document they hand back.
+above, the shape of a subheading, when a contents list's title and a heading name the same section, and
+the Document they hand back.
 
 Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, the
 lines that are no running text (table rows, subheadings, an IPG's infraction parts, a JAR's issues). (The
@@ -98,7 +99,7 @@ class KindParser:
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
-        self.previous: Optional[str] = None     # the last line of the block open (None after a blank line)
+        self.previous: Optional[str] = None     # the last line of the block open, as written (None after a blank)
         self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
         self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
         self.stream: Sequence[Element] = ()     # the elements to read, as the kind's parser takes them
@@ -216,7 +217,7 @@ class KindParser:
     def goes_on_above(self, text: str) -> bool:
         """Whether the line `text` goes on with the paragraph or list item open above, after `previous`, its last
         line as written (goes_on)."""
-        return self.open is not None and bool(self.previous) and self.goes_on(text, self.previous, self.open)
+        return self.open is not None and self.goes_on(text, self.previous, self.open)
 
     def item(self, element: Element, paragraph_may_end: bool) -> Optional[Draft]:
         """The list item a line is (pipeline.parse.blocks.list_item), or None."""
