@@ -569,7 +569,7 @@ class _IpgParser(KindParser):
 
     def penalty_row(self, open_: _OpenSection, element: Element) -> None:
         """A line of the penalty quick reference: a row of its table (quick_reference_row), or a note under it."""
-        cells = _row_cells(element.text)
+        cells = _row_cells(element)
         if not cells:
             return
         if self.quick_reference_row(open_, cells, element.line):
@@ -662,10 +662,13 @@ def _part_text(chunk: _Chunk) -> str:
     return text
 
 
-def _row_cells(text: str) -> tuple[str, ...]:
-    """The cells of an Appendix A line: split at tabs, "|", or runs of spaces, else before a trailing penalty;
-    the header "Infraction Penalty" as two cells."""
-    if "\t" in text or "|" in text:
+def _row_cells(element: Element) -> tuple[str, ...]:
+    """The cells of an Appendix A line: a table's row's own, else split at tabs, "|", or runs of spaces, else
+    before a trailing penalty; the header "Infraction Penalty" as two cells."""
+    text = element.text
+    if isinstance(element, TableRow):
+        cells = element.cells
+    elif "\t" in text or "|" in text:
         cells = tuple(cell.strip() for cell in re.split(r"\t|\|", text) if cell.strip())
     else:
         cells = tuple(cell.strip() for cell in re.split(r"\s{2,}", text) if cell.strip())
