@@ -7,7 +7,7 @@ import pytest
 from pipeline.model import PARAGRAPH, WARNING, Block, DocumentInfo
 from pipeline.parse import ipg, jar, mtr, parse
 from pipeline.parse.blocks import Draft
-from pipeline.parse.kind_parser import KindParser, holds_no_text, text_lines
+from pipeline.parse.kind_parser import KindParser, holds_no_text, same_title, short_title, text_lines
 from pipeline.read import read_bytes
 from pipeline.read.stream import PageNumber, Paragraph, TableRow
 
@@ -117,3 +117,24 @@ def test_where_a_paragraph_is_a_line_one_in_lower_case_goes_on_only_after_an_unf
     assert [block.text for section in document.sections for block in section.blocks][-6:-3] == [
         "Players shuffle their decks before each game of a match.", "(Sleeves are allowed.)",
         "A judge may shuffle the deck of a player who asks for it, at any time."]
+
+
+# One test of a subheading's shape for the three kinds (their own rules say how its words are capitalised).
+@pytest.mark.parametrize("text, short", [
+    ("Booster Draft Timing", True), ("FRAMEWORK OF THIS DOCUMENT", True), ("Serious Problems", True),
+    ("Players may do this.", False), ("Game Loss,", False), ("Is this a question?", False),
+    ("One two three four five six seven", False), ("Communication Policy Violations Between Tournament Organizers", False), ("2024", False),
+    ("- Rated", False), ("• Rated", False)])
+def test_a_subheading_is_a_short_line_that_ends_like_no_sentence(text, short):
+    assert short_title(text) is short
+
+
+@pytest.mark.parametrize("listed, title, same", [
+    ("Game Play Error — Missed Trigger", "GAME PLAY ERROR - MISSED TRIGGER", True),
+    ("Tournament Error — Communication Policy Violation", "Tournament Error — Communication", True),  # cut off
+    ("Card Use in Limited Events", "Card Use in Limited Tournaments", True),                          # reworded
+    ("Randomizing a Deck", "Randomizing a Library", False),
+    ("Players", "Players present their decks", False),      # a short title starts a list item's sentence
+    ("", "Tournament Types", False)])
+def test_a_contents_title_and_a_heading_name_the_same_section(listed, title, same):
+    assert same_title(listed, title) is same

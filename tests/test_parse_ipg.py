@@ -535,12 +535,18 @@ def test_an_infraction_heading_is_split_into_its_category_and_name(title, expect
     assert split_category(title) == expected
 
 
-def test_layout_text_with_the_penalty_box_beside_the_text():
-    # pdftotext -layout puts the box's value on the row of the text beside it
+# pdftotext -layout puts the box's value on the row of the text beside it: the text goes on as a paragraph of
+# the section, and ends where its sentence ends (the box's value ends the row, not the text).
+@pytest.mark.parametrize("row, next_line, paragraphs", [
+    ("A player takes an action that may have", "allowed them to see the faces of cards.",
+     ["A player takes an action that may have allowed them to see the faces of cards."]),
+    ("A player sees the faces of cards.", "Some of them were in their library.",
+     ["A player sees the faces of cards.", "Some of them were in their library."])])
+def test_layout_text_with_the_penalty_box_beside_the_text(row, next_line, paragraphs):
     document = parse_text(
         "  2. GAME PLAY ERRORS\n  2.2. Game Play Error — Looking at Extra Cards\n  Penalty\n"
-        "  A player takes an action that may have            Warning\n"
-        "  allowed them to see the faces of cards.\n  Philosophy\n  Players have to be careful.\n")
+        f"  {row:<50}Warning\n  {next_line}\n  Philosophy\n  Players have to be careful.\n")
     section = document.section("2.2")
     assert section.infraction.penalty == WL
-    assert section.blocks[0].text == "A player takes an action that may have allowed them to see the faces of cards."
+    assert [block.text for block in section.blocks[:len(paragraphs)]] == paragraphs
+    assert section.blocks[len(paragraphs)].text == "Philosophy"

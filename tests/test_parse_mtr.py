@@ -218,6 +218,13 @@ def contents_of_2019() -> list[tuple[str, str]]:
     return entries
 
 
+def test_mtr_2019_html_a_table_ends_the_passage_above_so_a_subheading_may_follow_it():
+    # Appendix C: "Match-win percentage", its examples' table, then "Game-win percentage" as the same kind of title.
+    blocks = [(block.kind, block.text) for block in parsed(MTR_2019).section("Appendix C").blocks]
+    after_table = blocks.index((SUBHEADING, "Game-win percentage"))
+    assert (SUBHEADING, "Match-win percentage") in blocks[:after_table] and blocks[after_table - 1][0] == TABLE_ROW
+
+
 def test_mtr_2019_html_sections_are_the_contents_list():
     expected = contents_of_2019()
     assert len(expected) == 100          # 10 chapters, 84 sections, 6 appendices
@@ -651,3 +658,22 @@ def test_a_layout_not_recognised_is_reported_and_marks_the_mtr_incomplete():
 def test_the_real_mtr_editions_are_recognised_whole():
     for path in (MTR_2026, MTR_2019, MTR_2012):
         assert not [p for p in parsed(path).problems if "not recognised" in p.message], path.name
+
+
+def test_a_note_run_into_a_heading_whose_title_ends_in_a_closing_mark_is_a_paragraph_of_its_own():
+    # "(2HG)" ends the title the contents list gives: the note starts after its ")", not inside it.
+    document = parse_text(
+        "Magic: The Gathering Tournament Rules\n\nContents\n"
+        "1. Tournament Fundamentals.................................................5\n"
+        "1.1 Tournament Types........................................................5\n"
+        "Appendix A—Changes From Previous Versions..................................40\n"
+        "Appendix B—Recommended Booster Mix for Two-Headed Giant (2HG)..............41\n\n"
+        "1. Tournament Fundamentals\n1.1 Tournament Types\nThere are two kinds of tournaments.\n\n"
+        "Appendix A—Changes From Previous Versions\nAppendix B: booster mixes for new sets added.\n\n"
+        "Appendix B—Recommended Booster Mix for Two-Headed Giant (2HG) (these numbers are guidelines)\n"
+        "Each team opens six boosters of the newest set.\n")
+    appendix = document.section("Appendix B")
+    assert appendix.title == "Recommended Booster Mix for Two-Headed Giant (2HG)"
+    assert [block.text for block in appendix.blocks] == ["(these numbers are guidelines)",
+                                                         "Each team opens six boosters of the newest set."]
+    assert not document.problems

@@ -6,10 +6,11 @@ holds the result to the kind's invariants (`checks`: its contents list, its layo
 penalties against its Appendix A in `quick_reference`). Parsers never raise on odd content: they
 record Problems (with file and line) and what they read as data, and keep every passage of the
 source somewhere in the Document. What they share is in `common`, `blocks` (paragraphs and list
-items built from lines, with their references; a list item drawn in the text; the section holding
-them), `kind_parser` (what the IPG, MTR and JAR parsers do alike around their grammar: the reading loop,
-front matter, credits, a line that could not be read, page furniture, when a line goes on with the
-paragraph above, section ids, the Document), `ending` (credits, where the
+items built from lines, with their references; what a list item is: a list's element, or drawn or
+numbered in the text; the section holding them), `kind_parser` (what the IPG, MTR and JAR parsers do
+alike around their grammar: the reading loop, front matter, credits, a line that could not be read, page
+furniture, running text and when a line goes on with the paragraph above, the shape of a subheading, a
+contents title matched to a heading, section ids, the Document), `ending` (credits, where the
 text stops), `contents` (a contents list found given a heading grammar), `refs` and `penalties`; what
 is about the format was settled by the read stage.
 """

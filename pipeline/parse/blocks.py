@@ -1,8 +1,9 @@
 """Blocks as the parsers build them from body lines: a paragraph, list item or table row that may take more
 lines, and the references written in it, each with the source line its phrase starts on; the section that
-holds them; and a list item drawn in a line's text ("• Text", "- Text"), the same in every kind.
+holds them; and what a list item is, the same in every kind: an element of a list, an item drawn in a
+line's text ("• Text", "- Text") or numbered in it ("1. Text", "(b) Text").
 
-What is about a kind (numbered items, which blocks are examples) stays in its parser; when a line goes on
+What is about a kind (which blocks are examples, a lost bullet) stays in its parser; when a line goes on
 with the block above is pipeline.parse.kind_parser's.
 """
 from __future__ import annotations
@@ -12,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..model import BULLET, SUBHEADING, Block, Reference, Section
+from ..model import BULLET, NUMBERED, SUBHEADING, Block, Reference, Section
+from ..read.stream import Element, ListItem
 from .common import join_lines, line_starts
 from .refs import find_references, may_hold_references, moved
 
@@ -122,3 +124,28 @@ def drawn_item(text: str, paragraph_may_end: bool = True, above: Optional[Draft]
                                                        and above.marker == match.group(1))):
             return None
     return match.group(1), match.group(2)
+
+
+# A list item numbered in the text: "1.", "2)", "(3)", "a.", "(b)", "A." (an IPG's lettered examples).
+NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[A-Za-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\S.*)$")
+
+
+def list_item(element: Element, paragraph_may_end: bool = True,
+              above: Optional[Draft] = None) -> Optional[tuple[str, str, str]]:
+    """The kind (BULLET or NUMBERED), marker and text of a line that is a list item, or None: an element of a
+    list (with the marker its reader drew, else "•"), an item drawn in the text (drawn_item), or one numbered
+    in it where the paragraph above may end or a list goes on ("...Vengeant" / "F. A player": the item above
+    may end without a full stop; after a bullet, not at a capital, which starts a wrapped line as often:
+    "(Player" / "B) observes this")."""
+    listed = isinstance(element, ListItem)
+    if listed and element.marker:
+        return (BULLET if element.marker in BULLETS else NUMBERED), element.marker, element.body
+    text = element.text
+    drawn = drawn_item(text, paragraph_may_end or listed, above)
+    if drawn:
+        return BULLET, drawn[0], drawn[1]
+    numbered = NUMBERED_ITEM.match(text) if text[1:2] in ".)" or text[:1] == "(" or text[2:3] in ".)" else None
+    if numbered and (listed or paragraph_may_end or (above is not None and (
+            above.kind == NUMBERED or above.kind == BULLET and not text[0].isupper()))):
+        return NUMBERED, numbered.group(1), numbered.group(2)
+    return (BULLET, "•", text) if listed else None

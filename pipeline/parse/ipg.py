@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Optional
 
 from ..model import (
-    BULLET,
     ERROR,
     NUMBERED,
     PARAGRAPH,
@@ -50,10 +49,10 @@ from ..model import (
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
 from . import common
-from .blocks import Draft, SectionDraft, drawn_item
+from .blocks import Draft, SectionDraft, list_item
 from .contents import Contents, labelled_lists, leader_lines
 from .ending import CREDIT_LINE, credits_start, text_end
-from .kind_parser import KindParser, holds_no_text
+from .kind_parser import KindParser, holds_no_text, same_title, short_title
 from .penalties import (
     LEADING_PENALTY,
     PENALTY_LIST,
@@ -105,8 +104,6 @@ PART_LINE = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:?$", re.I)
 # "Upgrade", whose penalty is the upgraded one.
 PART_AND_PENALTY = re.compile(rf"^(?P<part>{_PART})\s*:?\s+(?P<penalty>{PENALTY_LIST})$", re.I)
 PART_LABEL = re.compile(rf"^(?P<part>{_PART}|Upgrades?|Downgrades?)\s*:\s*(?P<rest>\S.*)$", re.I)
-LETTER_ITEM = re.compile(r"^(?P<marker>[A-Z])[.)]\s+(?P<text>\S.*)$")
-NUMBER_ITEM = re.compile(r"^(?P<marker>\d{1,2}[.)])\s+(?P<text>\S.*)$")
 DATE_LINE = re.compile(
     r"^(?:January|February|March|April|May|June|July|August|September|October|November|December)"
     r"\s+\d{1,2}(?:st|nd|rd|th)?\s*,?\s+\d{4}:?$", re.I)
@@ -145,16 +142,13 @@ def is_all_caps(text: str) -> bool:
 
 
 def looks_like_subheading(text: str) -> bool:
-    """A short line of capitalised words ("Warning", "Game Loss", "FRAMEWORK OF THIS DOCUMENT")."""
-    if len(text) > 60 or common.ends_sentence(text) or text.endswith((",", ";")) or not any(c.isalpha() for c in text):
+    """A short line (short_title) of capitalised words ("Warning", "Game Loss", "FRAMEWORK OF THIS DOCUMENT")."""
+    if not short_title(text):
         return False
     words = text.split()
-    if not words or len(words) > 6:
-        return False
     if is_all_caps(text):
         return len(words) >= 2 or len(text) >= 6
-    return all(w[0].isupper() or w[0].isdigit() or (i and w.lower() in SMALL_WORDS)
-               for i, w in enumerate(words))
+    return all(w[0].isupper() or w[0].isdigit() or (i and w.lower() in SMALL_WORDS) for i, w in enumerate(words))
 
 
 # --- Builders ---------------------------------------------------------------------------------
@@ -163,7 +157,6 @@ def looks_like_subheading(text: str) -> bool:
 class _Chunk(Draft):
     """A block being built, and the infraction part it belongs to."""
     part: str = ""            # "definition", "upgrade:2", ...
-    open: bool = True         # may take continuation lines
 
 
 class _Name(NamedTuple):
@@ -203,25 +196,21 @@ class _IpgParser(KindParser):
         self.skip = self.listed.skip
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}
         self.sections: list[Section] = []
-        self.open: Optional[_OpenSection] = None
+        self.section: Optional[_OpenSection] = None     # the section being read (also `current`)
         self.appendices_seen = False
         self.first_ids: dict[str, str] = {}         # number -> id of its first section: the headings read
         self.chapter_titles: dict[str, str] = {}
-        self.blank_before = False
         self.appendix_rows: Optional[tuple[int, list]] = None   # (heading line, rows) of Appendix A
         self.second_penalties: list[SecondPenalty] = []
 
     # -- driver ------------------------------------------------------------------------------
 
     def sections_begun(self) -> bool:
-        return self.open is not None
+        return self.section is not None
 
-    def blank(self) -> None:
-        self.blank_before = True
-
-    def keep_unread(self, element: Element) -> None:
-        unread = _Chunk(PARAGRAPH, [element.text], element.line, open=False)
-        (self.open.blocks if self.open else self.front).append(unread)
+    def draft(self, kind: str, text: str, line: int, marker: str = "", **fields) -> _Chunk:
+        """A block of the infraction part being read."""
+        return _Chunk(kind, [text], line, marker, part=self.section.part if self.section else "", **fields)
 
     def line(self, index: int, element: Element) -> None:
         if isinstance(element, TableRow) and self.is_navigation_row(element.cells):
@@ -231,11 +220,10 @@ class _IpgParser(KindParser):
             self.open_section(heading)
             if heading.beside:
                 self.body_line(Paragraph(heading.beside, element.line, element.page))
-        elif self.open is not None and CREDIT_LINE.match(element.text):
-            self.open.blocks.append(_Chunk(PARAGRAPH, [element.text], element.line))   # a page's footer: alone
+        elif self.section is not None and CREDIT_LINE.match(element.text):
+            self.start(_Chunk(PARAGRAPH, [element.text], element.line))   # a page's footer: alone
         else:
             self.body_line(element)
-        self.blank_before = False
 
     # -- contents ----------------------------------------------------------------------------
 
@@ -321,7 +309,7 @@ class _IpgParser(KindParser):
         if marked:
             return True
         listed = self.contents.get(number)
-        if listed is not None and _same_title(listed, title):
+        if listed is not None and same_title(listed, title):
             return True        # the contents list's own title (a repeat is reported as a duplicate)
         # Strongly heading-like: ALL CAPS, "Category — Name", or a penalty at the end.
         strong = is_all_caps(title) or bool(split_category(title)) or penalty
@@ -392,15 +380,16 @@ class _IpgParser(KindParser):
         heading.candidate = heading.level > 1 and bool(
             heading.category or heading.penalty or INFRACTION_CHAPTER.search(self.chapter_title(number)))
         heading.mode = _appendix_mode(heading)
-        self.open = heading
+        self.section = self.current = heading
 
     def close(self) -> None:
-        open_ = self.open
+        super().close()
+        open_ = self.section
         if open_ is None:
             return
-        self.open = None
+        self.section = self.current = None
         if open_.awaiting_penalty is not None:   # a "Penalty" label with nothing after it
-            open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty, open=False))
+            open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], open_.awaiting_penalty))
         examples = tuple(chunk.block().as_text() for chunk in open_.blocks if chunk.example)
         infraction = self.infraction(open_, examples) if open_.candidate else None
         self.sections.append(open_.section(examples, infraction=infraction,
@@ -429,9 +418,9 @@ class _IpgParser(KindParser):
     # -- body --------------------------------------------------------------------------------
 
     def body_line(self, element: Element) -> None:
-        open_ = self.open
+        open_ = self.section
         if open_ is None:
-            self.plain_line(self.front, element, "")
+            self.plain_line(element)
             return
         if open_.awaiting_penalty is not None and self.penalty_value(open_, element):
             return
@@ -446,23 +435,27 @@ class _IpgParser(KindParser):
         """The line after a "Penalty" label: the penalty itself (True), or ordinary text (False)."""
         label_line = open_.awaiting_penalty
         open_.awaiting_penalty = None
-        if self.part_and_penalty(open_, element):
-            return True
-        columns = [cell for cell in COLUMN_GAP.split(element.text) if cell]
-        value = next((cell for cell in columns if WHOLE_PENALTY.match(cell)), None)
-        if len(columns) > 1 and value is not None:
-            # pdftotext -layout puts the box's value on the row of the text beside it.
-            self.set_penalty(open_, value, element.line)
-            rest = " ".join(cell for cell in columns if cell is not value)
-            self.section_line(open_, Paragraph(rest, element.line, element.page))
+        if self.part_and_penalty(open_, element) or self.penalty_beside_text(open_, element):
             return True
         value = element.text.replace("\t", " ").strip()
         if not PART_LINE.match(value) and (
                 LEADING_PENALTY.match(value) or (len(value.split()) <= 6 and not common.ends_sentence(value))):
             self.set_penalty(open_, value, element.line)
             return True
-        open_.blocks.append(_Chunk(SUBHEADING, ["Penalty"], label_line, open=False))
+        self.start(_Chunk(SUBHEADING, ["Penalty"], label_line))
         return False
+
+    def penalty_beside_text(self, open_: _OpenSection, element: Element) -> bool:
+        """pdftotext -layout puts the box's value on the row of the text beside it: the penalty, and the rest of the
+        row a line of the section."""
+        columns = [cell for cell in COLUMN_GAP.split(element.text) if cell]
+        value = next((cell for cell in columns if WHOLE_PENALTY.match(cell)), None)
+        if len(columns) < 2 or value is None:
+            return False
+        self.set_penalty(open_, value, element.line)
+        rest = " ".join(cell for cell in columns if cell is not value)
+        self.section_line(open_, Paragraph(rest, element.line, element.page))
+        return True
 
     def set_penalty(self, open_: _OpenSection, value: str, line: int) -> None:
         """The infraction's penalty; a second, different one breaks the rule of one penalty per infraction."""
@@ -483,14 +476,14 @@ class _IpgParser(KindParser):
         part = PART_NAMES[match.group("part").lower()]
         if part != "penalty":
             self.start_part(open_, part)
-            open_.blocks.append(_Chunk(SUBHEADING, [match.group("part")], element.line, open=False))
+            self.start(_Chunk(SUBHEADING, [match.group("part")], element.line))
         return True
 
     def section_line(self, open_: _OpenSection, element: Element) -> None:
         """A line of a section: an infraction's part or penalty, where it is one; else a list item or text."""
         if not (self.part_line(open_, element) or self.part_and_penalty(open_, element)
                 or self.part_label(open_, element) or self.lone_penalty(open_, element)):
-            self.plain_line(open_.blocks, element, open_.part)
+            self.plain_line(element)
 
     def part_line(self, open_: _OpenSection, element: Element) -> bool:
         """"Definition", "Upgrade:": a part begins under its heading; "Penalty": the penalty follows."""
@@ -503,7 +496,7 @@ class _IpgParser(KindParser):
             open_.awaiting_penalty = element.line
             return True
         self.start_part(open_, part)
-        open_.blocks.append(_Chunk(SUBHEADING, [element.text], element.line, open=False))
+        self.start(_Chunk(SUBHEADING, [element.text], element.line))
         return True
 
     def part_label(self, open_: _OpenSection, element: Element) -> bool:
@@ -516,8 +509,7 @@ class _IpgParser(KindParser):
             self.set_penalty(open_, label.group("rest"), element.line)
             return True
         self.start_part(open_, part)
-        open_.blocks.append(_Chunk(PARAGRAPH, [element.text], element.line, part=open_.part,
-                                   example=part == "examples"))
+        self.start(self.draft(PARAGRAPH, element.text, element.line, example=part == "examples"))
         return True
 
     def lone_penalty(self, open_: _OpenSection, element: Element) -> bool:
@@ -535,83 +527,75 @@ class _IpgParser(KindParser):
             part = f"{part}:{open_.repeats[part]}"
         open_.part = part
 
-    def plain_line(self, chunks: list[_Chunk], element: Element, part: str) -> None:
+    def plain_line(self, element: Element) -> None:
         """A body line that is not a heading or label: a list item, a table row, a subheading or paragraph text."""
         text, line = element.text, element.line
-        last = chunks[-1] if chunks else None
-        ended = last is None or not last.open or self.blank_before or common.ends_sentence(last.text)
-        item = self.list_item(element, part, ended, last)
+        ended = self.paragraph_may_end()
+        item = self.item(element, ended)
         if item is not None:
-            chunks.append(item)
+            self.start(item)
         elif isinstance(element, TableRow):
-            chunks.append(_Chunk(TABLE_ROW, [" ".join(element.cells)], line, cells=element.cells, part=part,
-                                 open=False))
+            self.start(self.draft(TABLE_ROW, " ".join(element.cells), line, cells=element.cells))
         # A heading element, a short ALL-CAPS line, or (outside an infraction's parts, where a short
         # capitalised line is more likely text) a short line of capitalised words: "Warning", "Game Loss".
-        elif isinstance(element, Heading) or (
-                looks_like_subheading(text) and (is_all_caps(text) or (ended and not part))):
-            if self.open is not None:
-                self.open.part = ""
-            chunks.append(_Chunk(SUBHEADING, [text], line, open=False))
-        elif ended and (number := NUMBER_ITEM.match(text)):
-            chunks.append(_Chunk(NUMBERED, [number.group("text")], line, number.group("marker"), part=part))
-        elif not self.carried_on(chunks, element, part):
-            chunks.append(_Chunk(PARAGRAPH, [text], line, part=part))
+        elif isinstance(element, Heading) or (looks_like_subheading(text) and (
+                is_all_caps(text) or (ended and not (self.section and self.section.part)))):
+            if self.section is not None:
+                self.section.part = ""
+            self.start(_Chunk(SUBHEADING, [text], line))
+        else:
+            self.paragraph_line(element)
 
-    def list_item(self, element: Element, part: str, ended: bool, last: Optional[_Chunk]) -> Optional[_Chunk]:
-        """A lettered example ("A. ..."), a list element, or an item drawn in the text ("• ..."), or None."""
-        text, line = element.text, element.line
-        in_examples, listed = part == "examples", isinstance(element, ListItem)
-        letter = LETTER_ITEM.match(text)
-        if letter and (in_examples or listed):
-            return _Chunk(NUMBERED, [letter.group("text")], line, letter.group(0)[:2].rstrip(), part=part,
-                          example=in_examples)
-        if listed:
-            if in_examples:
-                return _Chunk(PARAGRAPH, [text], line, part=part, example=True)
-            marker, body = drawn_item(text) or ("•", text)      # a PDF's item keeps its glyph: "• Text"
-            return _Chunk(BULLET, [body], line, marker, part=part)
-        drawn = drawn_item(text, ended, last)
-        return _Chunk(BULLET, [drawn[1]], line, drawn[0], part=part) if drawn else None
+    def item(self, element: Element, paragraph_may_end: bool) -> Optional[_Chunk]:
+        """A list item (blocks.list_item), or None; in an infraction's examples, a lettered one ("A. ...") or a
+        list's element is one of its examples."""
+        found = list_item(element, paragraph_may_end, self.open)
+        if found is None:
+            return None
+        kind, marker, text = found
+        if self.section is not None and self.section.part == "examples" and (
+                marker[0].isupper() or isinstance(element, ListItem)):
+            if kind == NUMBERED:
+                return self.draft(NUMBERED, text, element.line, marker, example=True)
+            return self.draft(PARAGRAPH, element.text, element.line, example=True)
+        return self.draft(kind, text, element.line, marker)
 
-    def carried_on(self, chunks: list[_Chunk], element: Element, part: str = "") -> bool:
-        """Whether the line goes on with the paragraph or list item right above it (then added to it); in an
+    def goes_on(self, text: str, previous: str, above: Draft) -> bool:
+        """Whether the line goes on with the paragraph or list item above (KindParser.goes_on); in an
         infraction's examples, so does an example broken across a page ("They realize the error...")."""
-        last = chunks[-1] if chunks else None
-        if last is None or self.blank_before:
-            return False
-        goes_on = last.open and last.kind not in (SUBHEADING, TABLE_ROW) and self.goes_on(
-            element.text, last.parts[-1], last)
-        if not (goes_on or part == "examples" and last.example):
-            return False
-        last.add(element.text, element.line)
-        return True
+        return above.example or super().goes_on(text, previous, above)
 
     # -- appendices --------------------------------------------------------------------------
 
     def penalty_row(self, open_: _OpenSection, element: Element) -> None:
-        """A row of the penalty quick reference: a header, a group line, or infraction + penalty."""
-        cells = _row_cells(element.text)
+        """A line of the penalty quick reference: a row of its table (quick_reference_row), or a note under it."""
+        cells = _row_cells(element)
         if not cells:
             return
+        if self.quick_reference_row(open_, cells, element.line):
+            self.start(_Chunk(TABLE_ROW, [" ".join(cells)], element.line, cells=cells))
+        else:
+            self.paragraph_line(element)
+
+    def quick_reference_row(self, open_: _OpenSection, cells: tuple[str, ...], line: int) -> bool:
+        """What a row of Appendix A says: an infraction and its penalty, the header, a penalty under its name
+        (pdftotext's default mode), a name or a group line (one_cell); False for a note under the table."""
         single, open_.single = open_.single, None
         orphan, open_.orphan = open_.orphan, None
         lone_penalty = len(cells) == 1 and WHOLE_PENALTY.match(cells[0])
         if single is not None and single.orphan is not None and not lone_penalty:
             self.pair_orphan(open_, single)
-        line = element.line
-        if len(cells) >= 2 and not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
-            open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
-        elif lone_penalty and single is not None:    # pdftotext's default mode: the name, then its penalty below
+        if len(cells) >= 2:
+            if not (cells[0].lower() == "infraction" and cells[-1].lower() == "penalty"):
+                open_.rows.append(AppendixRow(open_.group, cells[0], " / ".join(cells[1:]), line))
+        elif lone_penalty and single is not None:
             open_.group = single.group
             open_.rows.append(AppendixRow(single.group, single.name, cells[0], single.line))
         elif lone_penalty:
             open_.orphan = (cells[0], line)
-        elif len(cells) == 1 and not self.one_cell(open_, cells[0], line, orphan):
-            if not self.carried_on(open_.blocks, element):    # a note under the table, not a row
-                open_.blocks.append(_Chunk(PARAGRAPH, [element.text], line))
-            return
-        open_.blocks.append(_Chunk(TABLE_ROW, [" ".join(cells)], line, cells=cells, open=False))
+        else:
+            return self.one_cell(open_, cells[0], line, orphan)
+        return True
 
     def one_cell(self, open_: _OpenSection, cell: str, line: int, orphan: Optional[tuple]) -> bool:
         """An Appendix A line of one cell: an infraction's name its penalty may follow, or a group line ("Game
@@ -636,14 +620,13 @@ class _IpgParser(KindParser):
         """Appendix B: date lines and "3.5: ..." notes. The "3.5:" names what changed; it is no reference."""
         text, line = element.text, element.line
         if DATE_LINE.match(text) or isinstance(element, Heading):
-            open_.blocks.append(_Chunk(SUBHEADING, [text], line, open=False))
-            return
-        note = CHANGE_NOTE.match(text)
-        if note:
-            open_.blocks.append(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
-            return
-        if not self.carried_on(open_.blocks, element):
-            self.plain_line(open_.blocks, element, "")
+            self.start(_Chunk(SUBHEADING, [text], line))
+        elif note := CHANGE_NOTE.match(text):
+            self.start(_Chunk(PARAGRAPH, [text], line, references_from=note.start("text")))
+        elif self.goes_on_above(text):
+            self.paragraph_line(element)        # a note goes on, whatever its next line looks like
+        else:
+            self.plain_line(element)
 
     # -- the document ------------------------------------------------------------------------
 
@@ -671,12 +654,6 @@ def _appendix_mode(heading: _OpenSection) -> str:
     return "changes" if re.search(r"change|revision|history", heading.title, re.I) else ""
 
 
-def _same_title(listed: str, title: str) -> bool:
-    """A contents title and a heading name the same section (case, dashes and a cut-off end aside)."""
-    a, b = name_key(listed), name_key(title)
-    return a == b or (len(a) >= 8 and len(b) >= 8 and (a.startswith(b) or b.startswith(a)))
-
-
 def _part_text(chunk: _Chunk) -> str:
     """A block's text for an Infraction field: an "Upgrade:" label is the field's name, not its text."""
     text = Block(chunk.kind, chunk.text, chunk.marker).as_text()
@@ -685,10 +662,13 @@ def _part_text(chunk: _Chunk) -> str:
     return text
 
 
-def _row_cells(text: str) -> tuple[str, ...]:
-    """The cells of an Appendix A line: split at tabs, "|", or runs of spaces, else before a trailing penalty;
-    the header "Infraction Penalty" as two cells."""
-    if "\t" in text or "|" in text:
+def _row_cells(element: Element) -> tuple[str, ...]:
+    """The cells of an Appendix A line: a table's row's own, else split at tabs, "|", or runs of spaces, else
+    before a trailing penalty; the header "Infraction Penalty" as two cells."""
+    text = element.text
+    if isinstance(element, TableRow):
+        cells = element.cells
+    elif "\t" in text or "|" in text:
         cells = tuple(cell.strip() for cell in re.split(r"\t|\|", text) if cell.strip())
     else:
         cells = tuple(cell.strip() for cell in re.split(r"\s{2,}", text) if cell.strip())

@@ -26,25 +26,24 @@ import re
 from typing import Optional
 
 from .. import kinds
-from ..model import BULLET, ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
+from ..model import ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
-from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, ListItem, Paragraph, TableRow, stream_of
-from .blocks import Draft, SectionDraft, drawn_item
-from .common import ends_paragraph, ends_sentence, looks_like_title, title_case
-from .kind_parser import KindParser
+from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, Paragraph, TableRow, stream_of
+from .blocks import Draft, SectionDraft, list_item
+from .common import ends_paragraph, ends_sentence, title_case
+from .kind_parser import KindParser, short_title
 
 EFFECTIVE = re.compile(r"\b(?:effective|updated)\b", re.I)
 SENTENCE_INSIDE = re.compile(r"[a-z][.!?]\s+[A-Z]")      # "… these behaviors. It can be …": a passage, no name
 TITLE_LINE = kinds.BY_ID["jar"].title_line
 MAX_SLUG = 60
 ISSUE_MAX = 200          # an error named in a bold line ("A player forgets a triggered ability (...)")
-HEADING_MAX_CHARS = 60
-HEADING_MAX_WORDS = 6
 SECTION_LEVEL = 2        # a section's heading level where no heading opened it
 
 
 class _JarParser(KindParser):
     pdf_paragraphs_apart = True
+    glued = True
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
@@ -57,20 +56,15 @@ class _JarParser(KindParser):
                                    for element in self.stream)
         self.section_look = "" if self.headings_marked else _section_look(self.stream)
 
-    def keep_unread(self, element: Element) -> None:
-        self.add_block(Draft(PARAGRAPH, [element.text], element.line, glued=True))
-
     def line(self, index: int, element: Element) -> None:
-        """A heading, an issue's name or body text (not a contents entry); `previous` and `previous_heading` say
-        what it was, whatever happens."""
-        sections = len(self.sections)
+        """A heading, an issue's name or body text (not a contents entry); `previous` says what it was, whatever
+        happens (a heading comes after a finished passage: plain_heading)."""
         following = next((after for after in self.stream[index + 1:index + 4] if not isinstance(after, Blank)), None)
         try:
             if not (isinstance(element, ContentsLine) or self.opens_section_or_issue(element, following)):
                 self.body_line(element)
         finally:
             self.previous = element.text
-            self.previous_heading = len(self.sections) > sections
 
     def opens_section_or_issue(self, element: Element, following: Optional[Element]) -> bool:
         """Whether `element` is a section's heading or names an issue (and opens it)."""
@@ -85,22 +79,11 @@ class _JarParser(KindParser):
         return True
 
     def body_line(self, element: Element) -> None:
-        """A line of text: a table row, a list item, or a paragraph or the next line of one."""
-        text = element.text
+        """A line of text: a table row, or running text (a list item, a paragraph or the next line of one)."""
         if isinstance(element, TableRow) and self.section is not None:
             self.table_row(element)
-            return
-        last = self.current.blocks[-1] if self.current is not None and self.current.blocks else None
-        drawn = drawn_item(text, self.paragraph_may_end(), last)
-        if isinstance(element, ListItem) or drawn:
-            marker, body = drawn or ("•", text)
-            self.add_block(Draft(BULLET, [body], element.line, marker, glued=True))
-            return
-        if last is not None and last.kind in (PARAGRAPH, BULLET) and self.previous and not self.previous_heading \
-                and self.goes_on(text, self.previous, last):
-            last.add(text, element.line)     # a sentence broken across lines (a <br>, a PDF or hard-wrapped line end)
         else:
-            self.add_block(Draft(PARAGRAPH, [text], element.line, glued=True))
+            self.running_text(element, self.paragraph_may_end())
 
     def plain_heading(self, element: Element, following: Optional[Element]) -> bool:
         """Where the source marks no headings: a short title-like line standing alone before a longer passage or
@@ -128,13 +111,12 @@ class _JarParser(KindParser):
             return False
         words = text.split()
         if len(words) < 4 or len(text) > ISSUE_MAX or not text[0].isupper() or ends_sentence(text) \
-                or text.endswith((",", ";")) or drawn_item(text) or drawn_item(following.text) \
+                or text.endswith((",", ";")) or list_item(element) or list_item(following) \
                 or SENTENCE_INSIDE.search(text):
             return False
         if self.width is not None and not ends_paragraph(text, following.text, self.width):
             return False            # a full line: the start of a wrapped paragraph
-        long_words = [word for word in words[1:] if len(word) > 3 and word[0].isalpha()]
-        return sum(word[0].isupper() for word in long_words) * 2 < len(long_words)   # sentence case, not a title
+        return not title_case(" ".join(words[1:]))      # in sentence case (its first word aside), not a title
 
     def is_issue(self, element: Element, following: Optional[Element]) -> bool:
         """An error named in bold, or under a heading of a smaller level than its section's, before its fix."""
@@ -148,22 +130,24 @@ class _JarParser(KindParser):
         self.section = SectionDraft(section_id, "", title, 1, "section", None, line)
         self.sections.append(self.section)
         self.current = self.section
+        self.close()
 
     def open_issue(self, title: str, line: int) -> None:
         parent = self.section
         issue_id = self.ids.unique(f"{parent.id}/{slug(title)[:MAX_SLUG].strip('-.')}", title, line)
         self.current = SectionDraft(issue_id, "", title, 2, "issue", parent.id, line)
         self.sections.append(self.current)
+        self.close()
 
     def table_row(self, row: TableRow) -> None:
         """"error<TAB>fix": an issue of its own; a header row ("Issue / Fix") or one cell stays a row."""
         cells = row.cells
         if len(cells) == 2 and not (len(cells[0]) < 20 and len(cells[1]) < 20):
             self.open_issue(cells[0], row.line)
-            self.add_block(Draft(PARAGRAPH, [cells[1]], row.line, glued=True))
+            self.add_block(self.draft(PARAGRAPH, cells[1], row.line))
             self.current = self.section
             return
-        self.add_block(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
+        self.start(Draft(TABLE_ROW, [row.text], row.line, cells=cells))
 
     def finish(self) -> Document:
         if not self.sections:
@@ -182,16 +166,15 @@ def _unmarked(element: Element) -> bool:
 
 
 def _heading_like(text: str) -> bool:
-    """Short and title-like, neither the document's title nor its date line."""
-    return (looks_like_title(text, HEADING_MAX_CHARS, max_words=HEADING_MAX_WORDS) and any(c.isalpha() for c in text)
-            and not TITLE_LINE.search(text) and not EFFECTIVE.search(text))
+    """Short and title-like (short_title), neither the document's title nor its date line."""
+    return short_title(text) and not TITLE_LINE.search(text) and not EFFECTIVE.search(text)
 
 
 def _followed_by_body(text: str, following: Optional[Element]) -> bool:
     """A heading sits on a longer passage, a list, or the error named first under it."""
     if following is None or isinstance(following, Heading):
         return False
-    return len(following.text) > len(text) or isinstance(following, ListItem) or bool(drawn_item(following.text))
+    return len(following.text) > len(text) or list_item(following) is not None
 
 
 def _section_look(stream: list[Element]) -> str:

@@ -2,11 +2,14 @@
 the front matter they collect (where blocks go until a section is being read), the credits they read,
 section ids and the numbers' order, the problems they record, a line they could not read kept as a
 paragraph (never an exception), the lines that hold none of the document's text, the width a text was
-wrapped at, whether a paragraph may end where a line begins, whether a line goes on with the paragraph
-above, and the Document they hand back.
+wrapped at, running text (a list item, the next line of the paragraph or item open above, or a new
+paragraph), whether a paragraph may end where a line begins, whether a line goes on with the paragraph
+above, the shape of a subheading, when a contents list's title and a heading name the same section, and
+the Document they hand back.
 
-Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, where a
-paragraph or item is open to go on. (The CR parser, built for speed, does these its own way.)
+Each parser subclasses `KindParser` and keeps only what is its kind's: its headings, its sections, the
+lines that are no running text (table rows, subheadings, an IPG's infraction parts, a JAR's issues). (The
+CR parser, built for speed, does these its own way.)
 """
 from __future__ import annotations
 
@@ -15,10 +18,23 @@ from typing import Collection, Iterable, Optional, Sequence
 
 from ..model import BULLET, NUMBERED, PARAGRAPH, Document, DocumentInfo, Problem, Section
 from ..read import SourceText
+from ..read.shapes import looks_like_title
 from ..read.stream import ContentsLine, Element, PageNumber
-from .blocks import Draft, SectionDraft
-from .common import NumberOrder, SectionIds, ends_paragraph, ends_sentence, first_word, line_failed, wrap_width
+from .blocks import Draft, SectionDraft, list_item
+from .common import (
+    NumberOrder,
+    SectionIds,
+    ends_paragraph,
+    ends_sentence,
+    first_word,
+    line_failed,
+    normalise_title,
+    wrap_width,
+)
 from .ending import CREDIT_LINE, credits_start
+
+SUBHEADING_MAX = 60         # characters in a subheading ("Booster Draft Timing", "FRAMEWORK OF THIS DOCUMENT")
+SUBHEADING_WORDS = 6
 
 # A table's rule as Markdown draws it ("|---|:---:|"), or a horizontal rule ("-----", pandoc's plain text).
 RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
@@ -38,6 +54,27 @@ def holds_no_text(element: Element, lone_numbers_are_text: bool = False) -> bool
     return "---" in element.text and RULE.match(element.text) is not None
 
 
+def short_title(text: str) -> bool:
+    """A line that may be a subheading (a JAR's section heading): short (SUBHEADING_MAX, SUBHEADING_WORDS), starting
+    like a title and holding a letter, ending like no sentence or clause. How its words are capitalised is the
+    kind's to say."""
+    return looks_like_title(text, SUBHEADING_MAX, SUBHEADING_WORDS, trailing=".,;:!?") and any(
+        character.isalpha() for character in text)
+
+
+def same_title(listed: str, title: str) -> bool:
+    """Whether a contents list's title and a heading's name the same section: alike but for case, punctuation and
+    an end cut off (both of 8 characters at least), or most of the shorter one's long words (two at least) in
+    the other (editions reword: "Limited Events" / "Limited Tournaments")."""
+    a, b = normalise_title(listed), normalise_title(title)
+    if not (a and b):
+        return False
+    if a == b or (min(len(a), len(b)) >= 8 and (a.startswith(b) or b.startswith(a))):
+        return True
+    shorter, longer = sorted(({word for word in text.split() if len(word) > 3} for text in (a, b)), key=len)
+    return len(shorter) >= 2 and 3 * len(shorter & longer) >= 2 * len(shorter)
+
+
 class KindParser:
     """The state every kind's parser keeps besides its sections, and the Document it makes of them."""
 
@@ -48,6 +85,7 @@ class KindParser:
     # goes on with the paragraph above.
     pdf_paragraphs_apart = False
     lone_numbers_are_text = False       # (see holds_no_text)
+    glued = False           # a paragraph's lines joined as a hard-wrapped text's ("turn-" + "based"): the JAR's
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.source = source
@@ -57,11 +95,11 @@ class KindParser:
         self.order = NumberOrder(self.problems, info.source)    # the highest section number read so far
         self.front: list[Draft] = []            # the blocks before the first section
         self.current: Optional[SectionDraft] = None     # the section blocks go to (add_block)
+        self.open: Optional[Draft] = None       # the paragraph or list item the next line may go on with
         self.credits: list[Draft] = []          # the credits that close the document (pipeline.parse.ending)
         self.in_credits = False
         self.html = source.format == "html"    # a paragraph per line, never hard-wrapped
-        self.previous: Optional[str] = None     # the last line of text read (None, or "", after a blank line)
-        self.previous_heading = False           # whether that line was a heading
+        self.previous: Optional[str] = None     # the last line of the block open, as written (None after a blank)
         self.width: Optional[int] = None        # the width the text was hard-wrapped at (wrapped_at)
         self.every_line_goes_on = self.pdf_paragraphs_apart and source.format == "pdf"
         self.stream: Sequence[Element] = ()     # the elements to read, as the kind's parser takes them
@@ -105,15 +143,17 @@ class KindParser:
 
     def blank(self) -> None:
         """A blank line: the paragraph above ends."""
-        self.previous = None
+        self.open = self.previous = None
 
     def close(self) -> None:
-        """What is being read ends (the credits begin, or the document ends)."""
+        """What is being read ends (a section, the text before the credits, the document): no line goes on
+        with the paragraph above."""
+        self.open = None
 
     def paragraph_may_end(self) -> bool:
-        """Whether the paragraph above may end here: there is none (a blank line or a heading came before), or
-        its last line ends a sentence."""
-        return not self.previous or self.previous_heading or ends_sentence(self.previous)
+        """Whether the paragraph above may end here: none is open (a blank line, a heading, a table row came
+        before), or its last line ends a sentence."""
+        return self.open is None or ends_sentence(self.previous)
 
     def goes_on(self, text: str, previous: str, above: Draft) -> bool:
         """Whether the line `text` goes on with the paragraph or list item `above`, whose last line was
@@ -146,6 +186,44 @@ class KindParser:
         """A block of the section being read, or of the front matter before the first."""
         (self.current.blocks if self.current is not None else self.front).append(draft)
 
+    def start(self, draft: Draft) -> None:
+        """A new block (add_block), which the next line may go on with where it is a paragraph or a list item."""
+        self.add_block(draft)
+        self.open = draft if draft.kind in (PARAGRAPH, BULLET, NUMBERED) else None
+        self.previous = draft.parts[-1]
+
+    def draft(self, kind: str, text: str, line: int, marker: str = "", **fields) -> Draft:
+        """A new block of one line, as the kind builds them."""
+        return Draft(kind, [text], line, marker, glued=self.glued, **fields)
+
+    def running_text(self, element: Element, paragraph_may_end: bool) -> None:
+        """A line of running text: a list item (`item`), else the next line of the paragraph or item open above
+        or a new paragraph (paragraph_line)."""
+        item = self.item(element, paragraph_may_end)
+        if item is not None:
+            self.start(item)
+            self.previous = element.text        # as written, its marker with it (goes_on measures lines)
+        else:
+            self.paragraph_line(element)
+
+    def paragraph_line(self, element: Element) -> None:
+        """The next line of the paragraph or list item open above (goes_on_above), or a new paragraph."""
+        if self.goes_on_above(element.text):
+            self.open.add(element.text, element.line)
+            self.previous = element.text
+        else:
+            self.start(self.draft(PARAGRAPH, element.text, element.line))
+
+    def goes_on_above(self, text: str) -> bool:
+        """Whether the line `text` goes on with the paragraph or list item open above, after `previous`, its last
+        line as written (goes_on)."""
+        return self.open is not None and self.goes_on(text, self.previous, self.open)
+
+    def item(self, element: Element, paragraph_may_end: bool) -> Optional[Draft]:
+        """The list item a line is (pipeline.parse.blocks.list_item), or None."""
+        found = list_item(element, paragraph_may_end, self.open)
+        return self.draft(found[0], found[2], element.line, found[1]) if found else None
+
     def credit_line(self, element: Element) -> None:
         """A line of the credits that close the document: a credit line ("All trademarks...", "© 2026 ...") is a
         paragraph of its own, a line after it (in lower case: pipeline.parse.ending) goes on with it."""
@@ -165,7 +243,8 @@ class KindParser:
 
     def keep_unread(self, element: Element) -> None:
         """Keep the text of a line that could not be read, as a paragraph of its own where the parser is."""
-        raise NotImplementedError
+        self.add_block(self.draft(PARAGRAPH, element.text, element.line))
+        self.open = None
 
     def document(self, sections: Iterable[Section], **more) -> Document:
         """The Document: its sections, front matter, credits and problems (and `more` of its fields)."""

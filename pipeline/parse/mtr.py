@@ -56,11 +56,11 @@ from ..model import (
 )
 from ..read import SourceText
 from ..read.stream import Element, Heading, ListItem, TableRow, stream_of
-from .blocks import BULLET_ITEM, Draft, SectionDraft, drawn_item
+from .blocks import BULLET_ITEM, Draft, SectionDraft, list_item
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
 from .ending import text_end
-from .kind_parser import KindParser, text_lines
+from .kind_parser import KindParser, same_title, short_title, text_lines
 
 # --- the shapes of lines -------------------------------------------------------------------------
 
@@ -68,16 +68,13 @@ SECTION_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 CHAPTER_HEADING = re.compile(r"^(MTR\s+)?(\d{1,2})\.\s+(\S.*)$")
 APPENDIX_HEADING = re.compile(r"^(MTR\s+)?(?:Appendix|APPENDIX)\s+([A-Z])(?![\w’'])\s*(?:(--|[—–:.-])\s*)?(.*)$")
 FLOOR_HEADING = re.compile(r"^(\d{3})([a-z]?)\.\s+(\S.*)$")
-NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\)|\([a-z]\))\s+(\S.*)$")
 EXAMPLE_START = re.compile(r"^Examples?(?:\s+\d{1,2})?\s*[:—–]\s*\S")
 EXAMPLE_LABEL = re.compile(r"^Examples?\s*:?$")
-TRAILING_PUNCTUATION = re.compile(r"[.,;:]$")
 # Where a note run into a heading line starts, after its title: "(", ". ", ": ", " - ", "—".
 NOTE_START = re.compile(r"\s*[(\[]|[.:;]\s+\S|\s+[-–—]\s+\S|\s*[—–]\s*\S")
 WORD_END = re.compile(r"[0-9A-Za-z]\b")
 
 MAX_TITLE = 100
-SUBHEADING_MAX = 50          # characters in an unnumbered subheading ("Booster Draft Timing")
 
 
 @dataclass(frozen=True)
@@ -98,17 +95,6 @@ def parse_mtr(source: SourceText, info: DocumentInfo) -> Document:
 
 
 # --- small helpers -------------------------------------------------------------------------------
-
-def _same_title(a: str, b: str) -> bool:
-    """One title starts the other, or the shorter one's long words (two at least) are mostly in the other."""
-    a, b = normalise_title(a), normalise_title(b)
-    if not (a and b):
-        return False
-    if a == b or a.startswith(b) or b.startswith(a):
-        return True
-    shorter, longer = sorted(({word for word in title.split() if len(word) > 3} for title in (a, b)), key=len)
-    return len(shorter) >= 2 and 3 * len(shorter & longer) >= 2 * len(shorter)
-
 
 def _title_and_note(text: str, title: str) -> Optional[tuple[str, str]]:
     """`text` split into `title` as it is written there and a note run in after it, or None."""
@@ -162,6 +148,11 @@ def numbering_style(texts: list[str]) -> str:
     return "floor" if floor >= 3 and floor > mtr else "mtr"
 
 
+def _tab_bullet(element: Element) -> bool:
+    """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
+    return element.indent.startswith("\t") and "\t" not in element.text
+
+
 def order_key(shape: _Shape) -> tuple:
     """Sort key in document order: chapters and sections by number, appendices after them."""
     if shape.form == "appendix":
@@ -192,7 +183,6 @@ class _Parser(KindParser):
         self.sections: list[SectionDraft] = []
         self.numbered: dict[str, SectionDraft] = {}
         self.numbered_current: Optional[SectionDraft] = None  # last numbered section (parent of subheadings)
-        self.open: Optional[Draft] = None
 
     # --- contents list ---
 
@@ -220,14 +210,6 @@ class _Parser(KindParser):
         return self.style != "mtr" or len(inner) >= 2
 
     # --- main pass ---
-
-    def blank(self) -> None:
-        self.close()
-        self.previous = None
-
-    def keep_unread(self, element: Element) -> None:
-        self.close()
-        self.add_block(Draft(PARAGRAPH, [element.text], element.line))
 
     def line(self, index: int, element: Element) -> None:
         if not (self._heading(index) or self._subheading(index)):
@@ -267,8 +249,7 @@ class _Parser(KindParser):
         title = self._full_title(index if title_line is None else title_line, shape)
         self._open_section(shape, title, element.line)
         if note:
-            self.open = Draft(PARAGRAPH, [note], element.line)
-            self.previous_heading, self.previous = False, note
+            self.start(Draft(PARAGRAPH, [note], element.line))
         return True
 
     def _accepted(self, index: int, shape: _Shape, hinted: bool) -> bool:
@@ -290,7 +271,7 @@ class _Parser(KindParser):
         text = self.stream[following].text
         entry = self.contents_by_number.get(self.shapes[index].number)
         if entry is not None:
-            return following if _same_title(entry.title, text) else None
+            return following if same_title(entry.title, text) else None
         return following if _title_ok(text) and title_case(text) else None
 
     def _without_note(self, shape: _Shape) -> tuple[_Shape, str]:
@@ -305,7 +286,7 @@ class _Parser(KindParser):
     def _strong(self, shape: _Shape, hinted: bool) -> bool:
         """A heading marked as one by the source itself or named by the contents list."""
         entry = self.contents_by_number.get(shape.number)
-        return hinted or shape.prefixed or bool(entry and _same_title(entry.title, shape.title))
+        return hinted or shape.prefixed or bool(entry and same_title(entry.title, shape.title))
 
     def _is_chapter(self, index: int, shape: _Shape, hinted: bool) -> bool:
         if not _title_ok(shape.title, hinted) or len(shape.title) > 80:
@@ -334,7 +315,7 @@ class _Parser(KindParser):
             return False
         entry = self.contents_by_number.get(shape.number)
         if entry:
-            return hinted or _same_title(entry.title, shape.title)
+            return hinted or same_title(entry.title, shape.title)
         if hinted or shape.prefixed:
             return True
         if not self._may_start_heading() or not title_case(shape.title):
@@ -374,8 +355,6 @@ class _Parser(KindParser):
         self.sections.append(draft)
         self.numbered.setdefault(shape.number, draft)
         self.current = self.numbered_current = draft
-        self.previous_heading = True
-        self.previous = title
 
     def _place(self, shape: _Shape) -> tuple[int, str, Optional[str]]:
         """Level, kind and parent id of a numbered heading."""
@@ -428,30 +407,22 @@ class _Parser(KindParser):
             self._open_subheading_section(text, element.line)
         else:
             self.add_block(Draft(SUBHEADING, [text], element.line))
-        self.previous_heading = True
-        self.previous = text
         return True
 
     def _looks_like_subheading(self, index: int) -> bool:
         """A short title-like line after a finished passage, followed by a passage or a list."""
         text = self.stream[index].text
-        if len(text) > SUBHEADING_MAX or len(text.split()) > 6 or not text[0].isupper():
+        if not (short_title(text) and text[0].isupper() and title_case(text)) or any(c.isdigit() for c in text):
             return False
-        if TRAILING_PUNCTUATION.search(text) or ends_sentence(text) or not title_case(text):
-            return False
-        if any(character.isdigit() for character in text):
-            return False
-        if self.open is not None and not self.paragraph_may_end() and self.goes_on(text, self.previous, self.open):
-            return False           # the wrapped end of a list item ("...Avatar: The Last" / "Airbender")
-        if not (self.paragraph_may_end() or self._in_list()):
-            return False
+        if not self.paragraph_may_end() and (not self._in_list() or self.goes_on_above(text)):
+            return False           # in a passage, or the wrapped end of an item ("...Avatar: The Last" / "Airbender")
         following = index + 1
         while following < len(self.stream) and following in self.skip:
             following += 1
         if following >= len(self.stream) or not self.stream[following].text:
             return False           # a heading sits right on top of its text
         after = self.stream[following]
-        if isinstance(after, ListItem) or BULLET_ITEM.match(after.text) or NUMBERED_ITEM.match(after.text):
+        if list_item(after):
             return True
         if isinstance(after, Heading) or "\t" in after.text or self.shapes[following]:
             return False
@@ -469,67 +440,41 @@ class _Parser(KindParser):
     # --- body text ---
 
     def _body_line(self, index: int) -> None:
+        """A table row, an example, or running text."""
         element = self.stream[index]
         text = element.text
         finished_before = self.paragraph_may_end()
-        self.previous_heading = False
         cells = self._cells(index)
         if cells is not None:
-            self.close()
-            self.add_block(Draft(TABLE_ROW, [text], element.line, cells=cells))
-            self.previous = text
-            return
-        item = self._list_item(index, finished_before)
-        if item is not None:
-            self.close()
-            self.open = item
+            self.start(Draft(TABLE_ROW, [text], element.line, cells=cells))
         elif EXAMPLE_START.match(text.lstrip("*_")) and self.current is not None:
-            self.close()
-            self.open = Draft(PARAGRAPH, [text], element.line, example=True)
-        elif self.open is not None and self.goes_on(text, self.previous, self.open):
-            self.open.add(text, element.line)
+            self.start(Draft(PARAGRAPH, [text], element.line, example=True))
         else:
-            self.close()
-            self.open = Draft(PARAGRAPH, [text], element.line)
-        self.previous = text
+            self.running_text(element, finished_before)
 
     def _cells(self, index: int) -> Optional[tuple[str, ...]]:
         """The cells of a table row (a table's row, a line with tabs between its cells), or None."""
         element = self.stream[index]
         if isinstance(element, TableRow):
             return element.cells
-        if "\t" in element.text and not self._tab_bullet(index):
+        if "\t" in element.text and not _tab_bullet(element):
             return tuple(cell.strip() for cell in re.split(r"\t+", element.text))
         return None
 
-    def _tab_bullet(self, index: int) -> bool:
-        """A line indented by a tab and holding no other tab: a list item whose bullet was lost."""
-        return self.stream[index].indent.startswith("\t") and "\t" not in self.stream[index].text
-
-    def _list_item(self, index: int, finished_before: bool) -> Optional[Draft]:
-        element = self.stream[index]
-        text = element.text
-        drawn = drawn_item(text, finished_before, self.open)
-        if drawn:
-            return Draft(BULLET, [drawn[1]], element.line, marker=drawn[0])
-        match = NUMBERED_ITEM.match(text)
-        if match and (isinstance(element, ListItem) or finished_before or self._in_list()):
-            return Draft(NUMBERED, [match.group(2)], element.line, marker=match.group(1))
-        if isinstance(element, ListItem) or self._tab_bullet(index):
-            return Draft(BULLET, [text], element.line, marker="•")
-        return None
+    def item(self, element: Element, paragraph_may_end: bool) -> Optional[Draft]:
+        """A list item (blocks.list_item), or a line indented by a tab whose bullet was lost."""
+        item = super().item(element, paragraph_may_end)
+        return item or (self.draft(BULLET, element.text, element.line, "•") if _tab_bullet(element) else None)
 
     def _in_list(self) -> bool:
         return self.open is not None and self.open.kind in (BULLET, NUMBERED)
 
-    def close(self) -> None:
-        if self.open is None:
-            return
-        draft, self.open = self.open, None
+    def add_block(self, draft: Draft) -> None:
+        """A block, or an example of the section being read."""
         if draft.example and self.current is not None:
             self.current.examples.append(draft)
         else:
-            self.add_block(draft)
+            super().add_block(draft)
 
     # --- the document ---
 
