@@ -2,7 +2,8 @@
 
 `each(function, items, concerns)` calls `function(item)` for every item on up to one process per core
 and gives back the results in the items' order; `Background(function, concerns)` runs one function
-beside the caller (the search index while the pages are written). Both are
+beside the caller (the search index while the pages are written); `fresh(function, *args)` calls it once in a
+new process that inherits nothing (a benchmark's). The first two are
 `concurrent.futures.ProcessPoolExecutor` on forked workers: the function and its items are inherited
 at the fork (a corpus is shared, not copied; closures are fine), and only indexes go out and results
 come back. A failure in a worker comes back as `WorkFailed` naming what it concerns (a file), with the
@@ -61,6 +62,15 @@ def each(function: Callable, items: Iterable, concerns: Callable[[object], str],
             results.append(_result(_outcome(lambda: next(outcomes), f"{_ENDED}, on this item or one beside it"),
                                    item, concerns))
     return results
+
+
+def fresh(function: Callable, *args, concerns: str = "the call"):
+    """`function(*args)` in a new Python process that inherits nothing of this one (started by "spawn", not
+    forked): for a measurement that what this process did before must not sway. `function`, `args` and the
+    result must pickle; a failure raises WorkFailed naming `concerns`."""
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn, initializer=_die_with, initargs=(os.getpid(),)) as pool:
+        return _result(_outcome(pool.submit(function, *args).result, _ENDED), concerns, str)
 
 
 class Background:

@@ -32,6 +32,13 @@ def test_workers_return_their_results_in_the_items_order():
     assert os.getpid() not in {pid for _, pid in found}            # made in the workers, not here
 
 
+def test_a_call_in_a_fresh_process_returns_its_result_and_its_failure_is_raised_here():
+    assert parallel.fresh(os.getpid) != os.getpid()
+    assert parallel.fresh(divmod, 17, 5) == (3, 2)
+    with pytest.raises(parallel.WorkFailed, match=r"^a count: ValueError: invalid literal"):
+        parallel.fresh(int, "seven", concerns="a count")
+
+
 def test_a_workers_exception_is_raised_here_naming_what_it_concerns():
     def fails_on_seven(number):
         if number == 7:
