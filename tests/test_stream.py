@@ -7,6 +7,7 @@ Real documents of the corpus where they show it, small made-up sources where a c
 from __future__ import annotations
 
 import io
+import pickle
 import re
 from collections import Counter
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from pipeline import load_document
 from pipeline.model import ERROR
+from pipeline.parse import parse
 from pipeline.parse.ending import credits_start
 from pipeline.read import Line, SourceText, read_bytes, read_source
 from pipeline.read.shapes import BROKEN_AT_DASH, GOES_ON, SUSPENDED, glue
@@ -176,6 +178,23 @@ def test_every_word_of_a_source_is_in_its_stream_once(name):
     assert Counter(WORD.findall(" ".join(line.text for line in source.lines))) == \
         Counter(WORD.findall(" ".join(element.text for element in stream)))
     assert [element.line for element in stream] == sorted(element.line for element in stream)
+
+
+@pytest.mark.parametrize("name", ["cr-2011-04-01.txt", "mtr-2021-07-23.pdf", "ipg-2020-01-24-magicjudges.html",
+                                  "jar-2019-01-21-magicjudges.html"])
+def test_a_source_builds_its_stream_once_parsed_twice_alike_and_pickles_without_it(name):
+    """The read stage's stream is kept with its source: every parser reads the same one and none changes it."""
+    source = read_source(CORPUS / name)
+    pickled = pickle.dumps(source)
+    stream = stream_of(source)
+    assert stream_of(source) is stream
+    as_built = [repr(element) for element in stream]
+    document, _ = load_document(CORPUS / name, use_cache=False)
+    assert parse(source, document.info) == parse(source, document.info)
+    assert [repr(element) for element in stream_of(source)] == as_built
+    assert pickle.dumps(source) == pickled        # no stream in a pickle
+    unpickled = pickle.loads(pickled)
+    assert unpickled == source and [repr(element) for element in stream_of(unpickled)] == as_built
 
 
 def test_a_blank_line_is_a_blank_and_indentation_is_kept_aside():

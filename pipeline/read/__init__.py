@@ -2,8 +2,9 @@
 to the typed stream the parsers read.
 
 `read_source(path)` and `read_bytes(data, name)` decide the format (PDF, Word .docx, RTF, HTML,
-Markdown, plain text), hand the bytes to its reader and return a SourceText; `stream.stream_of`
-turns its lines into headings, paragraphs, list items, table rows, contents lines and page numbers.
+Markdown, plain text), hand the bytes to its reader and return a SourceText; its `stream` (built by
+`stream.typed_stream` when first asked for) is its lines as headings, paragraphs, list items, table rows,
+contents lines and page numbers.
 Nothing here knows rules; `detect` (kind, title, edition) and `manifest` read what a document says
 of itself.
 """

@@ -1,11 +1,16 @@
-"""What the read stage hands on: a source's numbered lines, its links and anchors, and what went wrong.
+"""What the read stage hands on: a source's numbered lines, its links and anchors, what went wrong, and (built
+from its lines when first asked for) its typed stream.
 
 Plain data only; the readers in this package fill it in.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from functools import cached_property
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from .stream import Element
 
 from ..model import Problem
 
@@ -54,6 +59,17 @@ class SourceText:
     problems: tuple[Problem, ...] = ()
     anchors: tuple[tuple[str, int], ...] = ()   # HTML id/name -> line
     links: tuple[Link, ...] = ()
+
+    @cached_property
+    def stream(self) -> tuple[Element, ...]:
+        """Its typed stream (pipeline.read.stream), the read stage's last step: built the first time it is asked
+        for and kept, so a source parsed twice builds it once (detection, which reads the lines, never asks)."""
+        from .stream import typed_stream  # (that module imports this one)
+        return typed_stream(self.lines, self.format)
+
+    def __getstate__(self) -> dict:
+        """Pickled without its stream (built again when asked for): a pickle holds the lines once."""
+        return {name: value for name, value in self.__dict__.items() if name != "stream"}
 
     def text_lines(self) -> list[str]:
         return [line.text for line in self.lines]

@@ -198,10 +198,16 @@ def _next_kept(stream: list[Element], position: int) -> int:
     return position
 
 
-def stream_of(source: SourceText) -> list[Element]:
-    """The typed stream of a SourceText (built anew each time: parsers read it once)."""
-    stream = build_stream(source.lines)
-    return _wrapped_headings(stream) if source.format == "pdf" else stream
+def stream_of(source: SourceText) -> tuple[Element, ...]:
+    """The typed stream of a SourceText: built once, when first asked for, and kept with it (SourceText.stream).
+    Parsers only read it."""
+    return source.stream
+
+
+def typed_stream(lines: Sequence[Line], format: str) -> tuple[Element, ...]:
+    """The typed stream of a source's lines, in its `format` ("pdf", "text", ...)."""
+    stream = build_stream(lines)
+    return tuple(_wrapped_headings(stream) if format == "pdf" else stream)
 
 
 def _wrapped_headings(stream: list[Element]) -> list[Element]:
