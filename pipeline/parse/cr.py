@@ -249,7 +249,8 @@ class _CrParser:
         self.width = wrap_width([element.text for element in self.stream if element.text])   # hard-wrapped
         # text (PDF, pdftotext, old files): its width. Indentation counts beyond the file's own left margin
         # (pdftotext -layout indents everything).
-        self.margin = min(map(len, {element.indent for element in self.stream if element.text}), default=0)
+        self.margin = 0 if any(not element.indent for element in self.stream if element.text) else \
+            min(map(len, {element.indent for element in self.stream if element.text}), default=0)
 
     # -- driving ----------------------------------------------------------------------------------
 

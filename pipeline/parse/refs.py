@@ -108,8 +108,7 @@ def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: boo
     offsets = list(itertools.accumulate([len(text) + 1 for text in texts], initial=0))    # (the last: past the end)
     found: dict[int, list[Reference]] = {}         # (most texts hold none)
     place_end = phrase_end = 0     # (in the texts joined: a text's places end before the next text starts)
-    index = next_text = 0          # the text holding the place; where the one after it starts
-    bisect_right = bisect.bisect_right
+    index, next_text = -1, 0       # the text holding the place; where the one after it starts
     for start, end, trigger, match in _places(joined, texts, offsets, bare_cr_numbers):
         if start < place_end:
             continue
@@ -126,8 +125,8 @@ def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: boo
         place_end = end
         if start < phrase_end:
             continue
-        if start >= next_text:      # (the places come in order: most are in the text of the one before)
-            index = bisect_right(offsets, start, index) - 1
+        while start >= next_text:   # (the places come in order: a step or two on, cheaper than a bisection)
+            index += 1
             next_text = offsets[index + 1]
         base = offsets[index]
         read = trigger.read(texts[index], start - base, end - base, match, base)
@@ -221,11 +220,14 @@ class _Start:
     """Where a trigger's matches can start: `offset` characters from each place `literal` is written in the
     text (in its ASCII copy, lowered, for a pattern that ignores case), where the character there is one
     of `first` (any, when empty), and the character after the literal one of the class `then` (any, when
-    empty; in the pattern's own terms: "\\d")."""
-    __slots__ = ("literal", "finder", "lowered", "offset", "first")
+    empty; in the pattern's own terms: "\\d"), or (`digit_after`, checked on each place found: a literal
+    written less often than "." is) a digit."""
+    __slots__ = ("literal", "finder", "lowered", "offset", "first", "digit_after")
 
-    def __init__(self, literal: str, lowered: bool = False, offset: int = 0, first: str = "", then: str = ""):
+    def __init__(self, literal: str, lowered: bool = False, offset: int = 0, first: str = "", then: str = "",
+                 digit_after: bool = False):
         self.lowered = lowered
+        self.digit_after = digit_after
         self.literal = literal.encode("ascii") if lowered else literal
         pattern = re.escape(literal) + then
         self.finder = re.compile(pattern.encode("ascii") if lowered else pattern) if then else None
@@ -247,8 +249,11 @@ class _Start:
 
     def places(self, written: list[int], haystack) -> list[int]:
         """Where a match can start: `offset` from each place the literal is `written`, where the character
-        there is one of `first`."""
+        there is one of `first` (and a digit after it, if asked)."""
         offset, first = self.offset, self.first
+        if self.digit_after:        # ("(" before "3.1)": most parentheses hold words)
+            after = len(self.literal)
+            written = [at for at in written if haystack[at + after:at + after + 1].isdigit()]
         if first:
             return [at + offset for at in written if at + offset >= 0 and haystack[at + offset] in first]
         if offset:
@@ -276,7 +281,7 @@ _TRIGGERS = (
     _Trigger("keyword", KEYWORD_TRIGGER, ("ule", "ULE", "ection", "ECTION", "§"),
              (_Start("rule", lowered=True), _Start("ection", lowered=True, offset=-1, first="s?"),
               _Start("ect?on", lowered=True, offset=-1, first="s?"), _Start("§")), _read_keyword),
-    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1),), _read_paren),
+    _Trigger("paren", PAREN_TRIGGER, ("(",), (_Start("(", offset=-1, digit_after=True),), _read_paren),
     _Trigger("appendix", APPENDIX_TRIGGER, ("ppendix", "PPENDIX"), (_Start("append", lowered=True),), _read_appendix),
     _Trigger("named", NAMED_TRIGGER, ("Error", "Conduct"),
              (_Start("Error", offset=-10, first="G"), _Start("Error", offset=-11, first="T"),   # Game Play, Tournament
@@ -318,10 +323,8 @@ def _places(joined: str, texts: list[str], offsets: list[int],
         if len(trigger.starts) > 1:
             starts.sort()
         needs = trigger.needs
-        holds: dict[int, bool] = {}     # text -> whether it holds what the trigger needs
         match_at = trigger.pattern.match
         end = 0
-        index = next_text = 0      # the text holding the start; where the one after it starts
         for start in starts:
             if start < end:
                 continue        # finditer goes on after a match's end
@@ -329,13 +332,8 @@ def _places(joined: str, texts: list[str], offsets: list[int],
             if match is None:
                 continue
             end = match.end()
-            if start >= next_text:      # (the starts come in order: most are in the text of the one before)
-                index = bisect_right(offsets, start, index) - 1
-                next_text = offsets[index + 1]
-            held = holds.get(index)
-            if held is None:
-                held = holds[index] = _holds_any(texts[index], needs)
-            if held:
+            # (What a match holds its text holds: the text is searched only for a match like "rUle 7".)
+            if _holds_any(match.group(), needs) or _holds_any(texts[bisect_right(offsets, start) - 1], needs):
                 found.append((start, end, trigger, match))
     if bare_cr_numbers:
         # (A bare number's pattern holds the dot its text needs, and no match of it holds another's start.)
