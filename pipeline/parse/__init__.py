@@ -22,6 +22,7 @@ from .. import kinds
 from ..model import Document, DocumentInfo
 from ..read import SourceText
 from .checks import checked
+from .common import without_cycle_collection
 from .cr import parse_cr
 from .ipg import parse_ipg
 from .jar import parse_jar
@@ -31,6 +32,7 @@ Parser = Callable[[SourceText, DocumentInfo], Document]
 PARSERS: dict[str, Parser] = {"cr": parse_cr, "mtr": parse_mtr, "ipg": parse_ipg, "jar": parse_jar}
 
 
+@without_cycle_collection       # (the checks too: they copy the Document, as the parser made it without cycles)
 def parse(source: SourceText, info: DocumentInfo) -> Document:
     kind = kinds.kind(info.kind)
     if kind is None or kind.parser not in PARSERS:

@@ -182,7 +182,8 @@ class _Paragraph:
 
 class _Draft:
     """A chapter, section, rule or subrule being read: its title, the lines of the text on its heading line
-    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples."""
+    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples (most rules have
+    neither: both start as the empty tuple, a list made on the first)."""
     __slots__ = ("number", "kind", "parent", "line", "title", "parts", "paragraphs", "examples")
 
     def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "",
@@ -193,8 +194,8 @@ class _Draft:
         self.line = line
         self.title = title
         self.parts: list[str] = parts if parts is not None else []
-        self.paragraphs: list[_Paragraph] = []
-        self.examples: list[_Paragraph] = []
+        self.paragraphs: list[_Paragraph] | tuple = ()
+        self.examples: list[_Paragraph] | tuple = ()
 
     def body(self) -> list[_Paragraph]:
         """Its paragraphs, the one on its heading line first."""
@@ -462,7 +463,7 @@ class _CrParser:
             return False
         for draft in self.drafts:
             self.contents_numbers.setdefault(draft.number, draft.line)
-            self.front.extend(draft.body() + draft.examples)
+            self.front.extend([*draft.body(), *draft.examples])
         self.drafts.clear()
         self.seen.clear()
         self.current = None
@@ -483,7 +484,7 @@ class _CrParser:
         if owner is None:
             self.front.append(paragraph)
         else:
-            owner.examples.append(paragraph)
+            owner.examples = [*owner.examples, paragraph]
         self.open = paragraph.parts
         self.open_is_example = owner is not None
         self.after_blank = False
@@ -504,7 +505,7 @@ class _CrParser:
                 open_paragraph.append(stripped)
                 return
         paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
-        owner.paragraphs.append(paragraph)
+        owner.paragraphs = [*owner.paragraphs, paragraph]
         self.open = paragraph.parts
         self.open_is_example = False
         self.after_blank = False
@@ -740,7 +741,7 @@ def _take_title(draft: _Draft) -> None:
     if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
         draft.title = parts[0]
         parts.clear()
-        paragraphs.clear()
+        draft.paragraphs = ()
 
 
 def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tuple[int, int, int]) -> str:
