@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 import gc
 import re
-from dataclasses import MISSING, fields, replace
+from dataclasses import replace
 from typing import Optional
 
-from ..model import ERROR, WARNING, DocumentInfo, Problem
+from ..model import ERROR, WARNING, DocumentInfo, Problem, fast_constructor  # noqa: F401  (shared)
 from ..read.shapes import CLOSING_MARKS, ends_sentence, glue, looks_like_title  # noqa: F401  (shared with the parsers)
 
 # "Contents", "Table of Contents", "CONTENTS:"; the MTR also lists "Appendices".
@@ -151,34 +151,6 @@ def ends_paragraph(line: str, following: str, width: Optional[int]) -> bool:
 
 
 # --- building model objects fast ------------------------------------------------------------------
-
-def fast_constructor(cls):
-    """A constructor for a frozen model dataclass that fills its fields directly: the same parameters
-    (positional or by name, with the same defaults), the same object.
-
-    The generated __init__ of a frozen dataclass sets each field through object.__setattr__, which
-    was a third of the parse time of a 9,000-line CR (its sections, blocks and references). Like
-    dataclasses itself, it is written as source and compiled once. Falls back to the class itself for
-    a dataclass with __slots__, __post_init__, default factories or fields outside __init__.
-    """
-    every = fields(cls)
-    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__") or any(
-            field.default_factory is not MISSING or not field.init or field.kw_only for field in every):
-        return cls
-    parameters = ", ".join(field.name if field.default is MISSING else f"{field.name}=_defaults[{field.name!r}]"
-                           for field in every)
-    state = ", ".join(f"{field.name!r}: {field.name}" for field in every)
-    # The whole __dict__ at once: filled key by key it would not share its keys with the class's other
-    # instances, and the interpreter's attribute cache would miss on every later read of a field.
-    source = (f"def construct({parameters}):\n    instance = _new(_cls)\n"
-              f"    _set(instance, '__dict__', {{{state}}})\n    return instance\n")
-    scope = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
-             "_defaults": {field.name: field.default for field in every if field.default is not MISSING}}
-    exec(source, scope)     # the field names are the model's own identifiers
-    construct = scope["construct"]
-    construct.__qualname__ = construct.__name__ = f"new_{cls.__name__.lower()}"
-    return construct
-
 
 def changed(item, **changes):
     """dataclasses.replace(item, **changes) for a frozen model object, without running its __init__ again

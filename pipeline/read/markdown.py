@@ -55,9 +55,10 @@ HARD_BREAK = re.compile(r"(?: {2,}|\\)$")
 
 def looks_like_markdown(lines: list[str]) -> bool:
     """Markdown headings or bold rule numbers at line starts, more than a plain file would have by chance."""
-    headings = sum(1 for line in lines if HEADING.match(line))
-    bold_starts = sum(1 for line in lines if line.startswith("**"))
-    tables = sum(1 for line in lines if TABLE_RULE.match(line))
+    text = "\n".join(lines)     # (each mark looked for in all the text first: a plain file holds none of them)
+    headings = sum(1 for line in lines if "#" in line and HEADING.match(line)) if "#" in text else 0
+    bold_starts = sum(1 for line in lines if line.startswith("**")) if "**" in text else 0
+    tables = sum(1 for line in lines if "---" in line and TABLE_RULE.match(line)) if "---" in text else 0
     return headings >= 3 or bold_starts >= 10 or (tables >= 1 and headings >= 1)
 
 
@@ -158,6 +159,8 @@ def dash_tables(texts: list[str]) -> dict[int, tuple[str, ...]]:
     is a row of no cells. A table without a header ends at its closing dash line, one with a header at a
     blank line."""
     rows: dict[int, tuple[str, ...]] = {}
+    if "---" not in "\n".join(texts):     # (no group of dashes anywhere: no table)
+        return rows
     index = 0
     while index < len(texts):
         if not DASH_GROUPS.match(texts[index]) or index in rows:

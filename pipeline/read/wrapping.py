@@ -30,8 +30,11 @@ BLOCK_START = re.compile(r"[#|>•]|[-*+]\s|\d+(?:\.\d+)*[a-z]?[.)]?(?:\s|$)")
 
 def wrap_width(lines: Sequence[Line]) -> Optional[int]:
     """The width the text was wrapped at, or None when it was not wrapped at a fixed width."""
-    lengths = sorted(len(line.text) for line in lines if line.text.strip() and not line.hint
-                     and not line.text.startswith("#") and "\t" not in line.text and not LONG_WORD.search(line.text))
+    texts = [line.text for line in lines if line.text.strip() and not line.hint and not line.text.startswith("#")
+             and "\t" not in line.text]
+    if _too_many_longer(texts):
+        return None
+    lengths = sorted(len(text) for text in texts if not LONG_WORD.search(text))
     if len(lengths) < LEAST_LINES:
         return None
     width = lengths[min(len(lengths) - 1, int(len(lengths) * (1 - OVER_SHARE)))]
@@ -39,6 +42,20 @@ def wrap_width(lines: Sequence[Line]) -> Optional[int]:
         return None
     full = sum(1 for length in lengths if width - NEAR_FULL <= length <= width)
     return width if full >= FULL_SHARE * len(lengths) else None
+
+
+def _too_many_longer(texts: list[str]) -> bool:
+    """Whether the wrap width's percentile is past LONGEST_WRAP for certain (a file of a paragraph a line): enough
+    lines longer than that without a long word, found without searching every line for one (that search was a
+    third of reading the CR). How many it takes is counted on every line: leaving out those with a long word
+    can only lower it."""
+    needed = max(1, len(texts) - int(len(texts) * (1 - OVER_SHARE)))
+    for text in texts:
+        if len(text) > LONGEST_WRAP and not LONG_WORD.search(text):
+            needed -= 1
+            if not needed:
+                return True
+    return False
 
 
 def unwrapped(lines: Sequence[Line], width: int, hard_breaks: frozenset[int] = frozenset(),
