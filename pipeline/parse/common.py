@@ -131,11 +131,26 @@ def wrap_width(texts: list[str], unwrapped: int = 160) -> Optional[int]:
     PDF lines, pdftotext output and old hard-wrapped files have one; plain text and HTML with a
     paragraph per line do not (their typical long line is longer than `unwrapped`).
     """
+    if _past_width(texts, unwrapped):
+        return None
     lengths = sorted([len(text) for text in texts if len(text) >= 20 and "\t" not in text])
     if len(lengths) < 10:
         return None
     width = lengths[int(len(lengths) * 0.9)]
     return None if width > unwrapped else width
+
+
+def _past_width(texts: list[str], unwrapped: int) -> bool:
+    """Whether wrap_width's tenth longest measured line is longer than `unwrapped` for certain: enough lines that
+    long found, without measuring and sorting every line (a paragraph-a-line file has them at once). How many it
+    takes is counted on every text: measuring fewer can only lower it."""
+    needed = len(texts) - int(len(texts) * 0.9)
+    for text in texts:
+        if len(text) > unwrapped and "\t" not in text:
+            needed -= 1
+            if needed <= 0:
+                return True
+    return False
 
 
 def first_word(text: str) -> str:

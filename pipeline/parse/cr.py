@@ -247,7 +247,7 @@ class _CrParser:
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
-        self.width = wrap_width([element.text for element in self.stream if element.text])   # hard-wrapped
+        self.width = wrap_width([element.text for element in self.stream])   # hard-wrapped
         # text (PDF, pdftotext, old files): its width. Indentation counts beyond the file's own left margin
         # (pdftotext -layout indents everything).
         self.margin = 0 if any(not element.indent for element in self.stream if element.text) else \
