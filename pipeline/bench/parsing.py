@@ -42,8 +42,8 @@ def run(args) -> None:
             print("  the same file by other parsers (reference figures quoted in issue 20, not measured here): "
                   + ", ".join(f"{name} ({language}) {ms} ms" for name, language, ms in PEERS))
     print(f"  (best of {args.runs}, each document in a fresh process; read = the file to its lines and their typed"
-          " stream; parse excludes reading; +link adds resolving references; all = read, parse and link in one"
-          " call; peak = traced Python memory)")
+          " stream;\n   parse excludes reading; +link adds resolving references; all = read, parse and link in one"
+          " call;\n   peak = traced Python memory)")
 
 
 def measure(path: str, info: DocumentInfo, runs: int) -> tuple[float, float, float, float, float]:
