@@ -1,10 +1,13 @@
 """The one data model every stage shares: documents, sections, references, problems.
 
-Plain frozen dataclasses, and `fast_constructor` to make them (or any plain frozen dataclass, a read
-Line) fast. No parsing, no I/O, no rendering here.
+Plain frozen dataclasses, and what makes many of them fast (or of any plain frozen dataclass, a read Line):
+`fast_constructor`, and `without_cycle_collection` for a stage that makes tens of thousands. No parsing, no
+I/O, no rendering here.
 """
 from __future__ import annotations
 
+import functools
+import gc
 import re
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Optional
@@ -337,10 +340,30 @@ def fast_constructor(cls):
     return construct
 
 
+def without_cycle_collection(function):
+    """`function` run with Python's cycle collector paused (and resumed after, if it was running).
+
+    A parse or a link (or a source's lines, or its stream) makes tens of thousands of objects and no garbage
+    cycles; the collector, run after every 700 new objects, would walk the growing heap again and again for
+    nothing (a tenth of the time). Objects are still freed as soon as nothing refers to them.
+    """
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        if not gc.isenabled():
+            return function(*args, **kwargs)
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            gc.enable()
+    return run
+
+
 __all__ = [
     "slug", "section_id", "subsection_id",
     "ERROR", "WARNING", "INFO", "PARAGRAPH", "BULLET", "NUMBERED", "SUBHEADING", "TABLE_ROW",
     "Problem", "Reference", "Block", "Infraction", "Section", "GlossaryEntry", "Penalty", "ContentsEntry", "TextEnd",
     "AppendixRow", "SecondPenalty", "PenaltyEvidence",
     "DocumentInfo", "Document", "Annotation", "Corpus", "replace", "fast_constructor",
+    "without_cycle_collection",
 ]

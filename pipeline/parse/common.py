@@ -11,13 +11,18 @@ Each parser keeps only what is its document's own (numbering, penalties, glossar
 """
 from __future__ import annotations
 
-import functools
-import gc
 import re
 from dataclasses import replace
 from typing import Optional
 
-from ..model import ERROR, WARNING, DocumentInfo, Problem, fast_constructor  # noqa: F401  (shared)
+from ..model import (  # noqa: F401  (shared with the parsers)
+    ERROR,
+    WARNING,
+    DocumentInfo,
+    Problem,
+    fast_constructor,
+    without_cycle_collection,
+)
 from ..read.shapes import CLOSING_MARKS, ends_sentence, glue, looks_like_title  # noqa: F401  (shared with the parsers)
 
 # "Contents", "Table of Contents", "CONTENTS:"; the MTR also lists "Appendices".
@@ -198,22 +203,3 @@ def field_changer(cls, name: str):
 _PLAIN: dict[type, bool] = {}       # class -> whether it keeps its fields in __dict__ and checks nothing after __init__
 _new = object.__new__
 _set = object.__setattr__
-
-
-def without_cycle_collection(function):
-    """`function` run with Python's cycle collector paused (and resumed after, if it was running).
-
-    A parse or a link makes tens of thousands of objects and no garbage cycles; the collector, run after
-    every 700 new objects, would walk the growing heap again and again for nothing (a tenth of the time).
-    Objects are still freed as soon as nothing refers to them.
-    """
-    @functools.wraps(function)
-    def run(*args, **kwargs):
-        if not gc.isenabled():
-            return function(*args, **kwargs)
-        gc.disable()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            gc.enable()
-    return run

@@ -61,12 +61,15 @@ def read_bytes(data: bytes, name: str) -> SourceText:
                                     tuple(anchors), tuple(links)))
     lines = split_lines(text)
     from .markdown import looks_like_markdown, markdown_to_lines, with_dash_tables, with_list_items, without_raw_html
-    if looks_like_markdown([line.text for line in lines]):
+    # (Markdown's headings and bold and pandoc's dash tables looked for in the whole text first: a plain file
+    # holds none of their marks, and no line need be tried)
+    if ("#" in text or "**" in text) and looks_like_markdown([line.text for line in lines]):
         marked, anchors, links = markdown_to_lines(without_raw_html(text), LINE_END.split(text))
         if any(line.text.strip() for line in marked):       # all markup and no words ("# #"): read as text
             return _finished(SourceText(name, tuple(marked), decoded.encoding, "markdown", digest, tuple(problems),
                                         tuple(anchors), tuple(links)))
-    lines = with_dash_tables(lines, lambda cell, _: cell.strip())   # pandoc's plain text draws tables so
+    if "---" in text:
+        lines = with_dash_tables(lines, lambda cell, _: cell.strip())   # pandoc's plain text draws tables so
     width = wrap_width(lines)
     if width:                   # pandoc's plain text: a paragraph wrapped onto lines of 72 columns
         lines = unwrapped(with_list_items(lines), width, marked_headings=False)

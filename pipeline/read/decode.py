@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..model import ERROR, INFO, WARNING, Problem, fast_constructor
+from ..model import ERROR, INFO, WARNING, Problem, fast_constructor, without_cycle_collection
 from .source import Line, SourceError
 
 MAX_BYTES = 10 * 1024 * 1024   # the largest real rule document is ~1 MB
@@ -243,6 +243,7 @@ def _tag_density(text: str) -> float:
     return len(tags) / max(1, len(sample))
 
 
+@without_cycle_collection        # (a Line an object, and no cycles)
 def split_lines(text: str) -> list[Line]:
     """Split on CRLF, bare CR and LF alike; drop form feeds (page breaks) and trailing spaces."""
     if "\r" in text:       # (LINE_END.split at once, in str's own methods: a fifth of the time)

@@ -55,10 +55,9 @@ HARD_BREAK = re.compile(r"(?: {2,}|\\)$")
 
 def looks_like_markdown(lines: list[str]) -> bool:
     """Markdown headings or bold rule numbers at line starts, more than a plain file would have by chance."""
-    text = "\n".join(lines)     # (each mark looked for in all the text first: a plain file holds none of them)
-    headings = sum(1 for line in lines if "#" in line and HEADING.match(line)) if "#" in text else 0
-    bold_starts = sum(1 for line in lines if line.startswith("**")) if "**" in text else 0
-    tables = sum(1 for line in lines if "---" in line and TABLE_RULE.match(line)) if "---" in text else 0
+    headings = sum(1 for line in lines if "#" in line and HEADING.match(line))     # (each pattern tried only on
+    bold_starts = sum(1 for line in lines if line.startswith("**"))                 # a line holding its mark)
+    tables = sum(1 for line in lines if "---" in line and TABLE_RULE.match(line))
     return headings >= 3 or bold_starts >= 10 or (tables >= 1 and headings >= 1)
 
 

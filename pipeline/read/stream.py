@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
+from ..model import without_cycle_collection
 from .pdftotext import LONGEST_SPLIT_OFF, is_split_off, rejoin_split_lines
 from .shapes import (
     DOT_LEADER,
@@ -204,6 +205,7 @@ def stream_of(source: SourceText) -> tuple[Element, ...]:
     return source.stream
 
 
+@without_cycle_collection        # (an element a line, and no cycles)
 def typed_stream(lines: Sequence[Line], format: str) -> tuple[Element, ...]:
     """The typed stream of a source's lines, in its `format` ("pdf", "text", ...)."""
     stream = build_stream(lines)
