@@ -182,8 +182,7 @@ class _Paragraph:
 
 class _Draft:
     """A chapter, section, rule or subrule being read: its title, the lines of the text on its heading line
-    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples (most rules have
-    neither: both start as the empty tuple, a list made on the first)."""
+    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples."""
     __slots__ = ("number", "kind", "parent", "line", "title", "parts", "paragraphs", "examples")
 
     def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "",
@@ -194,7 +193,7 @@ class _Draft:
         self.line = line
         self.title = title
         self.parts: list[str] = parts if parts is not None else []
-        self.paragraphs: list[_Paragraph] | tuple = ()
+        self.paragraphs: list[_Paragraph] | tuple = ()    # a list from the first (most rules have neither)
         self.examples: list[_Paragraph] | tuple = ()
 
     def body(self) -> list[_Paragraph]:
@@ -247,9 +246,8 @@ class _CrParser:
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
-        self.width = wrap_width([element.text for element in self.stream])   # hard-wrapped
-        # text (PDF, pdftotext, old files): its width. Indentation counts beyond the file's own left margin
-        # (pdftotext -layout indents everything).
+        self.width = wrap_width([element.text for element in self.stream])   # hard-wrapped text: its width
+        # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything):
         self.margin = 0 if any(not element.indent for element in self.stream if element.text) else \
             min(map(len, {element.indent for element in self.stream if element.text}), default=0)
 
