@@ -177,6 +177,9 @@ def test_a_document_named_in_the_question_narrows_it(kb):
 @pytest.mark.parametrize("query, suggestion, answer", [
     ("deathtuch", "deathtouch", "cr:702.2"), ("misssed triger", "missed trigger", "ipg:2.1"),
     ("trampel", "trample", "cr:702.19"), ("comander", "commander", "cr:903"), ("hexprof", "hexproof", "cr:702.11"),
+    # the whole question, its misspelt words corrected: a judges' word ("missed") and the words around kept
+    ("missed triger", "missed trigger", "ipg:2.1"), ("he forgot his triger", "he forgot his trigger", "ipg:2.1"),
+    ("What is the legend rlue?", "what is the legend rule", "cr:704.5j"),
 ])
 def test_typos_still_find_the_rule_and_suggest_a_spelling(kb, query, suggestion, answer):
     result = search(kb, query)

@@ -86,6 +86,7 @@ NUMBER_DOT = re.compile(r"\s*\.\s*|,|\s+(?=[0-9])")      # between a number's pa
 NUMBER_SPACE = re.compile(r"\s+")                        # before its letter: "702.19 b" is 702.19b
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 QUERY_WORD = re.compile(r"[^\W_][\w/'’-]*")
+SENTENCE_MARKS = "?!. "
 
 
 class QueryError(ValueError):
@@ -262,10 +263,18 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     question.groups = question.groups[:MAX_GROUPS]
     plain_terms = [token for piece, means in pieces if not means for token in terms(piece)]
     if corrected_words != plain_terms:
-        question.suggestion = " ".join(corrected_words)
+        question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def _with_corrections(query: str, typed: list[str], corrected: list[str]) -> str:
+    """The question as typed (lower-cased), each misspelt word in it corrected: "he forgot his triger" -> "he
+    forgot his trigger", "missed triger" -> "missed trigger" (a judges' word as typed); without the "?" it
+    ends with (one is put after it: "Did you mean …?")."""
+    fixes = {word: correction for word, correction in zip(typed, corrected) if word != correction}
+    return TOKENS.sub(lambda word: fixes.get(word.group(0), word.group(0)), query.lower()).rstrip(SENTENCE_MARKS)
 
 
 def is_variant(kind: str, number: str) -> bool:

@@ -80,6 +80,15 @@ function writtenNumber(typed) {
   return typed.replace(patterns.numberDot, ".").replace(patterns.numberSpace, "");
 }
 
+// The question as typed (lower-cased), each misspelt word in it corrected: "he forgot his triger" ->
+// "he forgot his trigger", without the "?" it ends with (question._with_corrections).
+function withCorrections(query, typed, corrected) {
+  const fixes = new Map();
+  typed.forEach((word, position) => { if (word !== corrected[position]) fixes.set(word, corrected[position]); });
+  return query.toLowerCase().replace(patterns.token, (word) => (fixes.has(word) ? fixes.get(word) : word))
+    .replace(/[?!. ]+$/u, "");
+}
+
 function terms(text) {
   const stop = new Set(rules.stop_words);
   return (text.toLowerCase().match(patterns.token) || []).filter((token) => !stop.has(token));
@@ -285,7 +294,7 @@ async function understand(query) {
   }
   question.groups = question.groups.slice(0, rules.max_groups);
   const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
-  if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = corrected.join(" ");
+  if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
   return question;
 }
