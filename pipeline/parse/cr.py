@@ -114,6 +114,7 @@ OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
 NEXT_LETTER = {ord(a): ord(b) for a, b in zip(SUBRULE_LETTERS, SUBRULE_LETTERS[1:])}
 FIRST_LETTER = ord(SUBRULE_LETTERS[0])
 LEVELS = {"chapter": 1, "section": 2, "rule": 3, "subrule": 4}
+RULE_KINDS = ("rule", "subrule")     # (chapters and sections are headings)
 
 
 def ends_sentence(text: str) -> bool:
@@ -164,45 +165,31 @@ def heading_shape(stripped: str):
 
 # --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
 
-class _Paragraph:
-    """Lines of one paragraph (joined with spaces at the end) and where it starts."""
-    __slots__ = ("parts", "line", "after_blank", "kind")
+class _Paragraph(list):
+    """The lines of one paragraph (joined at the end), where it starts and whether a blank line came before it."""
+    __slots__ = ("line", "after_blank", "kind")
 
     def __init__(self, text: str, line: int, after_blank: bool = False, kind: str = PARAGRAPH):
-        self.parts = [text]
+        self.append(text)
         self.line = line
         self.after_blank = after_blank
         self.kind = kind
 
-    @property
-    def text(self) -> str:
-        parts = self.parts
-        return parts[0] if len(parts) == 1 else join_lines(parts)
-
 
 class _Draft:
-    """A chapter, section, rule or subrule being read: its title, the lines of the text on its heading line
-    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples."""
-    __slots__ = ("number", "kind", "parent", "line", "title", "parts", "paragraphs", "examples")
+    """A chapter, section, rule or subrule being read: its title, its paragraphs and its examples. The text on
+    its heading line is a chapter's or section's title, a rule's first paragraph (most rules' only one)."""
+    __slots__ = ("number", "kind", "parent", "line", "title", "paragraphs", "examples")
 
-    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "",
-                 parts: Optional[list[str]] = None):
+    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, text: str):
         self.number = number
         self.kind = kind
         self.parent = parent
         self.line = line
-        self.title = title
-        self.parts: list[str] = parts if parts is not None else []
-        self.paragraphs: list[_Paragraph] | tuple = ()    # a list from the first (most rules have neither)
-        self.examples: list[_Paragraph] | tuple = ()
-
-    def body(self) -> list[_Paragraph]:
-        """Its paragraphs, the one on its heading line first."""
-        if not self.parts:
-            return self.paragraphs
-        first = _Paragraph("", self.line)
-        first.parts = self.parts
-        return [first, *self.paragraphs]
+        rule = kind in RULE_KINDS
+        self.title = "" if rule else text
+        self.paragraphs: list[_Paragraph] = [_Paragraph(text, line)] if rule and text else []
+        self.examples: list[_Paragraph] = []
 
 
 class _Term:
@@ -231,7 +218,7 @@ class _CrParser:
         self.terms: list[_Term] = []
         self.problems: list[Problem] = []
         self.term: Optional[_Term] = None
-        self.open: Optional[list[str]] = None       # the lines of the paragraph the previous line went to
+        self.open: Optional[_Paragraph] = None      # the paragraph the previous line went to
         self.open_is_example = False
         self.after_blank = True
         self.hard_wrapped = False
@@ -241,7 +228,7 @@ class _CrParser:
         self.last_number = ""
         self.seen: dict[str, int] = {}               # heading number -> its line
         self.missing_parents: set[str] = set()
-        self.rules_seen = 0
+        self.rules_seen = False
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
         self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
@@ -256,7 +243,7 @@ class _CrParser:
     def parse(self) -> Document:
         stream = self.stream
         last = len(stream) - 1
-        before_blank: Optional[list[str]] = None    # the paragraph a page break may have cut
+        before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
         before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
         page_break = False
         for index, element in enumerate(stream):
@@ -317,7 +304,7 @@ class _CrParser:
         shape = heading_shape(entry) if entry[0].isdigit() else None
         if shape:
             heading_number, kind = shape[0], shape[1]
-            if kind in ("rule", "subrule") or heading_number in self.contents_numbers:
+            if kind in RULE_KINDS or heading_number in self.contents_numbers:
                 self.start_rules(indent, stripped, number)      # the contents list is over
             else:
                 self.contents_numbers[heading_number] = number
@@ -364,7 +351,7 @@ class _CrParser:
             open_paragraph = self.open
             if open_paragraph is not None and not ends_sentence(open_paragraph[-1]):
                 return False
-            if backwards and kind != "rule" and kind != "subrule" and not self.rules_seen:
+            if backwards and kind not in RULE_KINDS and not self.rules_seen:
                 return self.restart_after_contents(shape, line)
             if backwards and kind == "chapter":
                 return False
@@ -376,18 +363,7 @@ class _CrParser:
             if missing:
                 self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
         parent = above if above is None or above in seen else self.nearest_parent(number, above, line)
-        if kind == "rule" or kind == "subrule":
-            # (add_draft, inline: every rule comes here)
-            draft = _Draft(number, kind, parent, line, "", [text] if text else None)
-            self.drafts.append(draft)
-            self.current = draft
-            self.open = draft.parts if text else None
-            self.open_is_example = False
-            self.after_blank = False
-            seen.setdefault(number, line)
-            self.rules_seen += 1
-        else:
-            self.add_draft(number, kind, parent, line, text)
+        self.add_draft(_Draft(number, kind, parent, line, text))
         self.last_key = key
         self.last_number = number
         return True
@@ -434,7 +410,7 @@ class _CrParser:
         if not self.heading(shape, line):
             return False
         if sentence:
-            self.open = self.current.parts = [text]
+            self.new_paragraph(self.current.paragraphs, text, line)
         return True
 
     def nearest_parent(self, number: str, above: str, line: int) -> Optional[str]:
@@ -445,15 +421,16 @@ class _CrParser:
         wanted = [number.partition(".")[0], number[0]] if "." in above else [number[0]]
         return next((candidate for candidate in wanted if candidate in self.seen and candidate != number), None)
 
-    def add_draft(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "") -> _Draft:
-        draft = _Draft(number, kind, parent, line, title)
+    def add_draft(self, draft: _Draft) -> None:
+        """A heading or rule that the text below goes to (a rule's first paragraph, on its line, open)."""
         self.drafts.append(draft)
         self.current = draft
-        self.open = None
+        self.seen.setdefault(draft.number, draft.line)
+        self.open = draft.paragraphs[0] if draft.paragraphs else None
         self.open_is_example = False
         self.after_blank = False
-        self.seen.setdefault(number, line)
-        return draft
+        if draft.kind in RULE_KINDS:
+            self.rules_seen = True
 
     def restart_after_contents(self, shape, line: int) -> bool:
         """A heading seen again before any rule: the headings so far were a contents list without a label."""
@@ -461,7 +438,7 @@ class _CrParser:
             return False
         for draft in self.drafts:
             self.contents_numbers.setdefault(draft.number, draft.line)
-            self.front.extend([*draft.body(), *draft.examples])
+            self.front.extend(draft.paragraphs + draft.examples)
         self.drafts.clear()
         self.seen.clear()
         self.current = None
@@ -477,14 +454,15 @@ class _CrParser:
             self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
 
     def start_example(self, stripped: str, line: int) -> None:
-        paragraph = _Paragraph(stripped, line)
         owner = self.current
-        if owner is None:
-            self.front.append(paragraph)
-        else:
-            owner.examples = [*owner.examples, paragraph]
-        self.open = paragraph.parts
-        self.open_is_example = owner is not None
+        self.new_paragraph(self.front if owner is None else owner.examples, stripped, line, example=owner is not None)
+
+    def new_paragraph(self, paragraphs: list[_Paragraph], stripped: str, line: int, example: bool = False) -> None:
+        """A paragraph (or an example) of `paragraphs` that starts at this line; the next lines may go on with it."""
+        paragraph = _Paragraph(stripped, line, self.after_blank)
+        paragraphs.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = example
         self.after_blank = False
 
     def rule_text(self, indent: str, stripped: str, line: int) -> None:
@@ -502,11 +480,7 @@ class _CrParser:
             if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(indent)):
                 open_paragraph.append(stripped)
                 return
-        paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
-        owner.paragraphs = [*owner.paragraphs, paragraph]
-        self.open = paragraph.parts
-        self.open_is_example = False
-        self.after_blank = False
+        self.new_paragraph(owner.paragraphs, stripped, line)
 
     def label_line(self, label: str, stripped: str, line: int) -> None:
         """"Glossary" / "Credits": before any rule a contents entry, after the rules the part it names."""
@@ -614,15 +588,11 @@ class _CrParser:
     def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
         """Front matter and credits: a block per line, unless a line plainly goes on with a sentence."""
         open_paragraph = self.open
-        if (open_paragraph is not None and paragraphs and paragraphs[-1].parts is open_paragraph
+        if (open_paragraph is not None and paragraphs and paragraphs[-1] is open_paragraph
                 and stripped[0].islower() and not ends_sentence(open_paragraph[-1])):
             open_paragraph.append(stripped)
             return
-        paragraph = _Paragraph(stripped, line)
-        paragraphs.append(paragraph)
-        self.open = paragraph.parts
-        self.open_is_example = False
-        self.after_blank = False
+        self.new_paragraph(paragraphs, stripped, line)
 
     # -- the result ----------------------------------------------------------------------------------
 
@@ -631,74 +601,44 @@ class _CrParser:
 
     def document(self) -> Document:
         self.end_of_rules(glossary_follows=False)
-        texts: list[str] = []            # every rules paragraph and example, then every definition
-        lines: list[int] = []
-        blocks: list[int] = []           # the place of each in its section: its blocks, then its examples
         for draft in self.drafts:
-            parts = draft.parts
-            if not parts or len(parts[0]) <= RULE_TITLE_MAX:   # (most rules are longer)
-                _take_title(draft)
-            block = 0
-            if parts:
-                texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
-                lines.append(draft.line)
-                blocks.append(0)
-                block = 1
-            for paragraph in draft.paragraphs:
-                parts = paragraph.parts
-                texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
-                lines.append(paragraph.line)
-                blocks.append(block)
-                block += 1
-            for paragraph in draft.examples:
-                texts.append(paragraph.text)
-                lines.append(paragraph.line)
-                blocks.append(block)
-                block += 1
+            _take_title(draft)
+        # Every rules paragraph and example (with its place in its section), then every definition: the references
+        # in them are found at once.
+        passages = [[*draft.paragraphs, *draft.examples] for draft in self.drafts]
+        texts = [join_lines(paragraph) for each in passages for paragraph in each]
         rules_texts = len(texts)
-        for term in self.terms:
-            texts.append("\n".join(term.lines))
-            lines.append(term.definition_line)
-            blocks.append(0)
-        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=blocks)
-        sections = self.sections(texts, refs)
+        texts += ["\n".join(term.lines) for term in self.terms]
+        lines = [paragraph.line for each in passages for paragraph in each] + [term.definition_line
+                                                                                for term in self.terms]
+        places = [place for each in passages for place in range(len(each))] + [0] * len(self.terms)
+        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=places)
+        sections = self.sections(texts[:rules_texts], refs)
         glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
         if not self.rules_seen:
             self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
         return Document(info=self.info, sections=sections, glossary=glossary,
-                        front_matter=tuple(Block(p.kind, p.text) for p in self.front),
-                        credits=tuple(Block(p.kind, p.text) for p in self.credits),
+                        front_matter=tuple(Block(p.kind, join_lines(p)) for p in self.front),
+                        credits=tuple(Block(p.kind, join_lines(p)) for p in self.credits),
                         problems=tuple(self.problems), contents=self.contents(), end=text_end(self.stream))
 
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
-        """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
+        """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order (`refs` more)."""
         doc_id = self.info.id
         ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
         if len(self.seen) < len(ids):   # a number read twice (reported there): its second copy gets "-2"
             ids = list(map(SectionIds([], self.info.source).unique, ids))
+        blocks = [new_block(PARAGRAPH, text) for text in texts]     # (the examples' are not used)
         sections = []
         position = 0
         for draft, section_id in zip(self.drafts, ids):
-            paragraphs, examples = draft.paragraphs, draft.examples
-            if not paragraphs and not examples:
-                if draft.parts:                                 # most rules: one paragraph
-                    blocks = (new_block(PARAGRAPH, texts[position]),)
-                    found = refs[position]
-                    section_refs = tuple(found) if found else ()
-                    position += 1
-                else:                                           # headings, rules that are only a title
-                    blocks = section_refs = examples = ()
-            else:
-                paragraphs_end = position + len(paragraphs) + (1 if draft.parts else 0)
-                end = paragraphs_end + len(examples)
-                blocks = tuple([new_block(PARAGRAPH, text) for text in texts[position:paragraphs_end]])
-                examples = tuple(texts[paragraphs_end:end])
-                section_refs = tuple([reference for found in refs[position:end] for reference in found])
-                position = end
-            parent, kind = draft.parent, draft.kind
-            sections.append(new_section(
-                section_id, draft.number, draft.title, LEVELS[kind], blocks, tuple(examples),
-                f"{doc_id}:{parent}" if parent else None, section_refs, draft.line, None, kind))
+            examples = position + len(draft.paragraphs)
+            end = examples + len(draft.examples)
+            parent = f"{doc_id}:{draft.parent}" if draft.parent else None
+            sections.append(new_section(section_id, draft.number, draft.title, LEVELS[draft.kind],
+                                        tuple(blocks[position:examples]), tuple(texts[examples:end]), parent,
+                                        tuple(sum(refs[position:end], [])), draft.line, None, draft.kind))
+            position = end
         return tuple(sections)
 
     def glossary(self, texts: list[str], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
@@ -718,7 +658,7 @@ class _CrParser:
                         for name, line in self.contents_names.items() if name in (GLOSSARY_LABEL, CREDITS_LABEL)])
 
 
-def _cut_mid_sentence(paragraph: Optional[list[str]], term: Optional[_Term]) -> bool:
+def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:
     """Whether the text before a blank line (a paragraph's lines, or a glossary entry) stopped mid-sentence."""
     if paragraph is not None:
         return not ends_sentence(paragraph[-1])
@@ -726,20 +666,15 @@ def _cut_mid_sentence(paragraph: Optional[list[str]], term: Optional[_Term]) -> 
 
 
 def _take_title(draft: _Draft) -> None:
-    """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes") keeps it as its title."""
-    if draft.kind not in ("rule", "subrule") or draft.examples:
-        return
+    """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes", or its text on the line
+    after its number) keeps it as its title."""
     paragraphs = draft.paragraphs
-    if draft.parts and not paragraphs:
-        parts = draft.parts
-    elif not draft.parts and len(paragraphs) == 1:     # (its text on the line after its number)
-        parts = paragraphs[0].parts
-    else:
+    if len(paragraphs) != 1 or draft.examples or draft.kind not in RULE_KINDS:
         return
+    parts = paragraphs[0]
     if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
         draft.title = parts[0]
-        parts.clear()
-        draft.paragraphs = ()
+        draft.paragraphs = []
 
 
 def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tuple[int, int, int]) -> str:
