@@ -55,7 +55,7 @@ from ..model import (
     Section,
 )
 from ..read import SourceText
-from ..read.stream import ContentsLine, PageNumber, stream_of
+from ..read.stream import ContentsLine, Element, PageNumber, stream_of
 from . import common
 from .common import (
     CLOSING_MARKS,
@@ -207,10 +207,8 @@ class _Term:
 
 class _CrParser:
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
         self.info = info
-        # What the current part does with a line: (its indentation, its text, its number).
-        self.handle: Callable[[str, str, int], None] = self.front_line
+        self.handle: Callable[[Element], None] = self.front_line      # what the current part does with a line
         self.in_rules = False
         self.front: list[_Paragraph] = []
         self.credits: list[_Paragraph] = []
@@ -231,7 +229,6 @@ class _CrParser:
         self.rules_seen = False
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
-        self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
         self.width = wrap_width([element.text for element in self.stream])   # hard-wrapped text: its width
         # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything):
@@ -242,7 +239,6 @@ class _CrParser:
 
     def parse(self) -> Document:
         stream = self.stream
-        last = len(stream) - 1
         before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
         before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
         page_break = False
@@ -257,72 +253,70 @@ class _CrParser:
                     before_blank_term = self.term
                     self.finish_term()
                 continue
-            if element.__class__ is PageNumber and (index == 0 or not stream[index - 1].text or index == last
-                                                    or not stream[index + 1].text):
+            if element.__class__ is PageNumber and _between_blanks(stream, index):
                 page_break = True
                 continue
             if page_break or (self.after_blank and stripped[0].islower()
                                and _cut_mid_sentence(before_blank, before_blank_term)):
-                # The blank lines around a page number (or of a page break in PDF-to-text output, where a
-                # sentence goes on in lowercase) are no paragraph break: the text goes on.
                 page_break = False
-                self.open, self.after_blank = before_blank, before_blank is None
-                held = before_blank_term
-                if self.terms and self.terms[-1] is held and (not held.lines or not ends_sentence(held.lines[-1])):
-                    self.term = self.terms.pop()  # a term or a sentence the page break cut
+                self.go_on_after_break(before_blank, before_blank_term)
             try:
-                self.leader_entry = element.entry if element.__class__ is ContentsLine else None
-                self.handle(element.indent, stripped, element.line)
+                self.handle(element)
             except Exception as error:  # never raise on odd content: say where, keep the text
                 common.line_failed(self.problems, self.info.source, element.line, error)
-                self.loose_text(self.credits if self.credits else self.front, stripped, element.line)
+                self.loose_text(self.credits if self.credits else self.front, element)
             before_blank = before_blank_term = None
         self.finish_term()
         self.handle = None      # (a bound method of the parser: no cycle left to collect)
         return self.document()
 
+    def go_on_after_break(self, paragraph: Optional[_Paragraph], term: Optional[_Term]) -> None:
+        """The blank lines around a page number (or of a page break in PDF-to-text output, where a sentence goes on
+        in lowercase) are no paragraph break: the text they cut goes on."""
+        self.open, self.after_blank = paragraph, paragraph is None
+        if self.terms and self.terms[-1] is term and (not term.lines or not ends_sentence(term.lines[-1])):
+            self.term = self.terms.pop()  # a term or a sentence the page break cut
+
     # -- front matter and contents ------------------------------------------------------------------
 
-    def front_line(self, indent: str, stripped: str, number: int) -> None:
-        if is_contents_label(stripped):
+    def front_line(self, element: Element) -> None:
+        if is_contents_label(element.text):
             self.handle = self.contents_line
-            return
-        if self.leader_entry is not None:
+        elif element.__class__ is ContentsLine:
             self.handle = self.contents_line
-            self.contents_line(indent, stripped, number)
-            return
-        if stripped[0].isdigit() and heading_shape(stripped):
-            self.start_rules(indent, stripped, number)
-            return
-        self.loose_text(self.front, stripped, number)
+            self.contents_line(element)
+        elif element.text[0].isdigit() and heading_shape(element.text):
+            self.start_rules(element)
+        else:
+            self.loose_text(self.front, element)
 
-    def contents_line(self, indent: str, stripped: str, number: int) -> None:
-        dotted = self.leader_entry is not None
-        entry = self.leader_entry if dotted else stripped
+    def contents_line(self, element: Element) -> None:
+        dotted = element.__class__ is ContentsLine
+        entry = element.entry if dotted else element.text
         if not entry:                                          # dot leaders alone
             return
         shape = heading_shape(entry) if entry[0].isdigit() else None
         if shape:
-            heading_number, kind = shape[0], shape[1]
-            if kind in RULE_KINDS or heading_number in self.contents_numbers:
-                self.start_rules(indent, stripped, number)      # the contents list is over
+            number, kind = shape[0], shape[1]
+            if kind in RULE_KINDS or number in self.contents_numbers:
+                self.start_rules(element)                       # the contents list is over
             else:
-                self.contents_numbers[heading_number] = number
-            return
-        if dotted or (len(entry) <= TITLE_MAX and not ends_sentence(entry)):
-            self.contents_names.setdefault(entry.casefold(), number)
-            return
-        self.handle = self.front_line                          # prose after the list: front matter
-        self.front_line(indent, stripped, number)
+                self.contents_numbers[number] = element.line
+        elif dotted or (len(entry) <= TITLE_MAX and not ends_sentence(entry)):
+            self.contents_names.setdefault(entry.casefold(), element.line)
+        else:
+            self.handle = self.front_line                      # prose after the list: front matter
+            self.front_line(element)
 
-    def start_rules(self, indent: str, stripped: str, number: int) -> None:
+    def start_rules(self, element: Element) -> None:
         self.handle = self.rules_line
         self.in_rules = True
-        self.rules_line(indent, stripped, number)
+        self.rules_line(element)
 
     # -- the rules ---------------------------------------------------------------------------------
 
-    def rules_line(self, indent: str, stripped: str, number: int) -> None:
+    def rules_line(self, element: Element) -> None:
+        stripped, number = element.text, element.line
         first = stripped[0]
         if first.isdigit():
             shape = heading_shape(stripped)
@@ -338,76 +332,78 @@ class _CrParser:
             if label in (GLOSSARY_LABEL, CREDITS_LABEL):
                 self.label_line(label, stripped, number)
                 return
-        self.rule_text(indent, stripped, number)
+        self.rule_text(element)
 
     def heading(self, shape, line: int) -> bool:
         """Start the heading or rule a numbered line opens; False if the line is text after all."""
         number, kind, key, text, above = shape
         last_key = self.last_key
         backwards = last_key is not None and key <= last_key
-        if backwards or not text or not (text[0].isupper() or text[0].isdigit() or text[0] in RULE_TEXT_OPENERS) \
-                or (last_key and key[0] > last_key[0] + 1):       # (_starts_rule_text, inline: every heading)
+        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
             # Right after a line cut mid-sentence, such a number goes on with that sentence.
-            open_paragraph = self.open
-            if open_paragraph is not None and not ends_sentence(open_paragraph[-1]):
+            if self.mid_sentence():
                 return False
             if backwards and kind not in RULE_KINDS and not self.rules_seen:
                 return self.restart_after_contents(shape, line)
             if backwards and kind == "chapter":
                 return False
-        seen = self.seen
-        if backwards or number in seen:
-            self.report_order(number, backwards, line)
-        elif last_key is not None:
-            missing = _first_missing(last_key, kind, key)
-            if missing:
-                self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
-        parent = above if above is None or above in seen else self.nearest_parent(number, above, line)
+        self.check_number(number, kind, key, backwards, line)
+        parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
         self.add_draft(_Draft(number, kind, parent, line, text))
-        self.last_key = key
-        self.last_number = number
+        self.last_key, self.last_number = key, number
         return True
 
-    def odd_heading(self, stripped: str, line: int) -> bool:
-        """A numbered line of no regular shape that can only be the next heading; True if it started one.
+    def check_number(self, number: str, kind: str, key: tuple[int, int, int], backwards: bool, line: int) -> None:
+        """Duplicate numbers and numbering that goes backwards (both headings are kept), and a number skipped."""
+        if number in self.seen:
+            self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
+                                        f"(duplicate number; both kept)")
+        elif backwards:
+            self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
+        else:
+            missing = _first_missing(self.last_key, kind, key)
+            if missing:
+                self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
 
-        - "606. 8b Players win..." / "702. 37a Storm is..." / "306.b If an effect...": a typo in the
-          number. Read as 606.8b / 702.37a / 306.3b (the rule digits taken from the heading above) when
-          that is exactly the number that comes next, with a warning; otherwise the line stays text.
-        - "215. This section is now empty. See rule 205.4c..." / "211. [This section has been
-          intentionally left blank...]": a section whose title is a sentence. A section when its number
-          is the next section number; the sentence is kept as its text (a text that does not end like a
-          sentence stays its title).
-        Neither applies right after a line cut mid-sentence (a hard-wrapped cross-reference).
-        """
-        last_key = self.last_key
-        open_paragraph = self.open
-        if last_key is None or (open_paragraph is not None and not ends_sentence(open_paragraph[-1])):
+    def odd_heading(self, stripped: str, line: int) -> bool:
+        """A numbered line of no regular shape that can only be the next heading (a mistyped number, a section
+        whose title is a sentence); True if it started one. Never right after a line cut mid-sentence (a
+        hard-wrapped cross-reference)."""
+        if self.last_key is None or self.mid_sentence():
             return False
         match = MISTYPED_NUMBER.match(stripped)
         if match is not None:
-            section, rule, letter, lone_letter, text = match.groups()
-            if lone_letter:
-                if last_key[0] != int(section) or last_key[1] < 0:
-                    return False
-                rule, letter = str(last_key[1]), lone_letter
-            shape = heading_shape(f"{section}.{rule}{letter or '.'} {text}")
-            if (shape is None or shape[2] <= last_key or not _starts_rule_text(text)
-                    or _first_missing(last_key, shape[1], shape[2])
-                    or (shape[1] == "subrule" and shape[4] not in self.seen)):
-                return False
-            self.problem(WARNING, line, f"the number {stripped[:match.start(5)].strip()!r} is mistyped: "
-                                        f"read as {shape[0]}")
-            return self.heading(shape, line)
+            return self.mistyped_number(match, line)
         match = SENTENCE_SECTION.match(stripped)
-        if match is None:
+        return match is not None and self.sentence_section(match.group(1), match.group(2), line)
+
+    def mistyped_number(self, match: re.Match, line: int) -> bool:
+        """"606. 8b Players win..." / "702. 37a Storm is..." / "306.b If an effect...": a typo in the number. Read
+        as 606.8b / 702.37a / 306.3b (the rule digits taken from the heading above) when that is exactly the
+        number that comes next, with a warning; otherwise the line stays text."""
+        last_key = self.last_key
+        section, rule, letter, lone_letter, text = match.groups()
+        if lone_letter:
+            if last_key[0] != int(section) or last_key[1] < 0:
+                return False
+            rule, letter = str(last_key[1]), lone_letter
+        shape = heading_shape(f"{section}.{rule}{letter or '.'} {text}")
+        if (shape is None or shape[2] <= last_key or not _starts_rule_text(text)
+                or _first_missing(last_key, shape[1], shape[2])
+                or (shape[1] == "subrule" and shape[4] not in self.seen)):
             return False
-        section, text = match.groups()
-        if int(section) != last_key[0] + 1 or not _starts_rule_text(text):
+        self.problem(WARNING, line, f"the number {match.string[:match.start(5)].strip()!r} is mistyped: "
+                                    f"read as {shape[0]}")
+        return self.heading(shape, line)
+
+    def sentence_section(self, section: str, text: str, line: int) -> bool:
+        """"215. This section is now empty. See rule 205.4c..." / "211. [This section has been intentionally left
+        blank...]": a section whose title is a sentence. A section when its number is the next section number;
+        the sentence is kept as its text (a text that does not end like a sentence stays its title)."""
+        if int(section) != self.last_key[0] + 1 or not _starts_rule_text(text):
             return False
-        sentence = ends_sentence(text)      # text that does not end like a sentence is a title after all
-        shape = (section, "section", (int(section), -1, -1), "" if sentence else text, section[0])
-        if not self.heading(shape, line):
+        sentence = ends_sentence(text)
+        if not self.heading((section, "section", (int(section), -1, -1), "" if sentence else text, section[0]), line):
             return False
         if sentence:
             self.new_paragraph(self.current.paragraphs, text, line)
@@ -434,8 +430,6 @@ class _CrParser:
 
     def restart_after_contents(self, shape, line: int) -> bool:
         """A heading seen again before any rule: the headings so far were a contents list without a label."""
-        if self.rules_seen:
-            return False
         for draft in self.drafts:
             self.contents_numbers.setdefault(draft.number, draft.line)
             self.front.extend(draft.paragraphs + draft.examples)
@@ -444,14 +438,6 @@ class _CrParser:
         self.current = None
         self.last_key = None
         return self.heading(shape, line)
-
-    def report_order(self, number: str, backwards: bool, line: int) -> None:
-        """Duplicate numbers and numbering that goes backwards: both headings are kept."""
-        if number in self.seen:
-            self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
-                                        f"(duplicate number; both kept)")
-        else:
-            self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
 
     def start_example(self, stripped: str, line: int) -> None:
         owner = self.current
@@ -465,22 +451,25 @@ class _CrParser:
         self.open_is_example = example
         self.after_blank = False
 
-    def rule_text(self, indent: str, stripped: str, line: int) -> None:
+    def rule_text(self, element: Element) -> None:
         """A line of rules text that is no heading: the rule above goes on, or gets another paragraph."""
-        owner = self.current
-        if owner is None:
-            self.loose_text(self.front, stripped, line)
+        if self.current is None:
+            self.loose_text(self.front, element)
             return
-        open_paragraph = self.open
-        if open_paragraph is not None:
-            mid_sentence = not ends_sentence(open_paragraph[-1])
+        stripped = element.text
+        if self.open is not None:
+            mid_sentence = not ends_sentence(self.open[-1])
             if mid_sentence and stripped[0].islower():
                 self.wraps_seen += 1
                 self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
-            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(indent)):
-                open_paragraph.append(stripped)
+            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(element)):
+                self.open.append(stripped)
                 return
-        self.new_paragraph(owner.paragraphs, stripped, line)
+        self.new_paragraph(self.current.paragraphs, stripped, element.line)
+
+    def mid_sentence(self) -> bool:
+        """Whether the paragraph the previous line went to stops mid-sentence."""
+        return self.open is not None and not ends_sentence(self.open[-1])
 
     def label_line(self, label: str, stripped: str, line: int) -> None:
         """"Glossary" / "Credits": before any rule a contents entry, after the rules the part it names."""
@@ -509,7 +498,8 @@ class _CrParser:
 
     # -- glossary ------------------------------------------------------------------------------------
 
-    def glossary_line(self, indent: str, stripped: str, line: int) -> None:
+    def glossary_line(self, element: Element) -> None:
+        stripped, line = element.text, element.line
         if stripped[0] in "Cc" and stripped.casefold() == CREDITS_LABEL:
             self.finish_term()
             self.start_credits(stripped, line)
@@ -518,36 +508,41 @@ class _CrParser:
         if term is not None and not (term.lines and self.starts_term(stripped, term.lines[-1])):
             self.definition_line(term, stripped, line)
             return
-        if term is not None:
-            # No blank line between two entries (some conversions, pdftotext, a few editions).
-            self.finish_term()
-        elif self.terms and self.indented(indent):
-            # An indented block after a blank line goes on with the entry above (the 2003 "Expansion
-            # Symbol" entry lists each symbol so); a one-line "term" without definition just above it
-            # ("Expansions and Editions") was a sub-heading of that entry, not a term.
+        self.finish_term()      # (one open: no blank line between two entries: some conversions, pdftotext)
+        if term is None and self.terms and self.indented(element):
+            self.indented_block(stripped)
+        else:
+            self.term_line(stripped, line)
+
+    def indented_block(self, stripped: str) -> None:
+        """An indented block after a blank line goes on with the entry above (the 2003 "Expansion Symbol" entry
+        lists each symbol so); a one-line "term" without definition just above it ("Expansions and Editions")
+        was a sub-heading of that entry, not a term."""
+        above = self.terms.pop()
+        if not above.lines and self.terms:
+            self.terms[-1].lines.append(above.term)
             above = self.terms.pop()
-            if not above.lines and self.terms:
-                self.terms[-1].lines.append(above.term)
-                above = self.terms.pop()
-            above.lines.append(stripped)
-            self.term = above
+        above.lines.append(stripped)
+        self.term = above
+
+    def term_line(self, stripped: str, line: int) -> None:
+        """A glossary term; a term glued to its definition; or a definition paragraph set off by a blank line,
+        which still belongs to the term above."""
+        if reads_like_term(stripped):
+            self.term = _Term(stripped, line)
             return
-        term_like = reads_like_term(stripped)
-        glued = GLUED_TERM.fullmatch(stripped) if not term_like else None
+        glued = GLUED_TERM.fullmatch(stripped)
         if glued is not None and len(glued.group(1)) <= TERM_MAX and glued.group(1)[0].isupper():
             # "Ability1. Text on an object...": the term is "Ability", the definition starts at "1.".
             self.term = _Term(glued.group(1), line)
             self.term.lines.append(glued.group(2))
-            self.term.definition_line = line
             self.problem(WARNING, line, f"glossary term {glued.group(1)!r} is glued to its definition "
                                         f"(\"{stripped[:len(glued.group(1)) + 2]}\"): split there")
-            return
-        if self.terms and not term_like:
-            # A definition paragraph set off by a blank line still belongs to the term above.
+        elif self.terms:
             self.term = self.terms.pop()
             self.term.lines.append(stripped)
-            return
-        self.term = _Term(stripped, line)
+        else:
+            self.term = _Term(stripped, line)
 
     def starts_term(self, stripped: str, before: str) -> bool:
         """Without a blank line before it: a short term-like line right after a finished definition."""
@@ -567,8 +562,8 @@ class _CrParser:
             return
         lines.append(stripped)
 
-    def indented(self, indent: str) -> bool:
-        return len(indent) > self.margin
+    def indented(self, element: Element) -> bool:
+        return len(element.indent) > self.margin
 
     def finish_term(self) -> None:
         if self.term is not None:
@@ -582,17 +577,15 @@ class _CrParser:
         self.credits.append(_Paragraph(stripped, line, kind=SUBHEADING))
         self.open = None
 
-    def credits_line(self, indent: str, stripped: str, line: int) -> None:
-        self.loose_text(self.credits, stripped, line)
+    def credits_line(self, element: Element) -> None:
+        self.loose_text(self.credits, element)
 
-    def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
+    def loose_text(self, paragraphs: list[_Paragraph], element: Element) -> None:
         """Front matter and credits: a block per line, unless a line plainly goes on with a sentence."""
-        open_paragraph = self.open
-        if (open_paragraph is not None and paragraphs and paragraphs[-1] is open_paragraph
-                and stripped[0].islower() and not ends_sentence(open_paragraph[-1])):
-            open_paragraph.append(stripped)
-            return
-        self.new_paragraph(paragraphs, stripped, line)
+        if paragraphs and paragraphs[-1] is self.open and element.text[0].islower() and self.mid_sentence():
+            self.open.append(element.text)
+        else:
+            self.new_paragraph(paragraphs, element.text, element.line)
 
     # -- the result ----------------------------------------------------------------------------------
 
@@ -656,6 +649,11 @@ class _CrParser:
         return tuple([ContentsEntry(number, "", line) for number, line in self.contents_numbers.items()]
                      + [ContentsEntry("", name.title(), line, closing=True)
                         for name, line in self.contents_names.items() if name in (GLOSSARY_LABEL, CREDITS_LABEL)])
+
+
+def _between_blanks(stream: list, index: int) -> bool:
+    """Whether a page number stands between blank lines (or the file's ends): a page break, not text."""
+    return index == 0 or index == len(stream) - 1 or not stream[index - 1].text or not stream[index + 1].text
 
 
 def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:
