@@ -219,11 +219,9 @@ class _CrParser:
         self.open: Optional[_Paragraph] = None      # the paragraph the previous line went to
         self.open_is_example = False
         self.after_blank = True
-        self.hard_wrapped = False
         self.wraps_seen = 0
         self.current: Optional[_Draft] = None       # the heading rules text goes to
         self.last_key: Optional[tuple[int, int, int]] = None
-        self.last_number = ""
         self.seen: dict[str, int] = {}               # heading number -> its line
         self.missing_parents: set[str] = set()
         self.rules_seen = False
@@ -350,7 +348,7 @@ class _CrParser:
         self.check_number(number, kind, key, backwards, line)
         parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
         self.add_draft(_Draft(number, kind, parent, line, text))
-        self.last_key, self.last_number = key, number
+        self.last_key = key
         return True
 
     def check_number(self, number: str, kind: str, key: tuple[int, int, int], backwards: bool, line: int) -> None:
@@ -359,11 +357,11 @@ class _CrParser:
             self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
                                         f"(duplicate number; both kept)")
         elif backwards:
-            self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
+            self.problem(WARNING, line, f"{number} comes after {self.current.number}: the numbering goes backwards")
         else:
             missing = _first_missing(self.last_key, kind, key)
             if missing:
-                self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
+                self.problem(INFO, line, f"{number} follows {self.current.number}: {missing} is missing")
 
     def odd_heading(self, stripped: str, line: int) -> bool:
         """A numbered line of no regular shape that can only be the next heading (a mistyped number, a section
@@ -461,8 +459,8 @@ class _CrParser:
             mid_sentence = not ends_sentence(self.open[-1])
             if mid_sentence and stripped[0].islower():
                 self.wraps_seen += 1
-                self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
-            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(element)):
+            hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
+            if self.open_is_example or mid_sentence or (hard_wrapped and not self.indented(element)):
                 self.open.append(stripped)
                 return
         self.new_paragraph(self.current.paragraphs, stripped, element.line)
@@ -667,11 +665,9 @@ def _take_title(draft: _Draft) -> None:
     """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes", or its text on the line
     after its number) keeps it as its title."""
     paragraphs = draft.paragraphs
-    if len(paragraphs) != 1 or draft.examples or draft.kind not in RULE_KINDS:
-        return
-    parts = paragraphs[0]
-    if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
-        draft.title = parts[0]
+    if len(paragraphs) == 1 and len(paragraphs[0]) == 1 and len(paragraphs[0][0]) <= RULE_TITLE_MAX \
+            and not draft.examples and draft.kind in RULE_KINDS and reads_like_title(paragraphs[0][0]):
+        draft.title = paragraphs[0][0]
         draft.paragraphs = []
 
 
