@@ -700,11 +700,8 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
     bare = OBSOLETE.sub("", term).strip() if "(" in term else term.strip()
     if "," not in bare and "“" not in bare and '"' not in bare:
         return (bare,)          # one name (most terms)
-    names = []
-    for match in TERM_NAME.finditer(bare):
-        name = next(group for group in match.groups() if group is not None).strip().strip(",").strip()
-        if name:
-            names.append(name)
+    pieces = [match[match.lastindex] for match in TERM_NAME.finditer(bare)]     # (the one group that matched)
+    names = [name for name in (piece.strip().strip(",").strip() for piece in pieces) if name]
     if len(names) > 1 and any(name.casefold() in other_terms for name in names):
         return (bare,)
     return tuple(names) or (bare,)
