@@ -347,7 +347,13 @@ class _CrParser:
                 return False
         self.check_number(number, kind, key, backwards, line)
         parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
-        self.add_draft(_Draft(number, kind, parent, line, text))
+        self.current = draft = _Draft(number, kind, parent, line, text)
+        self.drafts.append(draft)
+        self.seen.setdefault(number, line)
+        self.open = draft.paragraphs[0] if draft.paragraphs else None     # (a rule's text may go on below)
+        self.open_is_example = False
+        self.after_blank = False
+        self.rules_seen = self.rules_seen or kind in RULE_KINDS
         self.last_key = key
         return True
 
@@ -414,17 +420,6 @@ class _CrParser:
             self.problem(WARNING, line, f"{number} comes without a heading {above} above it")
         wanted = [number.partition(".")[0], number[0]] if "." in above else [number[0]]
         return next((candidate for candidate in wanted if candidate in self.seen and candidate != number), None)
-
-    def add_draft(self, draft: _Draft) -> None:
-        """A heading or rule that the text below goes to (a rule's first paragraph, on its line, open)."""
-        self.drafts.append(draft)
-        self.current = draft
-        self.seen.setdefault(draft.number, draft.line)
-        self.open = draft.paragraphs[0] if draft.paragraphs else None
-        self.open_is_example = False
-        self.after_blank = False
-        if draft.kind in RULE_KINDS:
-            self.rules_seen = True
 
     def restart_after_contents(self, shape, line: int) -> bool:
         """A heading seen again before any rule: the headings so far were a contents list without a label."""
