@@ -314,21 +314,21 @@ class _CrParser:
     # -- the rules ---------------------------------------------------------------------------------
 
     def rules_line(self, element: Element) -> None:
-        stripped, number = element.text, element.line
+        stripped, line = element.text, element.line
         first = stripped[0]
         if first.isdigit():
             shape = heading_shape(stripped)
-            if shape is not None and self.heading(shape, number):
+            if shape is not None and self.heading(shape, line):
                 return
-            if shape is None and self.odd_heading(stripped, number):
+            if shape is None and self.odd_heading(stripped, line):
                 return
         elif first == "E" and EXAMPLE.match(stripped):
-            self.start_example(stripped, number)
+            self.start_example(stripped, line)
             return
         elif first in "GgCc":
             label = stripped.casefold()
             if label in (GLOSSARY_LABEL, CREDITS_LABEL):
-                self.label_line(label, stripped, number)
+                self.label_line(label, stripped, line)
                 return
         self.rule_text(element)
 
@@ -591,16 +591,13 @@ class _CrParser:
             _take_title(draft)
         # Every rules paragraph and example (with its place in its section), then every definition: the references
         # in them are found at once.
-        passages = [[*draft.paragraphs, *draft.examples] for draft in self.drafts]
-        texts = [join_lines(paragraph) for each in passages for paragraph in each]
-        rules_texts = len(texts)
-        texts += ["\n".join(term.lines) for term in self.terms]
-        lines = [paragraph.line for each in passages for paragraph in each] + [term.definition_line
-                                                                                for term in self.terms]
-        places = [place for each in passages for place in range(len(each))] + [0] * len(self.terms)
-        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=places)
-        sections = self.sections(texts[:rules_texts], refs)
-        glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
+        paragraphs = [paragraph for draft in self.drafts for paragraph in draft.paragraphs + draft.examples]
+        places = [place for draft in self.drafts for place in range(len(draft.paragraphs) + len(draft.examples))]
+        texts = [join_lines(paragraph) for paragraph in paragraphs] + ["\n".join(term.lines) for term in self.terms]
+        lines = [paragraph.line for paragraph in paragraphs] + [term.definition_line for term in self.terms]
+        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=places + [0] * len(self.terms))
+        sections = self.sections(texts[:len(paragraphs)], refs)
+        glossary = self.glossary(texts[len(paragraphs):], refs[len(paragraphs):])
         if not self.rules_seen:
             self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
         return Document(info=self.info, sections=sections, glossary=glossary,
