@@ -407,7 +407,8 @@ class _CrParser:
         if int(section) != self.last_key[0] + 1 or not _starts_rule_text(text):
             return False
         sentence = ends_sentence(text)
-        if not self.heading((section, "section", (int(section), -1, -1), "" if sentence else text, section[0]), line):
+        shape = (section, "section", (int(section), -1, -1), "" if sentence else text, section[0])
+        if not self.heading(shape, line):
             return False
         if sentence:
             self.new_paragraph(self.current.paragraphs, text, line)
