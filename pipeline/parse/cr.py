@@ -502,7 +502,8 @@ class _CrParser:
         if term is not None and not (term.lines and self.starts_term(stripped, term.lines[-1])):
             self.definition_line(term, stripped, line)
             return
-        self.finish_term()      # (one open: no blank line between two entries: some conversions, pdftotext)
+        # One open here: no blank line between two entries (some conversions, pdftotext, a few editions).
+        self.finish_term()
         if term is None and self.terms and self.indented(element):
             self.indented_block(stripped)
         else:
