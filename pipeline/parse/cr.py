@@ -55,7 +55,7 @@ from ..model import (
     Section,
 )
 from ..read import SourceText
-from ..read.stream import ContentsLine, PageNumber, stream_of
+from ..read.stream import ContentsLine, Element, PageNumber, stream_of
 from . import common
 from .common import (
     CLOSING_MARKS,
@@ -114,6 +114,7 @@ OBSOLETE = re.compile(r"\s*\(Obsolete\)\s*$", re.I)
 NEXT_LETTER = {ord(a): ord(b) for a, b in zip(SUBRULE_LETTERS, SUBRULE_LETTERS[1:])}
 FIRST_LETTER = ord(SUBRULE_LETTERS[0])
 LEVELS = {"chapter": 1, "section": 2, "rule": 3, "subrule": 4}
+RULE_KINDS = ("rule", "subrule")     # (chapters and sections are headings)
 
 
 def ends_sentence(text: str) -> bool:
@@ -164,45 +165,31 @@ def heading_shape(stripped: str):
 
 # --- drafts: mutable while parsing, frozen into the model at the end ------------------------------
 
-class _Paragraph:
-    """Lines of one paragraph (joined with spaces at the end) and where it starts."""
-    __slots__ = ("parts", "line", "after_blank", "kind")
+class _Paragraph(list):
+    """The lines of one paragraph (joined at the end), where it starts and whether a blank line came before it."""
+    __slots__ = ("line", "after_blank", "kind")
 
     def __init__(self, text: str, line: int, after_blank: bool = False, kind: str = PARAGRAPH):
-        self.parts = [text]
+        self.append(text)
         self.line = line
         self.after_blank = after_blank
         self.kind = kind
 
-    @property
-    def text(self) -> str:
-        parts = self.parts
-        return parts[0] if len(parts) == 1 else join_lines(parts)
-
 
 class _Draft:
-    """A chapter, section, rule or subrule being read: its title, the lines of the text on its heading line
-    (a rule's first paragraph, most rules' only one), its further paragraphs and its examples."""
-    __slots__ = ("number", "kind", "parent", "line", "title", "parts", "paragraphs", "examples")
+    """A chapter, section, rule or subrule being read: its title, its paragraphs and its examples. The text on
+    its heading line is a chapter's or section's title, a rule's first paragraph (most rules' only one)."""
+    __slots__ = ("number", "kind", "parent", "line", "title", "paragraphs", "examples")
 
-    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "",
-                 parts: Optional[list[str]] = None):
+    def __init__(self, number: str, kind: str, parent: Optional[str], line: int, text: str):
         self.number = number
         self.kind = kind
         self.parent = parent
         self.line = line
-        self.title = title
-        self.parts: list[str] = parts if parts is not None else []
-        self.paragraphs: list[_Paragraph] | tuple = ()    # a list from the first (most rules have neither)
-        self.examples: list[_Paragraph] | tuple = ()
-
-    def body(self) -> list[_Paragraph]:
-        """Its paragraphs, the one on its heading line first."""
-        if not self.parts:
-            return self.paragraphs
-        first = _Paragraph("", self.line)
-        first.parts = self.parts
-        return [first, *self.paragraphs]
+        rule = kind in RULE_KINDS
+        self.title = "" if rule else text
+        self.paragraphs: list[_Paragraph] = [_Paragraph(text, line)] if rule and text else []
+        self.examples: list[_Paragraph] = []
 
 
 class _Term:
@@ -220,10 +207,8 @@ class _Term:
 
 class _CrParser:
     def __init__(self, source: SourceText, info: DocumentInfo):
-        self.source = source
         self.info = info
-        # What the current part does with a line: (its indentation, its text, its number).
-        self.handle: Callable[[str, str, int], None] = self.front_line
+        self.handle: Callable[[Element], None] = self.front_line      # what the current part does with a line
         self.in_rules = False
         self.front: list[_Paragraph] = []
         self.credits: list[_Paragraph] = []
@@ -231,20 +216,17 @@ class _CrParser:
         self.terms: list[_Term] = []
         self.problems: list[Problem] = []
         self.term: Optional[_Term] = None
-        self.open: Optional[list[str]] = None       # the lines of the paragraph the previous line went to
+        self.open: Optional[_Paragraph] = None      # the paragraph the previous line went to
         self.open_is_example = False
         self.after_blank = True
-        self.hard_wrapped = False
         self.wraps_seen = 0
         self.current: Optional[_Draft] = None       # the heading rules text goes to
         self.last_key: Optional[tuple[int, int, int]] = None
-        self.last_number = ""
         self.seen: dict[str, int] = {}               # heading number -> its line
         self.missing_parents: set[str] = set()
-        self.rules_seen = 0
+        self.rules_seen = False
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
-        self.leader_entry: Optional[str] = None      # what a dot-leader contents line names (None: no such line)
         self.stream = stream_of(source)
         self.width = wrap_width([element.text for element in self.stream])   # hard-wrapped text: its width
         # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything):
@@ -255,8 +237,7 @@ class _CrParser:
 
     def parse(self) -> Document:
         stream = self.stream
-        last = len(stream) - 1
-        before_blank: Optional[list[str]] = None    # the paragraph a page break may have cut
+        before_blank: Optional[_Paragraph] = None   # the paragraph a page break may have cut
         before_blank_term: Optional[_Term] = None   # the glossary entry a page break may have cut
         page_break = False
         for index, element in enumerate(stream):
@@ -270,171 +251,167 @@ class _CrParser:
                     before_blank_term = self.term
                     self.finish_term()
                 continue
-            if element.__class__ is PageNumber and (index == 0 or not stream[index - 1].text or index == last
-                                                    or not stream[index + 1].text):
+            if element.__class__ is PageNumber and _between_blanks(stream, index):
                 page_break = True
                 continue
             if page_break or (self.after_blank and stripped[0].islower()
                                and _cut_mid_sentence(before_blank, before_blank_term)):
-                # The blank lines around a page number (or of a page break in PDF-to-text output, where a
-                # sentence goes on in lowercase) are no paragraph break: the text goes on.
                 page_break = False
-                self.open, self.after_blank = before_blank, before_blank is None
-                held = before_blank_term
-                if self.terms and self.terms[-1] is held and (not held.lines or not ends_sentence(held.lines[-1])):
-                    self.term = self.terms.pop()  # a term or a sentence the page break cut
+                self.go_on_after_break(before_blank, before_blank_term)
             try:
-                self.leader_entry = element.entry if element.__class__ is ContentsLine else None
-                self.handle(element.indent, stripped, element.line)
+                self.handle(element)
             except Exception as error:  # never raise on odd content: say where, keep the text
                 common.line_failed(self.problems, self.info.source, element.line, error)
-                self.loose_text(self.credits if self.credits else self.front, stripped, element.line)
+                self.loose_text(self.credits if self.credits else self.front, element)
             before_blank = before_blank_term = None
         self.finish_term()
         self.handle = None      # (a bound method of the parser: no cycle left to collect)
         return self.document()
 
+    def go_on_after_break(self, paragraph: Optional[_Paragraph], term: Optional[_Term]) -> None:
+        """The blank lines around a page number (or of a page break in PDF-to-text output, where a sentence goes on
+        in lowercase) are no paragraph break: the text they cut goes on."""
+        self.open, self.after_blank = paragraph, paragraph is None
+        if self.terms and self.terms[-1] is term and (not term.lines or not ends_sentence(term.lines[-1])):
+            self.term = self.terms.pop()  # a term or a sentence the page break cut
+
     # -- front matter and contents ------------------------------------------------------------------
 
-    def front_line(self, indent: str, stripped: str, number: int) -> None:
-        if is_contents_label(stripped):
+    def front_line(self, element: Element) -> None:
+        if is_contents_label(element.text):
             self.handle = self.contents_line
-            return
-        if self.leader_entry is not None:
+        elif element.__class__ is ContentsLine:
             self.handle = self.contents_line
-            self.contents_line(indent, stripped, number)
-            return
-        if stripped[0].isdigit() and heading_shape(stripped):
-            self.start_rules(indent, stripped, number)
-            return
-        self.loose_text(self.front, stripped, number)
+            self.contents_line(element)
+        elif element.text[0].isdigit() and heading_shape(element.text):
+            self.start_rules(element)
+        else:
+            self.loose_text(self.front, element)
 
-    def contents_line(self, indent: str, stripped: str, number: int) -> None:
-        dotted = self.leader_entry is not None
-        entry = self.leader_entry if dotted else stripped
+    def contents_line(self, element: Element) -> None:
+        dotted = element.__class__ is ContentsLine
+        entry = element.entry if dotted else element.text
         if not entry:                                          # dot leaders alone
             return
         shape = heading_shape(entry) if entry[0].isdigit() else None
         if shape:
-            heading_number, kind = shape[0], shape[1]
-            if kind in ("rule", "subrule") or heading_number in self.contents_numbers:
-                self.start_rules(indent, stripped, number)      # the contents list is over
+            number, kind = shape[0], shape[1]
+            if kind in RULE_KINDS or number in self.contents_numbers:
+                self.start_rules(element)                       # the contents list is over
             else:
-                self.contents_numbers[heading_number] = number
-            return
-        if dotted or (len(entry) <= TITLE_MAX and not ends_sentence(entry)):
-            self.contents_names.setdefault(entry.casefold(), number)
-            return
-        self.handle = self.front_line                          # prose after the list: front matter
-        self.front_line(indent, stripped, number)
+                self.contents_numbers[number] = element.line
+        elif dotted or (len(entry) <= TITLE_MAX and not ends_sentence(entry)):
+            self.contents_names.setdefault(entry.casefold(), element.line)
+        else:
+            self.handle = self.front_line                      # prose after the list: front matter
+            self.front_line(element)
 
-    def start_rules(self, indent: str, stripped: str, number: int) -> None:
+    def start_rules(self, element: Element) -> None:
         self.handle = self.rules_line
         self.in_rules = True
-        self.rules_line(indent, stripped, number)
+        self.rules_line(element)
 
     # -- the rules ---------------------------------------------------------------------------------
 
-    def rules_line(self, indent: str, stripped: str, number: int) -> None:
+    def rules_line(self, element: Element) -> None:
+        stripped, line = element.text, element.line
         first = stripped[0]
         if first.isdigit():
             shape = heading_shape(stripped)
-            if shape is not None and self.heading(shape, number):
+            if shape is not None and self.heading(shape, line):
                 return
-            if shape is None and self.odd_heading(stripped, number):
+            if shape is None and self.odd_heading(stripped, line):
                 return
         elif first == "E" and EXAMPLE.match(stripped):
-            self.start_example(stripped, number)
+            self.start_example(stripped, line)
             return
         elif first in "GgCc":
             label = stripped.casefold()
             if label in (GLOSSARY_LABEL, CREDITS_LABEL):
-                self.label_line(label, stripped, number)
+                self.label_line(label, stripped, line)
                 return
-        self.rule_text(indent, stripped, number)
+        self.rule_text(element)
 
     def heading(self, shape, line: int) -> bool:
         """Start the heading or rule a numbered line opens; False if the line is text after all."""
         number, kind, key, text, above = shape
         last_key = self.last_key
         backwards = last_key is not None and key <= last_key
-        if backwards or not text or not (text[0].isupper() or text[0].isdigit() or text[0] in RULE_TEXT_OPENERS) \
-                or (last_key and key[0] > last_key[0] + 1):       # (_starts_rule_text, inline: every heading)
+        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
             # Right after a line cut mid-sentence, such a number goes on with that sentence.
-            open_paragraph = self.open
-            if open_paragraph is not None and not ends_sentence(open_paragraph[-1]):
+            if self.mid_sentence():
                 return False
-            if backwards and kind != "rule" and kind != "subrule" and not self.rules_seen:
+            if backwards and kind not in RULE_KINDS and not self.rules_seen:
                 return self.restart_after_contents(shape, line)
             if backwards and kind == "chapter":
                 return False
-        seen = self.seen
-        if backwards or number in seen:
-            self.report_order(number, backwards, line)
-        elif last_key is not None:
-            missing = _first_missing(last_key, kind, key)
-            if missing:
-                self.problem(INFO, line, f"{number} follows {self.last_number}: {missing} is missing")
-        parent = above if above is None or above in seen else self.nearest_parent(number, above, line)
-        if kind == "rule" or kind == "subrule":
-            # (add_draft, inline: every rule comes here)
-            draft = _Draft(number, kind, parent, line, "", [text] if text else None)
-            self.drafts.append(draft)
-            self.current = draft
-            self.open = draft.parts if text else None
-            self.open_is_example = False
-            self.after_blank = False
-            seen.setdefault(number, line)
-            self.rules_seen += 1
-        else:
-            self.add_draft(number, kind, parent, line, text)
+        self.check_number(number, kind, key, backwards, line)
+        parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
+        self.current = draft = _Draft(number, kind, parent, line, text)
+        self.drafts.append(draft)
+        self.seen.setdefault(number, line)
+        self.open = draft.paragraphs[0] if draft.paragraphs else None     # (a rule's text may go on below)
+        self.open_is_example = False
+        self.after_blank = False
+        self.rules_seen = self.rules_seen or kind in RULE_KINDS
         self.last_key = key
-        self.last_number = number
         return True
 
-    def odd_heading(self, stripped: str, line: int) -> bool:
-        """A numbered line of no regular shape that can only be the next heading; True if it started one.
+    def check_number(self, number: str, kind: str, key: tuple[int, int, int], backwards: bool, line: int) -> None:
+        """Duplicate numbers and numbering that goes backwards (both headings are kept), and a number skipped."""
+        if number in self.seen:
+            self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
+                                        f"(duplicate number; both kept)")
+        elif backwards:
+            self.problem(WARNING, line, f"{number} comes after {self.current.number}: the numbering goes backwards")
+        else:
+            missing = _first_missing(self.last_key, kind, key)
+            if missing:
+                self.problem(INFO, line, f"{number} follows {self.current.number}: {missing} is missing")
 
-        - "606. 8b Players win..." / "702. 37a Storm is..." / "306.b If an effect...": a typo in the
-          number. Read as 606.8b / 702.37a / 306.3b (the rule digits taken from the heading above) when
-          that is exactly the number that comes next, with a warning; otherwise the line stays text.
-        - "215. This section is now empty. See rule 205.4c..." / "211. [This section has been
-          intentionally left blank...]": a section whose title is a sentence. A section when its number
-          is the next section number; the sentence is kept as its text (a text that does not end like a
-          sentence stays its title).
-        Neither applies right after a line cut mid-sentence (a hard-wrapped cross-reference).
-        """
-        last_key = self.last_key
-        open_paragraph = self.open
-        if last_key is None or (open_paragraph is not None and not ends_sentence(open_paragraph[-1])):
+    def odd_heading(self, stripped: str, line: int) -> bool:
+        """A numbered line of no regular shape that can only be the next heading (a mistyped number, a section
+        whose title is a sentence); True if it started one. Never right after a line cut mid-sentence (a
+        hard-wrapped cross-reference)."""
+        if self.last_key is None or self.mid_sentence():
             return False
         match = MISTYPED_NUMBER.match(stripped)
         if match is not None:
-            section, rule, letter, lone_letter, text = match.groups()
-            if lone_letter:
-                if last_key[0] != int(section) or last_key[1] < 0:
-                    return False
-                rule, letter = str(last_key[1]), lone_letter
-            shape = heading_shape(f"{section}.{rule}{letter or '.'} {text}")
-            if (shape is None or shape[2] <= last_key or not _starts_rule_text(text)
-                    or _first_missing(last_key, shape[1], shape[2])
-                    or (shape[1] == "subrule" and shape[4] not in self.seen)):
-                return False
-            self.problem(WARNING, line, f"the number {stripped[:match.start(5)].strip()!r} is mistyped: "
-                                        f"read as {shape[0]}")
-            return self.heading(shape, line)
+            return self.mistyped_number(match, line)
         match = SENTENCE_SECTION.match(stripped)
-        if match is None:
+        return match is not None and self.sentence_section(match.group(1), match.group(2), line)
+
+    def mistyped_number(self, match: re.Match, line: int) -> bool:
+        """"606. 8b Players win..." / "702. 37a Storm is..." / "306.b If an effect...": a typo in the number. Read
+        as 606.8b / 702.37a / 306.3b (the rule digits taken from the heading above) when that is exactly the
+        number that comes next, with a warning; otherwise the line stays text."""
+        last_key = self.last_key
+        section, rule, letter, lone_letter, text = match.groups()
+        if lone_letter:
+            if last_key[0] != int(section) or last_key[1] < 0:
+                return False
+            rule, letter = str(last_key[1]), lone_letter
+        shape = heading_shape(f"{section}.{rule}{letter or '.'} {text}")
+        if (shape is None or shape[2] <= last_key or not _starts_rule_text(text)
+                or _first_missing(last_key, shape[1], shape[2])
+                or (shape[1] == "subrule" and shape[4] not in self.seen)):
             return False
-        section, text = match.groups()
-        if int(section) != last_key[0] + 1 or not _starts_rule_text(text):
+        self.problem(WARNING, line, f"the number {match.string[:match.start(5)].strip()!r} is mistyped: "
+                                    f"read as {shape[0]}")
+        return self.heading(shape, line)
+
+    def sentence_section(self, section: str, text: str, line: int) -> bool:
+        """"215. This section is now empty. See rule 205.4c..." / "211. [This section has been intentionally left
+        blank...]": a section whose title is a sentence. A section when its number is the next section number;
+        the sentence is kept as its text (a text that does not end like a sentence stays its title)."""
+        if int(section) != self.last_key[0] + 1 or not _starts_rule_text(text):
             return False
-        sentence = ends_sentence(text)      # text that does not end like a sentence is a title after all
+        sentence = ends_sentence(text)
         shape = (section, "section", (int(section), -1, -1), "" if sentence else text, section[0])
         if not self.heading(shape, line):
             return False
         if sentence:
-            self.open = self.current.parts = [text]
+            self.new_paragraph(self.current.paragraphs, text, line)
         return True
 
     def nearest_parent(self, number: str, above: str, line: int) -> Optional[str]:
@@ -445,68 +422,48 @@ class _CrParser:
         wanted = [number.partition(".")[0], number[0]] if "." in above else [number[0]]
         return next((candidate for candidate in wanted if candidate in self.seen and candidate != number), None)
 
-    def add_draft(self, number: str, kind: str, parent: Optional[str], line: int, title: str = "") -> _Draft:
-        draft = _Draft(number, kind, parent, line, title)
-        self.drafts.append(draft)
-        self.current = draft
-        self.open = None
-        self.open_is_example = False
-        self.after_blank = False
-        self.seen.setdefault(number, line)
-        return draft
-
     def restart_after_contents(self, shape, line: int) -> bool:
         """A heading seen again before any rule: the headings so far were a contents list without a label."""
-        if self.rules_seen:
-            return False
         for draft in self.drafts:
             self.contents_numbers.setdefault(draft.number, draft.line)
-            self.front.extend([*draft.body(), *draft.examples])
+            self.front.extend(draft.paragraphs + draft.examples)
         self.drafts.clear()
         self.seen.clear()
         self.current = None
         self.last_key = None
         return self.heading(shape, line)
 
-    def report_order(self, number: str, backwards: bool, line: int) -> None:
-        """Duplicate numbers and numbering that goes backwards: both headings are kept."""
-        if number in self.seen:
-            self.problem(WARNING, line, f"{number} is numbered like the heading at line {self.seen[number]} "
-                                        f"(duplicate number; both kept)")
-        else:
-            self.problem(WARNING, line, f"{number} comes after {self.last_number}: the numbering goes backwards")
-
     def start_example(self, stripped: str, line: int) -> None:
-        paragraph = _Paragraph(stripped, line)
         owner = self.current
-        if owner is None:
-            self.front.append(paragraph)
-        else:
-            owner.examples = [*owner.examples, paragraph]
-        self.open = paragraph.parts
-        self.open_is_example = owner is not None
+        self.new_paragraph(self.front if owner is None else owner.examples, stripped, line, example=owner is not None)
+
+    def new_paragraph(self, paragraphs: list[_Paragraph], stripped: str, line: int, example: bool = False) -> None:
+        """A paragraph (or an example) of `paragraphs` that starts at this line; the next lines may go on with it."""
+        paragraph = _Paragraph(stripped, line, self.after_blank)
+        paragraphs.append(paragraph)
+        self.open = paragraph
+        self.open_is_example = example
         self.after_blank = False
 
-    def rule_text(self, indent: str, stripped: str, line: int) -> None:
+    def rule_text(self, element: Element) -> None:
         """A line of rules text that is no heading: the rule above goes on, or gets another paragraph."""
-        owner = self.current
-        if owner is None:
-            self.loose_text(self.front, stripped, line)
+        if self.current is None:
+            self.loose_text(self.front, element)
             return
-        open_paragraph = self.open
-        if open_paragraph is not None:
-            mid_sentence = not ends_sentence(open_paragraph[-1])
+        stripped = element.text
+        if self.open is not None:
+            mid_sentence = not ends_sentence(self.open[-1])
             if mid_sentence and stripped[0].islower():
                 self.wraps_seen += 1
-                self.hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
-            if self.open_is_example or mid_sentence or (self.hard_wrapped and not self.indented(indent)):
-                open_paragraph.append(stripped)
+            hard_wrapped = self.wraps_seen >= WRAPS_TO_PROVE_HARD_WRAPPING
+            if self.open_is_example or mid_sentence or (hard_wrapped and not self.indented(element)):
+                self.open.append(stripped)
                 return
-        paragraph = _Paragraph(stripped, line, after_blank=self.after_blank)
-        owner.paragraphs = [*owner.paragraphs, paragraph]
-        self.open = paragraph.parts
-        self.open_is_example = False
-        self.after_blank = False
+        self.new_paragraph(self.current.paragraphs, stripped, element.line)
+
+    def mid_sentence(self) -> bool:
+        """Whether the paragraph the previous line went to stops mid-sentence."""
+        return self.open is not None and not ends_sentence(self.open[-1])
 
     def label_line(self, label: str, stripped: str, line: int) -> None:
         """"Glossary" / "Credits": before any rule a contents entry, after the rules the part it names."""
@@ -535,7 +492,8 @@ class _CrParser:
 
     # -- glossary ------------------------------------------------------------------------------------
 
-    def glossary_line(self, indent: str, stripped: str, line: int) -> None:
+    def glossary_line(self, element: Element) -> None:
+        stripped, line = element.text, element.line
         if stripped[0] in "Cc" and stripped.casefold() == CREDITS_LABEL:
             self.finish_term()
             self.start_credits(stripped, line)
@@ -544,36 +502,42 @@ class _CrParser:
         if term is not None and not (term.lines and self.starts_term(stripped, term.lines[-1])):
             self.definition_line(term, stripped, line)
             return
-        if term is not None:
-            # No blank line between two entries (some conversions, pdftotext, a few editions).
-            self.finish_term()
-        elif self.terms and self.indented(indent):
-            # An indented block after a blank line goes on with the entry above (the 2003 "Expansion
-            # Symbol" entry lists each symbol so); a one-line "term" without definition just above it
-            # ("Expansions and Editions") was a sub-heading of that entry, not a term.
+        # One open here: no blank line between two entries (some conversions, pdftotext, a few editions).
+        self.finish_term()
+        if term is None and self.terms and self.indented(element):
+            self.indented_block(stripped)
+        else:
+            self.term_line(stripped, line)
+
+    def indented_block(self, stripped: str) -> None:
+        """An indented block after a blank line goes on with the entry above (the 2003 "Expansion Symbol" entry
+        lists each symbol so); a one-line "term" without definition just above it ("Expansions and Editions")
+        was a sub-heading of that entry, not a term."""
+        above = self.terms.pop()
+        if not above.lines and self.terms:
+            self.terms[-1].lines.append(above.term)
             above = self.terms.pop()
-            if not above.lines and self.terms:
-                self.terms[-1].lines.append(above.term)
-                above = self.terms.pop()
-            above.lines.append(stripped)
-            self.term = above
+        above.lines.append(stripped)
+        self.term = above
+
+    def term_line(self, stripped: str, line: int) -> None:
+        """A glossary term; a term glued to its definition; or a definition paragraph set off by a blank line,
+        which still belongs to the term above."""
+        if reads_like_term(stripped):
+            self.term = _Term(stripped, line)
             return
-        term_like = reads_like_term(stripped)
-        glued = GLUED_TERM.fullmatch(stripped) if not term_like else None
+        glued = GLUED_TERM.fullmatch(stripped)
         if glued is not None and len(glued.group(1)) <= TERM_MAX and glued.group(1)[0].isupper():
             # "Ability1. Text on an object...": the term is "Ability", the definition starts at "1.".
             self.term = _Term(glued.group(1), line)
             self.term.lines.append(glued.group(2))
-            self.term.definition_line = line
             self.problem(WARNING, line, f"glossary term {glued.group(1)!r} is glued to its definition "
                                         f"(\"{stripped[:len(glued.group(1)) + 2]}\"): split there")
-            return
-        if self.terms and not term_like:
-            # A definition paragraph set off by a blank line still belongs to the term above.
+        elif self.terms:
             self.term = self.terms.pop()
             self.term.lines.append(stripped)
-            return
-        self.term = _Term(stripped, line)
+        else:
+            self.term = _Term(stripped, line)
 
     def starts_term(self, stripped: str, before: str) -> bool:
         """Without a blank line before it: a short term-like line right after a finished definition."""
@@ -593,8 +557,8 @@ class _CrParser:
             return
         lines.append(stripped)
 
-    def indented(self, indent: str) -> bool:
-        return len(indent) > self.margin
+    def indented(self, element: Element) -> bool:
+        return len(element.indent) > self.margin
 
     def finish_term(self) -> None:
         if self.term is not None:
@@ -608,21 +572,15 @@ class _CrParser:
         self.credits.append(_Paragraph(stripped, line, kind=SUBHEADING))
         self.open = None
 
-    def credits_line(self, indent: str, stripped: str, line: int) -> None:
-        self.loose_text(self.credits, stripped, line)
+    def credits_line(self, element: Element) -> None:
+        self.loose_text(self.credits, element)
 
-    def loose_text(self, paragraphs: list[_Paragraph], stripped: str, line: int) -> None:
+    def loose_text(self, paragraphs: list[_Paragraph], element: Element) -> None:
         """Front matter and credits: a block per line, unless a line plainly goes on with a sentence."""
-        open_paragraph = self.open
-        if (open_paragraph is not None and paragraphs and paragraphs[-1].parts is open_paragraph
-                and stripped[0].islower() and not ends_sentence(open_paragraph[-1])):
-            open_paragraph.append(stripped)
-            return
-        paragraph = _Paragraph(stripped, line)
-        paragraphs.append(paragraph)
-        self.open = paragraph.parts
-        self.open_is_example = False
-        self.after_blank = False
+        if paragraphs and paragraphs[-1] is self.open and element.text[0].islower() and self.mid_sentence():
+            self.open.append(element.text)
+        else:
+            self.new_paragraph(paragraphs, element.text, element.line)
 
     # -- the result ----------------------------------------------------------------------------------
 
@@ -631,74 +589,41 @@ class _CrParser:
 
     def document(self) -> Document:
         self.end_of_rules(glossary_follows=False)
-        texts: list[str] = []            # every rules paragraph and example, then every definition
-        lines: list[int] = []
-        blocks: list[int] = []           # the place of each in its section: its blocks, then its examples
         for draft in self.drafts:
-            parts = draft.parts
-            if not parts or len(parts[0]) <= RULE_TITLE_MAX:   # (most rules are longer)
-                _take_title(draft)
-            block = 0
-            if parts:
-                texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
-                lines.append(draft.line)
-                blocks.append(0)
-                block = 1
-            for paragraph in draft.paragraphs:
-                parts = paragraph.parts
-                texts.append(parts[0] if len(parts) == 1 else join_lines(parts))
-                lines.append(paragraph.line)
-                blocks.append(block)
-                block += 1
-            for paragraph in draft.examples:
-                texts.append(paragraph.text)
-                lines.append(paragraph.line)
-                blocks.append(block)
-                block += 1
-        rules_texts = len(texts)
-        for term in self.terms:
-            texts.append("\n".join(term.lines))
-            lines.append(term.definition_line)
-            blocks.append(0)
-        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=blocks)
-        sections = self.sections(texts, refs)
-        glossary = self.glossary(texts[rules_texts:], refs[rules_texts:])
+            _take_title(draft)
+        # Every rules paragraph and example (with its place in its section), then every definition: the references
+        # in them are found at once.
+        paragraphs = [paragraph for draft in self.drafts for paragraph in draft.paragraphs + draft.examples]
+        places = [place for draft in self.drafts for place in range(len(draft.paragraphs) + len(draft.examples))]
+        texts = [join_lines(paragraph) for paragraph in paragraphs] + ["\n".join(term.lines) for term in self.terms]
+        lines = [paragraph.line for paragraph in paragraphs] + [term.definition_line for term in self.terms]
+        refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=places + [0] * len(self.terms))
+        sections = self.sections(texts[:len(paragraphs)], refs)
+        glossary = self.glossary(texts[len(paragraphs):], refs[len(paragraphs):])
         if not self.rules_seen:
             self.problem(ERROR, None, "no numbered rules found: this is not a Comprehensive Rules file")
         return Document(info=self.info, sections=sections, glossary=glossary,
-                        front_matter=tuple(Block(p.kind, p.text) for p in self.front),
-                        credits=tuple(Block(p.kind, p.text) for p in self.credits),
+                        front_matter=tuple(Block(p.kind, join_lines(p)) for p in self.front),
+                        credits=tuple(Block(p.kind, join_lines(p)) for p in self.credits),
                         problems=tuple(self.problems), contents=self.contents(), end=text_end(self.stream))
 
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
-        """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order."""
+        """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order (`refs` more)."""
         doc_id = self.info.id
         ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
         if len(self.seen) < len(ids):   # a number read twice (reported there): its second copy gets "-2"
             ids = list(map(SectionIds([], self.info.source).unique, ids))
+        blocks = [new_block(PARAGRAPH, text) for text in texts]     # (the examples' are not used)
         sections = []
         position = 0
         for draft, section_id in zip(self.drafts, ids):
-            paragraphs, examples = draft.paragraphs, draft.examples
-            if not paragraphs and not examples:
-                if draft.parts:                                 # most rules: one paragraph
-                    blocks = (new_block(PARAGRAPH, texts[position]),)
-                    found = refs[position]
-                    section_refs = tuple(found) if found else ()
-                    position += 1
-                else:                                           # headings, rules that are only a title
-                    blocks = section_refs = examples = ()
-            else:
-                paragraphs_end = position + len(paragraphs) + (1 if draft.parts else 0)
-                end = paragraphs_end + len(examples)
-                blocks = tuple([new_block(PARAGRAPH, text) for text in texts[position:paragraphs_end]])
-                examples = tuple(texts[paragraphs_end:end])
-                section_refs = tuple([reference for found in refs[position:end] for reference in found])
-                position = end
-            parent, kind = draft.parent, draft.kind
-            sections.append(new_section(
-                section_id, draft.number, draft.title, LEVELS[kind], blocks, tuple(examples),
-                f"{doc_id}:{parent}" if parent else None, section_refs, draft.line, None, kind))
+            examples = position + len(draft.paragraphs)
+            end = examples + len(draft.examples)
+            parent = f"{doc_id}:{draft.parent}" if draft.parent else None
+            sections.append(new_section(section_id, draft.number, draft.title, LEVELS[draft.kind],
+                                        tuple(blocks[position:examples]), tuple(texts[examples:end]), parent,
+                                        tuple(sum(refs[position:end], [])), draft.line, None, draft.kind))
+            position = end
         return tuple(sections)
 
     def glossary(self, texts: list[str], refs: list[list[Reference]]) -> tuple[GlossaryEntry, ...]:
@@ -718,7 +643,12 @@ class _CrParser:
                         for name, line in self.contents_names.items() if name in (GLOSSARY_LABEL, CREDITS_LABEL)])
 
 
-def _cut_mid_sentence(paragraph: Optional[list[str]], term: Optional[_Term]) -> bool:
+def _between_blanks(stream: list, index: int) -> bool:
+    """Whether a page number stands between blank lines (or the file's ends): a page break, not text."""
+    return index == 0 or index == len(stream) - 1 or not stream[index - 1].text or not stream[index + 1].text
+
+
+def _cut_mid_sentence(paragraph: Optional[_Paragraph], term: Optional[_Term]) -> bool:
     """Whether the text before a blank line (a paragraph's lines, or a glossary entry) stopped mid-sentence."""
     if paragraph is not None:
         return not ends_sentence(paragraph[-1])
@@ -726,20 +656,13 @@ def _cut_mid_sentence(paragraph: Optional[list[str]], term: Optional[_Term]) -> 
 
 
 def _take_title(draft: _Draft) -> None:
-    """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes") keeps it as its title."""
-    if draft.kind not in ("rule", "subrule") or draft.examples:
-        return
+    """A rule that is only a short heading ("702.2. Deathtouch", "204.4. Supertypes", or its text on the line
+    after its number) keeps it as its title."""
     paragraphs = draft.paragraphs
-    if draft.parts and not paragraphs:
-        parts = draft.parts
-    elif not draft.parts and len(paragraphs) == 1:     # (its text on the line after its number)
-        parts = paragraphs[0].parts
-    else:
-        return
-    if len(parts) == 1 and len(parts[0]) <= RULE_TITLE_MAX and reads_like_title(parts[0]):
-        draft.title = parts[0]
-        parts.clear()
-        draft.paragraphs = ()
+    if len(paragraphs) == 1 and len(paragraphs[0]) == 1 and len(paragraphs[0][0]) <= RULE_TITLE_MAX \
+            and not draft.examples and draft.kind in RULE_KINDS and reads_like_title(paragraphs[0][0]):
+        draft.title = paragraphs[0][0]
+        draft.paragraphs = []
 
 
 def _first_missing(previous: Optional[tuple[int, int, int]], kind: str, key: tuple[int, int, int]) -> str:
@@ -771,11 +694,8 @@ def term_names(term: str, other_terms: frozenset[str] | set[str] = frozenset()) 
     bare = OBSOLETE.sub("", term).strip() if "(" in term else term.strip()
     if "," not in bare and "“" not in bare and '"' not in bare:
         return (bare,)          # one name (most terms)
-    names = []
-    for match in TERM_NAME.finditer(bare):
-        name = next(group for group in match.groups() if group is not None).strip().strip(",").strip()
-        if name:
-            names.append(name)
+    pieces = [match[match.lastindex] for match in TERM_NAME.finditer(bare)]     # (the one group that matched)
+    names = [name for name in (piece.strip().strip(",").strip() for piece in pieces) if name]
     if len(names) > 1 and any(name.casefold() in other_terms for name in names):
         return (bare,)
     return tuple(names) or (bare,)
