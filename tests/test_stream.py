@@ -31,7 +31,6 @@ from pipeline.read.stream import (
     Paragraph,
     TableRow,
     build_stream,
-    stream_of,
 )
 
 from conftest import CORPUS, ROOT
@@ -40,7 +39,7 @@ WORD = re.compile(r"\w+")
 
 
 def stream_of_bytes(data: bytes, name: str):
-    return stream_of(read_bytes(data, name))
+    return read_bytes(data, name).stream
 
 
 def html_page(body: bytes) -> bytes:
@@ -86,7 +85,7 @@ def test_word_heading_styles_arrive_as_headings():
 
 
 def test_pdf_headings_by_font_keep_their_page_and_rank_below_their_chapter():
-    stream = stream_of(read_source(CORPUS / "mtr-2021-07-23.pdf"))
+    stream = read_source(CORPUS / "mtr-2021-07-23.pdf").stream
     headings = {h.text: h for h in typed(stream, Heading)}
     chapter, section = headings["1. Tournament Fundamentals"], headings["1.1 Tournament Types"]
     assert (chapter.page, section.page) == (5, 5) and section.level > chapter.level
@@ -98,7 +97,7 @@ def test_markdown_heading_marks_in_a_plain_text_file_are_settled_by_the_reader()
     so no parser has to look for it again."""
     source = read_bytes(b"Magic Tournament Rules\n\n## 1.1 Tournament Types\n\nA tournament is an event.\n", "mtr.txt")
     assert source.format == "text"
-    assert [(h.text, h.level, h.line) for h in typed(stream_of(source), Heading)] == [("1.1 Tournament Types", 2, 3)]
+    assert [(h.text, h.level, h.line) for h in typed(source.stream, Heading)] == [("1.1 Tournament Types", 2, 3)]
 
 
 def test_a_heading_a_pdf_wraps_onto_two_lines_is_one_heading_again():
@@ -106,9 +105,9 @@ def test_a_heading_a_pdf_wraps_onto_two_lines_is_one_heading_again():
     source = plain(lines, "pdf")
     source = SourceText(source.name, tuple(Line(n, t, "h2" if n < 3 else "", 1) for n, t in enumerate(lines, 1)),
                         "utf-8", "pdf", "0" * 64)
-    assert [(h.text, h.line) for h in typed(stream_of(source), Heading)] == [("Common Issues at Regular Events", 1)]
+    assert [(h.text, h.line) for h in typed(source.stream, Heading)] == [("Common Issues at Regular Events", 1)]
     html = SourceText(source.name, source.lines, "utf-8", "html", "0" * 64)   # two heading elements stay two
-    assert len(typed(stream_of(html), Heading)) == 2
+    assert len(typed(html.stream, Heading)) == 2
 
 
 # --- lists and tables -------------------------------------------------------------------------------
@@ -150,7 +149,7 @@ def test_dot_leader_lines_are_contents_entries_with_what_they_name():
 
 
 def test_a_contents_entry_without_its_leader_in_a_real_pdf_is_an_entry():
-    stream = stream_of(read_source(CORPUS / "mtr-2018-01-19.pdf"))
+    stream = read_source(CORPUS / "mtr-2018-01-19.pdf").stream
     assert [(c.entry, c.page) for c in typed(stream, ContentsLine) if c.text == "Byes 49"] == [("Byes", 3)]
 
 
@@ -162,7 +161,7 @@ def test_page_numbers_in_a_run_are_furniture_a_number_alone_is_not():
 
 
 def test_the_real_mtr_text_has_its_page_numbers_marked_as_furniture():
-    stream = stream_of(read_source(CORPUS / "mtr-2026-02-27.txt"))
+    stream = read_source(CORPUS / "mtr-2026-02-27.txt").stream
     numbers = typed(stream, PageNumber)
     assert len(numbers) >= 50 and all(number.in_run for number in numbers)
     assert [int(number.text) for number in numbers[:5]] == [1, 2, 3, 4, 5]
@@ -174,7 +173,7 @@ def test_the_real_mtr_text_has_its_page_numbers_marked_as_furniture():
                                   "jar-2019-01-21-magicjudges.html", "ipg-2024-09-23.txt"])
 def test_every_word_of_a_source_is_in_its_stream_once(name):
     source = read_source(CORPUS / name)
-    stream = stream_of(source)
+    stream = source.stream
     assert Counter(WORD.findall(" ".join(line.text for line in source.lines))) == \
         Counter(WORD.findall(" ".join(element.text for element in stream)))
     assert [element.line for element in stream] == sorted(element.line for element in stream)
@@ -186,15 +185,15 @@ def test_a_source_builds_its_stream_once_parsed_twice_alike_and_pickles_without_
     """The read stage's stream is kept with its source: every parser reads the same one and none changes it."""
     source = read_source(CORPUS / name)
     pickled = pickle.dumps(source)
-    stream = stream_of(source)
-    assert stream_of(source) is stream
+    stream = source.stream
+    assert source.stream is stream
     as_built = [repr(element) for element in stream]
     document, _ = load_document(CORPUS / name, use_cache=False)
     assert parse(source, document.info) == parse(source, document.info)
-    assert [repr(element) for element in stream_of(source)] == as_built
+    assert [repr(element) for element in source.stream] == as_built
     assert pickle.dumps(source) == pickled        # no stream in a pickle
     unpickled = pickle.loads(pickled)
-    assert unpickled == source and [repr(element) for element in stream_of(unpickled)] == as_built
+    assert unpickled == source and [repr(element) for element in unpickled.stream] == as_built
 
 
 def test_a_blank_line_is_a_blank_and_indentation_is_kept_aside():

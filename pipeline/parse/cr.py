@@ -55,7 +55,7 @@ from ..model import (
     Section,
 )
 from ..read import SourceText
-from ..read.stream import ContentsLine, Element, PageNumber, stream_of
+from ..read.stream import ContentsLine, Element, PageNumber
 from . import common
 from .common import (
     CLOSING_MARKS,
@@ -227,7 +227,7 @@ class _CrParser:
         self.rules_seen = False
         self.contents_numbers: dict[str, int] = {}   # numbers the contents list names -> its line
         self.contents_names: dict[str, int] = {}     # "glossary", "credits", ... -> its line
-        self.stream = stream_of(source)
+        self.stream = source.stream
         self.width = wrap_width([element.text for element in self.stream])   # hard-wrapped text: its width
         # Indentation counts beyond the file's own left margin (pdftotext -layout indents everything):
         self.margin = 0 if any(not element.indent for element in self.stream if element.text) else \

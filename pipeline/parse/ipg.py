@@ -47,7 +47,7 @@ from ..model import (
     section_id,
 )
 from ..read import SourceText
-from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow, stream_of
+from ..read.stream import Element, Heading, ListItem, Paragraph, TableRow
 from . import common
 from .blocks import Draft, SectionDraft, list_item
 from .contents import Contents, labelled_lists, leader_lines
@@ -191,7 +191,7 @@ class _IpgParser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.stream = stream_of(source)
+        self.stream = source.stream
         self.listed = self.find_contents(credits_start(self.stream))
         self.skip = self.listed.skip
         self.contents = {number: entry.title for number, entry in self.listed.by_number().items()}

@@ -28,7 +28,7 @@ from typing import Optional
 from .. import kinds
 from ..model import ERROR, PARAGRAPH, TABLE_ROW, Document, DocumentInfo, slug
 from ..read import SourceText
-from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, Paragraph, TableRow, stream_of
+from ..read.stream import ALONE, BOLD, Blank, ContentsLine, Element, Heading, Paragraph, TableRow
 from .blocks import Draft, SectionDraft, list_item
 from .common import ends_paragraph, ends_sentence, title_case
 from .kind_parser import KindParser, short_title
@@ -47,7 +47,7 @@ class _JarParser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.stream = stream_of(source)
+        self.stream = source.stream
         self.sections: list[SectionDraft] = []
         self.section: Optional[SectionDraft] = None     # the headed section being read
         self.section_level = SECTION_LEVEL               # the heading level that opened it

@@ -55,7 +55,7 @@ from ..model import (
     subsection_id,
 )
 from ..read import SourceText
-from ..read.stream import Element, Heading, ListItem, TableRow, stream_of
+from ..read.stream import Element, Heading, ListItem, TableRow
 from .blocks import BULLET_ITEM, Draft, SectionDraft, list_item
 from .common import CLOSING_MARKS, ends_sentence, looks_like_title, normalise_title, title_case
 from .contents import Contents, heading_runs, leader_lines
@@ -169,7 +169,7 @@ class _Parser(KindParser):
 
     def __init__(self, source: SourceText, info: DocumentInfo):
         super().__init__(source, info)
-        self.stream = text_lines(stream_of(source), self.lone_numbers_are_text)
+        self.stream = text_lines(source.stream, self.lone_numbers_are_text)
         texts = [element.text for element in self.stream]
         self.style = numbering_style(texts)
         self.shapes: list[Optional[_Shape]] = [shape_of(text, self.style) if text else None for text in texts]

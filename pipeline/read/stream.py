@@ -37,7 +37,7 @@ from .shapes import (
     page_number_runs,
     strip_dot_leader,
 )
-from .source import ALONE, Line, SourceText
+from .source import ALONE, Line
 
 SOFT_HYPHEN = "\u00ad"
 MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
@@ -197,12 +197,6 @@ def _next_kept(stream: list[Element], position: int) -> int:
     while position < len(stream) and isinstance(stream[position], PageNumber) and stream[position].in_run:
         position += 1
     return position
-
-
-def stream_of(source: SourceText) -> tuple[Element, ...]:
-    """The typed stream of a SourceText: built once, when first asked for, and kept with it (SourceText.stream).
-    Parsers only read it."""
-    return source.stream
 
 
 @without_cycle_collection        # (an element a line, and no cycles)
