@@ -66,7 +66,6 @@ from .common import (
     is_contents_label,
     join_lines,
     looks_like_title,
-    without_cycle_collection,
     wrap_width,
 )
 from .ending import text_end
@@ -706,6 +705,5 @@ new_block = fast_constructor(Block)
 new_glossary_entry = fast_constructor(GlossaryEntry)
 
 
-@without_cycle_collection
 def parse_cr(source: SourceText, info: DocumentInfo) -> Document:
     return _CrParser(source, info).parse()
