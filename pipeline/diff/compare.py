@@ -25,9 +25,12 @@ each step only sees what the earlier ones left unpaired:
    previous paired section went; best pairs first, ties going to the expected number;
 4. the rest: added or removed.
 
-"Changed" and `text_changed` compare the literal texts (title, body and
-examples): a rule whose only difference is a cited rule number is changed, with
-`numbers_only` True so a reader can tell it apart from a rewording.
+"Changed" and `text_changed` compare the literal texts (title, an infraction's
+penalty, body and examples): a rule whose only difference is a cited rule number is
+changed, with `numbers_only` True so a reader can tell it apart from a rewording. A
+rule whose texts differ in layout alone (spacing, a word joined at a line end:
+`layout`) is not changed: it is listed apart (`EditionDiff.layout_only`), and a move
+of it has `text_changed` False and `layout_only` True.
 
 Excerpts (`info.excerpt`) are compared only on the sections they contain: sections
 of the full edition outside the excerpt's top-level sections (and, for a
@@ -47,6 +50,7 @@ from typing import Iterable, Optional
 
 from ..distance import similarity
 from ..model import Document, GlossaryEntry, Section
+from .layout import layout_only
 
 # Pairs below these similarities (of the number-masked words) are not the same rule.
 SAME_NUMBER_SIMILARITY = 0.5
@@ -81,6 +85,7 @@ class Move:
     new_text: str
     text_changed: bool
     numbers_only: bool = False    # text_changed, but only in the rule numbers it cites
+    layout_only: bool = False     # the texts differ in layout alone (text_changed is then False)
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,7 @@ class EditionDiff:
     glossary: GlossaryDiff = field(default_factory=GlossaryDiff)
     old_edition: Optional[str] = None
     new_edition: Optional[str] = None
+    layout_only: tuple[Change, ...] = ()     # kept at the same number, their texts differing in layout alone
 
     @property
     def is_empty(self) -> bool:
@@ -124,13 +130,25 @@ _WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 
 
 def section_text(section: Section) -> str:
-    """What is compared: the title, the body and the examples of a section."""
+    """What is compared: the title, an infraction's penalty, the body and the examples of a section (those its
+    body does not already hold)."""
     parts = [section.title.strip()] if section.title.strip() else []
+    if section.infraction is not None and section.infraction.penalty:
+        parts.append(f"Penalty: {section.infraction.penalty}")
     body = section.text.strip()
     if body:
         parts.append(body)
-    parts.extend(example.strip() for example in section.examples if example.strip())
+    parts.extend(example.strip() for example in examples_outside_body(section))
     return "\n\n".join(parts)
+
+
+def examples_outside_body(section: Section) -> list[str]:
+    """The examples of a section that its body does not hold already (an IPG keeps its lettered examples
+    in place in the body, and lists them as examples too): each example said once."""
+    if not section.examples:
+        return []
+    in_body = {block.as_text() for block in section.blocks} | {block.text for block in section.blocks}
+    return [example for example in section.examples if example.strip() and example not in in_body]
 
 
 def mask_numbers(text: str) -> str:
@@ -431,21 +449,24 @@ def compare(old: Document, new: Document) -> EditionDiff:
         removed = _drop_missing_headings(removed, pairing.old_items, paired_old)
     added = tuple(pairing.new_items[key].section.id for key in added)
     removed = tuple(pairing.old_items[key].section.id for key in removed)
-    changed, moved = [], []
+    changed, moved, relaid = [], [], []
     for new_key in pairing.new_order:
         old_key = pairing.pairs.get(new_key)
         if old_key is None:
             continue
         before, after = pairing.old_items[old_key], pairing.new_items[new_key]
-        differs = before.text != after.text
+        relaid_only = layout_only(before.text, after.text)
+        differs = before.text != after.text and not relaid_only
         numbers_only = differs and before.masked == after.masked
         if old_key == new_key:
-            if differs:
-                changed.append(Change(before.section.id, after.section.id, before.text, after.text, numbers_only))
+            if differs or relaid_only:
+                (changed if differs else relaid).append(
+                    Change(before.section.id, after.section.id, before.text, after.text, numbers_only))
         else:
-            moved.append(Move(before.section.id, after.section.id, before.text, after.text, differs, numbers_only))
+            moved.append(Move(before.section.id, after.section.id, before.text, after.text, differs, numbers_only,
+                              relaid_only))
     return EditionDiff(old.id, new.id, added, removed, tuple(changed), tuple(moved),
-                       compare_glossary(old, new), old.info.edition, new.info.edition)
+                       compare_glossary(old, new), old.info.edition, new.info.edition, tuple(relaid))
 
 
 def _drop_missing_headings(keys: list, items: dict, paired: set) -> list:
@@ -456,7 +477,8 @@ def _drop_missing_headings(keys: list, items: dict, paired: set) -> list:
 
 
 def compare_glossary(old: Document, new: Document) -> GlossaryDiff:
-    """Term by term. An excerpt without a glossary is not compared on its glossary at all."""
+    """Term by term (a term whose texts differ in layout alone is not changed). An excerpt without a glossary is
+    not compared on its glossary at all."""
     if (old.info.excerpt and not old.glossary) or (new.info.excerpt and not new.glossary):
         return GlossaryDiff()
     before = _glossary_map(old.glossary)
@@ -464,7 +486,8 @@ def compare_glossary(old: Document, new: Document) -> GlossaryDiff:
     added = tuple(after[key][0] for key in after if key not in before)
     removed = tuple(before[key][0] for key in before if key not in after)
     changed = tuple(GlossaryChange(after[key][0], before[key][1], after[key][1])
-                    for key in after if key in before and before[key][1] != after[key][1])
+                    for key in after if key in before and before[key][1] != after[key][1]
+                    and not layout_only(before[key][1], after[key][1]))
     return GlossaryDiff(added, removed, changed)
 
 
@@ -488,10 +511,11 @@ def diff_json(d: EditionDiff) -> dict:
         "old_edition": d.old_edition,
         "new_edition": d.new_edition,
         "numbers_only": [c.new_id for c in d.changed if c.numbers_only],
+        "layout_only": [c.new_id for c in d.layout_only] + [m.to_id for m in d.moved if m.layout_only],
         "added": list(d.added),
         "removed": list(d.removed),
         "changed": [{"id": c.new_id, "old_text": c.old_text, "new_text": c.new_text} for c in d.changed],
-        "moved": [{"from": m.from_id, "to": m.to_id, "text_changed": m.text_changed,
+        "moved": [{"from": m.from_id, "to": m.to_id, "text_changed": m.text_changed, "layout_only": m.layout_only,
                    "old_text": m.old_text, "new_text": m.new_text} for m in d.moved],
         "glossary": {
             "added": list(d.glossary.added),

@@ -18,28 +18,43 @@ from typing import Callable, Iterable, Optional
 
 from .. import cache
 from ..corpus import rename_document
-from ..model import Document, DocumentInfo
+from ..model import Document, DocumentInfo, Section
 from ..parallel import each
-from .compare import Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, _key, compare
+from .compare import Change, EditionDiff, GlossaryChange, GlossaryDiff, Move, _key, compare, examples_outside_body
+from .layout import layout_key
 
 
 @dataclass(frozen=True)
 class Wording:
-    """A section's words in one edition: its title, its text, its examples; `id` names these words."""
+    """A section's words in one edition: its title, its text, the examples its text does not hold, an
+    infraction's penalty; `id` names these words, `words_id` them with their layout set aside (diff.layout)."""
     title: str
     text: str
     examples: tuple[str, ...] = ()
     joined: str = ""          # the words compared between editions (as `compare` compares them)
     id: str = ""
+    penalty: str = ""
+    words_id: str = ""
 
     @staticmethod
-    def of(title: str, text: str, examples: tuple[str, ...] = ()) -> Wording:
+    def of(title: str, text: str, examples: tuple[str, ...] = (), penalty: str = "") -> Wording:
         parts = [title.strip()] if title.strip() else []
+        if penalty:
+            parts.append(f"Penalty: {penalty}")
         if text.strip():
             parts.append(text.strip())
         parts.extend(example.strip() for example in examples if example.strip())
         joined = "\n\n".join(parts)
-        return Wording(title, text, examples, joined, hashlib.sha1(joined.encode("utf-8")).hexdigest()[:12])
+        return Wording(title, text, examples, joined, _digest(joined), penalty, _digest(layout_key(joined)))
+
+    @staticmethod
+    def of_section(section: Section) -> Wording:
+        penalty = section.infraction.penalty if section.infraction is not None else ""
+        return Wording.of(section.title, section.text, tuple(examples_outside_body(section)), penalty)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass(frozen=True)
@@ -65,7 +80,7 @@ class EditionSummary:
         wordings: dict[str, Wording] = {}
         steps = []
         for section in document.sections:
-            wording = Wording.of(section.title, section.text, tuple(section.examples))
+            wording = Wording.of_section(section)
             wordings[wording.id] = wording
             steps.append(Step(_key(section), section.number, section.level, section.kind,
                               _key(section.parent) if section.parent else "", wording.id))
@@ -99,18 +114,21 @@ class KindHistory:
 
     def wordings_of(self, key: str) -> list[tuple[Wording, list[int], list[str]]]:
         """The distinct wordings of the newest edition's section `key`, oldest first: (wording, the editions
-        that held it, the numbers it had there)."""
+        that held it, the numbers it had there). A wording that differs from the one before in layout alone
+        (diff.layout) is not another: the newer layout stands for both."""
         found: list[tuple[Wording, list[int], list[str]]] = []
         for index, old_key in self.lineages.get(key, []):
             step = self.step(index, old_key)
             if step is None:
                 continue
-            if found and found[-1][0].id == step.wording:
+            wording = self.wordings[step.wording]
+            if found and found[-1][0].words_id == wording.words_id:
+                found[-1] = (wording, found[-1][1], found[-1][2])
                 found[-1][1].append(index)
                 if step.number not in found[-1][2]:
                     found[-1][2].append(step.number)
             else:
-                found.append((self.wordings[step.wording], [index], [step.number]))
+                found.append((wording, [index], [step.number]))
         return found
 
     def last_changed(self, key: str) -> Optional[str]:
@@ -238,11 +256,13 @@ def _named(diff: EditionDiff, old: DocumentInfo, new: DocumentInfo) -> EditionDi
     return EditionDiff(
         old.id, new.id, tuple(new_id(i) for i in diff.added), tuple(old_id(i) for i in diff.removed),
         tuple(Change(old_id(c.old_id), new_id(c.new_id), c.old_text, c.new_text, c.numbers_only) for c in diff.changed),
-        tuple(Move(old_id(m.from_id), new_id(m.to_id), m.old_text, m.new_text, m.text_changed, m.numbers_only)
-              for m in diff.moved),
+        tuple(Move(old_id(m.from_id), new_id(m.to_id), m.old_text, m.new_text, m.text_changed, m.numbers_only,
+                   m.layout_only) for m in diff.moved),
         GlossaryDiff(diff.glossary.added, diff.glossary.removed,
                      tuple(GlossaryChange(g.term, g.old_text, g.new_text) for g in diff.glossary.changed)),
-        old.edition, new.edition)
+        old.edition, new.edition,
+        tuple(Change(old_id(c.old_id), new_id(c.new_id), c.old_text, c.new_text, c.numbers_only)
+              for c in diff.layout_only))
 
 
 class _Recent:

@@ -4,9 +4,9 @@ Every wording of every rule is written once, whichever editions held it (`data/e
 w-<page>.<hash>.json`, one file per page of the document: 702, 2.1 ...); each edition is a list
 of its sections and the ids of their wordings (`data/editions/<kind>/<edition id>.json`). The
 reader page of an edition (`<edition id>/`) shows its contents and, for the part asked for in the
-address (`#702.19b`), its rules (site/assets/edition.js). The addresses an older edition's pages
-had when it was current (`<edition id>/702/#702.19b`) are small pages that forward there, so old
-links keep landing on the old wording. Pure functions: the files come back as data.
+address (`#702.19b`), its rules, an infraction with its penalty (site/assets/edition.js). The
+addresses an older edition's pages had when it was current (`<edition id>/702/#702.19b`) are small
+pages that forward there, so old links keep landing on the old wording. Pure functions: the files come back as data.
 """
 from __future__ import annotations
 
@@ -75,7 +75,9 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
             group = group_of(step, steps, kind, known)
             wording = summary.wordings[step.wording]
             groups.setdefault(group, (step.number, wording.title))     # the page's own heading comes first
-            shards.setdefault(group, {})[step.wording] = [wording.title, wording.text, list(wording.examples)]
+            # [title, text, examples (those the text does not hold), and an infraction's penalty if it has one]
+            shards.setdefault(group, {})[step.wording] = [wording.title, wording.text, list(wording.examples)] + (
+                [wording.penalty] if wording.penalty else [])
             rows.append([step.number, step.level, step.kind, step.key, step.wording, group])
         for term, wording_id in summary.glossary:
             wording = summary.wordings[wording_id]

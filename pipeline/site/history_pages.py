@@ -15,6 +15,7 @@ from ..addresses import Addresses, anchor_of
 from ..build_date import long_date
 from ..diff import EditionDiff, word_diff
 from ..diff.history import KindHistory
+from ..diff.layout import layout_only
 from ..model import DocumentInfo, Section
 from .pages import Page
 from .render import esc
@@ -77,7 +78,7 @@ def _context_before(text: str) -> str:
 
 def _pieces_html(pieces) -> str:
     out = []
-    for tag, text in pieces:
+    for tag, text in _layout_as_equal(pieces):
         if tag == "equal":
             out.append(esc(text))
         elif tag == "delete":
@@ -87,6 +88,26 @@ def _pieces_html(pieces) -> str:
         else:
             out.append('<span class="rk-folded" title="unchanged text folded"> … </span>')
     return "".join(out).replace("\n\n", "<br><br>")
+
+
+def _layout_as_equal(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The pieces with each change of layout alone (a space, a paragraph break, a word joined at a line end:
+    diff.layout) shown as unchanged text in its new layout: only changes of wording are highlighted."""
+    out: list[tuple[str, str]] = []
+    for position, (tag, text) in enumerate(pieces):
+        following = pieces[position + 1] if position + 1 < len(pieces) else ("", "")
+        if tag == "delete" and following[0] == "insert" and layout_only(text, following[1]):
+            continue                          # the insertion after it stands for both
+        previous = pieces[position - 1] if position else ("", "")
+        if tag == "insert" and previous[0] == "delete" and layout_only(previous[1], text):
+            out.append(("equal", text))
+        elif tag in ("delete", "insert") and (not text.strip() or (
+                text == "-" and previous[1][-1:].isalnum() and following[1][:1].isalnum())):
+            if tag == "insert":               # spacing, or a hyphen inside a word, put in or taken out
+                out.append(("equal", text))
+        else:
+            out.append((tag, text))
+    return out
 
 
 def pair_highlights(diff: EditionDiff) -> list[str]:
@@ -129,6 +150,11 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
     for change in diff.changed:
         note = ' <span class="rk-note">(only the rule numbers it cites)</span>' if change.numbers_only else ""
         out.append(f'<div class="rk-change"><p>{link(change.new_id)}{note}</p>{next(highlighted)}</div>')
+    if diff.layout_only:
+        count = len(diff.layout_only)
+        out.append(f'<p class="rk-note" id="layout-only">Layout only, not counted as changes ({count}): '
+                   f'{", ".join(link(change.new_id) for change in diff.layout_only)}. Their words are the same; only '
+                   f'the spacing differs, or a word the source\u2019s text joined or split at a line end.</p>')
     for anchor, label, ids, tag in (("added", "Added", diff.added, "ins"), ("removed", "Removed", diff.removed, "del")):
         out.append(f'<h2 id="{anchor}">{label} ({len(ids)})</h2>')
         if ids:
@@ -138,7 +164,8 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
         out.append('<ul class="rk-moves">')
         for move in diff.moved:
             changed = next(highlighted)
-            out.append(f"<li>{link(move.from_id)} → {link(move.to_id)}{changed}</li>")
+            layout = ' <span class="rk-note">(layout only)</span>' if move.layout_only else ""
+            out.append(f"<li>{link(move.from_id)} → {link(move.to_id)}{layout}{changed}</li>")
         out.append("</ul>")
     glossary = diff.glossary
     out.append('<h2 id="glossary">Glossary</h2>')
@@ -177,9 +204,13 @@ def changes_index(pairs: list[tuple[DocumentInfo, DocumentInfo, EditionDiff]], a
 
 
 def history_page(path: str, title: str, sections: list[Section], history: KindHistory, href: Href,
-                 edition_href: Callable[[int, str], Optional[str]]) -> Page:
+                 edition_href: Callable[[int, str], Optional[str]],
+                 below: Optional[dict[str, list[tuple[Section, str]]]] = None) -> Page:
     """The history of the rules on one page: each rule's wordings, oldest first, with the editions that held
-    each (`edition_href(edition index, number)` links one to that edition's reader)."""
+    each (`edition_href(edition index, number)` links one to that edition's reader). `below`: a section id ->
+    the rules under it that other pages hold, each with the link to its history; a section with such rules
+    says how many of them changed, and which (its own words may be its title alone)."""
+    below = below or {}
     count = len(history.editions)
     out = [f'<h1 id="history">History: {esc(title)}</h1>',
            f'<p>Each rule on this page in the {count} editions in this site '
@@ -193,9 +224,13 @@ def history_page(path: str, title: str, sections: list[Section], history: KindHi
         label = f'<a href="{esc(url)}">{esc(section.number or section.title)}</a>' if url else esc(section.number)
         title_text = f" {esc(section.title)}" if section.title and section.number else ""
         out.append(f'<h2 id="{esc(anchor_of(section))}" class="rk-h">{label}{title_text}</h2>')
+        rules = below.get(section.id)
+        if rules:
+            out.append(_rules_below_html(rules, history))
         if len(wordings) <= 1:
             since = history.label(wordings[0][1][0]) if wordings else history.label(count - 1)
-            out.append(f'<p class="rk-edition">The same wording since <span class="rk-date">{esc(since)}</span>.</p>')
+            own = "Its own words (heading and text): the same" if rules else "The same wording"
+            out.append(f'<p class="rk-edition">{own} since <span class="rk-date">{esc(since)}</span>.</p>')
             continue
         previous = None
         for wording, editions, numbers in wordings:
@@ -204,6 +239,30 @@ def history_page(path: str, title: str, sections: list[Section], history: KindHi
             out.append(diff_html(previous, text) if previous is not None else f'<p class="rk-diff">{esc(text)}</p>')
             previous = text
     return Page(path, f"History: {title}", "".join(out), description=f"History of {title}")
+
+
+def _rules_below_html(rules: list[tuple[Section, str]], history: KindHistory) -> str:
+    """How many of the rules under a section changed through the editions, and which: each a link to its
+    history (a rule new since the oldest edition counts apart)."""
+    changed, new = [], []
+    for rule, url in rules:
+        wordings = history.wordings_of(rule.id.split(":", 1)[1])
+        if len(wordings) > 1:
+            changed.append((rule, url))
+        elif wordings and wordings[0][1][0] > 0:
+            new.append((rule, url))
+    first, last = history.label(0), history.label(len(history.editions) - 1)
+    noun = "rule" if len(rules) == 1 else "rules"
+    summary = (f'<p class="rk-edition rk-below"><strong>{len(changed)}</strong> of its {len(rules)} {noun} changed '
+               f'and <strong>{len(new)}</strong> {"is" if len(new) == 1 else "are"} new from '
+               f'<span class="rk-date">{esc(first)}</span> to <span class="rk-date">{esc(last)}</span>.</p>')
+    lists = []
+    for label, found in (("Changed", changed), ("New", new)):
+        if found:
+            links = " ".join(f'<a href="{esc(url)}">{esc(rule.number or rule.title)}</a>' for rule, url in found)
+            lists.append(f'<details class="rk-fold"><summary>{label}: {len(found)}</summary>'
+                         f'<p class="rk-chips">{links}</p></details>')
+    return summary + "".join(lists)
 
 
 def _editions_html(editions: list[int], numbers: list[str], history: KindHistory,

@@ -15,8 +15,8 @@ from .. import kinds
 from ..addresses import (Addresses, anchor_of, document_label, glossary_id, term_anchor)
 from ..build_date import long_date
 from ..model import ERROR, Corpus, Document, DocumentInfo, GlossaryEntry, Section
-from .render import (backlinks_html, blocks_html, esc, examples_html, heading_html, linked_text, penalty_path_html,
-                     rule_html)
+from .render import (backlinks_html, blocks_html, boxed_blocks, esc, examples_html, heading_html, linked_text,
+                     penalty_path_html, rule_html)
 
 # A section page with this many titled rules or more opens with a contents list of them.
 CONTENTS_FROM = 8
@@ -200,7 +200,7 @@ class DocumentPages:
         if top.infraction:
             out.append(penalty_path_html(top.infraction, self.repeat_rule(document, top, path), url_for))
         out.append(self.page_contents(sections, self.addresses.relative(path, "index.md")))
-        out.append(blocks_html(top.blocks, top.refs, url_for, heading_level=2))
+        out.append(blocks_html(top.blocks, top.refs, url_for, heading_level=2, leave_out=boxed_blocks(top)))
         out.append(examples_html(top, url_for))
         out.append(self.notes(top, path))
         out.append(backlinks_html(self.citing(top.id, document, path)))

@@ -17,7 +17,7 @@ from ..addresses import Addresses
 from ..corpus import load_corpus
 from ..diff.history import KindHistory
 from ..export import document_json, dumps
-from ..model import ERROR, Corpus, DocumentInfo
+from ..model import ERROR, Corpus, Document, DocumentInfo
 from . import annotations as notes
 from . import editions as older
 from . import history_pages, reference, shortcuts
@@ -199,6 +199,7 @@ def _history_pages(corpus: Corpus, histories: dict[str, KindHistory], marks: His
         by_page: dict[str, list] = {}
         for section in document.sections:
             by_page.setdefault(addresses.locations[section.id][0], []).append(section)
+        below = _rules_below(document, addresses, marks)
         for page, sections in by_page.items():
             path = marks.pages[page]
             owner = layout.pages.get(page)
@@ -208,7 +209,27 @@ def _history_pages(corpus: Corpus, histories: dict[str, KindHistory], marks: His
                 return _href(addresses, corpus, path, f"{info.id}:{number}") if number else None
             layout.pages[path] = history_pages.history_page(
                 path, owner.title if owner else page, sections, history,
-                lambda section_id, path=path: addresses.href(path, section_id), edition_href)
+                lambda section_id, path=path: addresses.href(path, section_id), edition_href,
+                {section.id: [(rule, addresses.relative(path, where) + "#" + anchor)
+                              for rule, where, anchor in below[section.id]]
+                 for section in sections if section.id in below})
+
+
+def _rules_below(document: Document, addresses: Addresses, marks: Histories) -> dict[str, list[tuple]]:
+    """A section id -> the rules under it that other pages hold: (the rule, its history page, its anchor there),
+    in document order (a chapter on the contents page, its rules on their own pages)."""
+    by_id = {section.id: section for section in document.sections}
+    found: dict[str, list[tuple]] = {}
+    for section in document.sections:
+        page, anchor = addresses.locations[section.id]
+        parent = by_id.get(section.parent or "")
+        seen = {section.id}
+        while parent is not None and parent.id not in seen:
+            seen.add(parent.id)
+            if addresses.locations[parent.id][0] != page:
+                found.setdefault(parent.id, []).append((section, marks.pages[page], anchor))
+            parent = by_id.get(parent.parent or "")
+    return found
 
 
 def _href(addresses: Addresses, corpus: Corpus, from_path: str, section_id: str) -> Optional[str]:

@@ -18,6 +18,7 @@ from ..model import BULLET, NUMBERED, SUBHEADING, TABLE_ROW, Block, Infraction, 
 UrlFor = Callable[[str], Optional[str]]
 
 EXAMPLE_LABEL = re.compile(r"^\s*(Examples?\s*:)\s*", re.I)
+# (site/assets/edition.js holds the same table, for the older editions' penalties)
 PENALTY_CLASSES = {
     "no penalty": "none", "warning": "warning", "game loss": "game-loss",
     "match loss": "match-loss", "disqualification": "dq",
@@ -70,9 +71,10 @@ def refs_of(refs: Sequence[Reference], block: int) -> list[Reference]:
 
 
 def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: UrlFor, heading_level: int = 4,
-                first_block: int = 0) -> str:
+                first_block: int = 0, leave_out: frozenset[int] = frozenset()) -> str:
     """Paragraphs as <p>, list items grouped into <ul>/<ol>, table rows into a <table>, subheadings.
-    `first_block` is the index of blocks[0] among the section's texts (for the references' spans)."""
+    `first_block` is the index of blocks[0] among the section's texts (for the references' spans);
+    `leave_out`, the indices of blocks shown elsewhere on the page (boxed_blocks)."""
     out: list[str] = []
     open_list: Optional[str] = None
 
@@ -95,6 +97,8 @@ def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: Url
 
     for position, block in enumerate(blocks):
         index = first_block + position
+        if index in leave_out:
+            continue
         if block.kind == TABLE_ROW:
             close_list()
             rows.append((index, block))
@@ -196,6 +200,30 @@ def backlinks_html(citing: Iterable[tuple[str, str]]) -> str:
     noun = "place" if len(citing) == 1 else "places"
     return (f'<details class="rk-refby"><summary>Referenced by {len(citing)} {noun}</summary>'
             f'<p class="rk-chips">{links}</p></details>')
+
+
+UPGRADE_LABEL = re.compile(r"^\s*(?:Upgrades?|Downgrades?)\s*:?\s*", re.I)
+
+
+def boxed_blocks(section: Section) -> frozenset[int]:
+    """The indices of an infraction's blocks that its penalty box shows (penalty_path_html): each upgrade's and
+    downgrade's paragraphs, with the "Upgrade" heading above them, so that the page says them once."""
+    infraction = section.infraction
+    if infraction is None:
+        return frozenset()
+    texts = [block.as_text() for block in section.blocks]
+    found: set[int] = set()
+    for part in (*infraction.upgrades, *infraction.downgrades):
+        paragraphs = part.split("\n\n")
+        for start in range(len(texts) - len(paragraphs) + 1):
+            if UPGRADE_LABEL.sub("", texts[start], count=1) == paragraphs[0] and \
+                    texts[start + 1:start + len(paragraphs)] == paragraphs[1:]:
+                found.update(range(start, start + len(paragraphs)))
+                if start and section.blocks[start - 1].kind == SUBHEADING and \
+                        UPGRADE_LABEL.fullmatch(texts[start - 1]):
+                    found.add(start - 1)
+                break
+    return frozenset(found)
 
 
 def penalty_html(penalty: str) -> str:

@@ -23,6 +23,17 @@
     return node;
   }
 
+  // An infraction's penalty, boxed as on the current edition's pages (site/render.py penalty_html).
+  var PENALTY_CLASSES = {"no penalty": "none", "warning": "warning", "game loss": "game-loss",
+                         "match loss": "match-loss", "disqualification": "dq"};
+  function penaltyBox(penalty) {
+    var box = element("div", "rk-penalty rk-pen-" + (PENALTY_CLASSES[penalty.trim().toLowerCase()] || "other"), "");
+    box.appendChild(element("span", "rk-penalty-label", "Penalty"));
+    box.appendChild(document.createTextNode(" "));
+    box.appendChild(element("strong", "rk-penalty-value", penalty));
+    return box;
+  }
+
   // The bar that stays in view: the same rule in the current edition, or that it is not there any more.
   var bar = document.querySelector(".rk-older-current");
   var front = bar && bar.getAttribute("href");
@@ -79,6 +90,7 @@
             block.appendChild(number);
             block.appendChild(document.createTextNode(" " + wording[0]));
           }
+          if (wording[3]) target.appendChild(penaltyBox(wording[3]));
           var paragraphs = wording[1] ? wording[1].split("\n\n") : [];
           paragraphs.forEach(function (text, i) {
             var paragraph = (titled ? target : block).appendChild(element("p", "", ""));
