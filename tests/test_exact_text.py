@@ -187,3 +187,10 @@ def test_the_history_index_says_per_chapter_how_many_rules_changed_and_which(bui
             assert "The same wording since" not in entry
         listed.update(links)
     assert listed == reworded and len(listed) > 250
+
+
+def test_a_history_page_gives_each_wording_its_paragraphs_and_each_example_once(built_site):
+    page = (built_site / "history" / "ipg" / "2.3" / "index.html").read_text(encoding="utf-8")
+    first = re.search(r'<p class="rk-diff">(.*?)</p>', page, re.S).group(1)
+    assert "Penalty: Warning<br><br>Definition<br><br>A player commits an error" in first
+    assert first.count("A player draws four cards after casting Ancestral Recall.") == 1

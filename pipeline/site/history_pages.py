@@ -236,7 +236,9 @@ def history_page(path: str, title: str, sections: list[Section], history: KindHi
         for wording, editions, numbers in wordings:
             out.append(f'<p class="rk-edition">{_editions_html(editions, numbers, history, edition_href)}</p>')
             text = wording.joined
-            out.append(diff_html(previous, text) if previous is not None else f'<p class="rk-diff">{esc(text)}</p>')
+            # the first wording whole, its paragraphs apart as in the highlights after it
+            first = f'<p class="rk-diff">{_pieces_html([("equal", text)])}</p>'
+            out.append(diff_html(previous, text) if previous is not None else first)
             previous = text
     return Page(path, f"History: {title}", "".join(out), description=f"History of {title}")
 
