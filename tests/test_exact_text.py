@@ -19,6 +19,7 @@ from pipeline.diff.history import EditionSummary
 from pipeline.diff.layout import layout_key, layout_only
 from pipeline.site.editions import older_editions
 from pipeline.site.history_pages import diff_html
+from pipeline.site.render import penalty_class
 
 from browser import FLAGS, PHONE, require_browser, served
 from conftest import CORPUS
@@ -84,9 +85,10 @@ def test_an_older_ipg_gives_every_infraction_its_penalty_and_says_each_example_o
         said = [paragraph for paragraph in text.split("\n\n") if len(paragraph) > 30] + examples
         assert not [p for p, count in Counter(said).items() if count > 1], (name, number)
         if number in infractions:
-            shown[number] = penalty[0] if penalty else ""
-    assert shown == {number: section.infraction.penalty for number, section in infractions.items()}
-    assert all(shown.values())
+            shown[number] = tuple(penalty)       # the penalty, and its box's class
+    assert shown == {number: (section.infraction.penalty, penalty_class(section.infraction.penalty))
+                     for number, section in infractions.items()}
+    assert all(penalty for penalty, _ in shown.values())
     # the lettered examples the body holds are not listed again
     hidden_card_error = infractions["2.3"]
     assert hidden_card_error.examples and all(example in hidden_card_error.text for example in hidden_card_error.examples)
@@ -103,6 +105,7 @@ def test_the_older_edition_reader_shows_the_penalty_box_and_each_example_once(bu
             reader = page.locator(".rk-reader-text")
             reader.locator(".rk-penalty-value").first.wait_for()
             assert reader.locator(".rk-penalty-value").all_inner_texts() == ["Warning"]
+            assert "rk-pen-warning" in reader.locator(".rk-penalty").get_attribute("class")
             text = reader.inner_text()
             assert text.count("A player draws four cards after casting Ancestral Recall.") == 1
             assert text.count("A player, going first, draws for their turn.") == 1

@@ -23,7 +23,7 @@ from ..build_date import long_date
 from ..diff.history import EditionSummary, Step
 from ..model import DocumentInfo, slug
 from .pages import Page
-from .render import esc
+from .render import esc, penalty_class
 
 NUMBER = re.compile(r"^[0-9][0-9a-z.]*$")     # a key that is the rule's number (shown as "current 702.19 →")
 FORWARD = "assets/forward.html"       # the one page every old address is a copy of (see plan: hard links)
@@ -75,9 +75,10 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
             group = group_of(step, steps, kind, known)
             wording = summary.wordings[step.wording]
             groups.setdefault(group, (step.number, wording.title))     # the page's own heading comes first
-            # [title, text, examples (those the text does not hold), and an infraction's penalty if it has one]
+            # [title, text, examples (those the text does not hold), and an infraction's penalty and its box's
+            # class if it has one]
             shards.setdefault(group, {})[step.wording] = [wording.title, wording.text, list(wording.examples)] + (
-                [wording.penalty] if wording.penalty else [])
+                [wording.penalty, penalty_class(wording.penalty)] if wording.penalty else [])
             rows.append([step.number, step.level, step.kind, step.key, step.wording, group])
         for term, wording_id in summary.glossary:
             wording = summary.wordings[wording_id]

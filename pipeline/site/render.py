@@ -18,7 +18,6 @@ from ..model import BULLET, NUMBERED, SUBHEADING, TABLE_ROW, Block, Infraction, 
 UrlFor = Callable[[str], Optional[str]]
 
 EXAMPLE_LABEL = re.compile(r"^\s*(Examples?\s*:)\s*", re.I)
-# (site/assets/edition.js holds the same table, for the older editions' penalties)
 PENALTY_CLASSES = {
     "no penalty": "none", "warning": "warning", "game loss": "game-loss",
     "match loss": "match-loss", "disqualification": "dq",

@@ -23,11 +23,10 @@
     return node;
   }
 
-  // An infraction's penalty, boxed as on the current edition's pages (site/render.py penalty_html).
-  var PENALTY_CLASSES = {"no penalty": "none", "warning": "warning", "game loss": "game-loss",
-                         "match loss": "match-loss", "disqualification": "dq"};
-  function penaltyBox(penalty) {
-    var box = element("div", "rk-penalty rk-pen-" + (PENALTY_CLASSES[penalty.trim().toLowerCase()] || "other"), "");
+  // An infraction's penalty, boxed as on the current edition's pages (site/render.py penalty_html); `kind`, the
+  // box's class the build gave it.
+  function penaltyBox(penalty, kind) {
+    var box = element("div", "rk-penalty rk-pen-" + (/^[a-z-]+$/.test(kind || "") ? kind : "other"), "");
     box.appendChild(element("span", "rk-penalty-label", "Penalty"));
     box.appendChild(document.createTextNode(" "));
     box.appendChild(element("strong", "rk-penalty-value", penalty));
@@ -90,7 +89,7 @@
             block.appendChild(number);
             block.appendChild(document.createTextNode(" " + wording[0]));
           }
-          if (wording[3]) target.appendChild(penaltyBox(wording[3]));
+          if (wording[3]) target.appendChild(penaltyBox(wording[3], wording[4]));
           var paragraphs = wording[1] ? wording[1].split("\n\n") : [];
           paragraphs.forEach(function (text, i) {
             var paragraph = (titled ? target : block).appendChild(element("p", "", ""));
