@@ -30,7 +30,9 @@
     box.appendChild(element("span", "rk-penalty-label", "Penalty"));
     box.appendChild(document.createTextNode(" "));
     box.appendChild(element("strong", "rk-penalty-value", penalty));
-    return box;
+    var path = element("div", "rk-penalty-path", "");
+    path.appendChild(box);
+    return path;
   }
 
   // The bar that stays in view: the same rule in the current edition, or that it is not there any more.
