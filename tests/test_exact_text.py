@@ -94,7 +94,7 @@ def test_an_older_ipg_gives_every_infraction_its_penalty_and_says_each_example_o
     assert hidden_card_error.examples and all(example in hidden_card_error.text for example in hidden_card_error.examples)
 
 
-def test_the_older_edition_reader_shows_the_penalty_box_and_each_example_once(built_site):
+def test_on_a_phone_the_older_reader_shows_the_penalty_box_and_the_history_pages_fit(built_site):
     sync_api = require_browser()
     base, stop = served(built_site)
     try:
@@ -109,6 +109,11 @@ def test_the_older_edition_reader_shows_the_penalty_box_and_each_example_once(bu
             text = reader.inner_text()
             assert text.count("A player draws four cards after casting Ancestral Recall.") == 1
             assert text.count("A player, going first, draws for their turn.") == 1
+            # the history index with every chapter's lists open, and a "What changed" page, fit the phone
+            for path in ("history/cr/", "changes/cr-2023-04-14--cr-2025-11-14/"):
+                page.goto(base + path)
+                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+                assert page.evaluate("w => document.documentElement.scrollWidth <= w", PHONE["width"]), path
             browser.close()
     finally:
         stop()
