@@ -202,3 +202,12 @@ def test_a_history_page_gives_each_wording_its_paragraphs_and_each_example_once(
     first = re.search(r'<p class="rk-diff">(.*?)</p>', page, re.S).group(1)
     assert "Penalty: Warning<br><br>Definition<br><br>A player commits an error" in first
     assert first.count("A player draws four cards after casting Ancestral Recall.") == 1
+
+
+def test_the_changes_index_counts_wording_and_says_layout_apart(built_site):
+    index = (built_site / "changes" / "index.html").read_text(encoding="utf-8")
+    entry = index[index.index("CR 2023-04-14 → 2025-11-14"):]
+    entry = entry[:entry.index("</li>")]
+    page = (built_site / "changes" / "cr-2023-04-14--cr-2025-11-14" / "index.html").read_text(encoding="utf-8")
+    changed = re.search(r'href="#changed">(\d+) changed<', page).group(1)
+    assert f"{changed} changed," in entry and "; 2 in layout only, not counted" in entry

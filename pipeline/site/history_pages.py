@@ -196,7 +196,10 @@ def changes_index(pairs: list[tuple[DocumentInfo, DocumentInfo, EditionDiff]], a
            '<p>Each pair of consecutive editions in this site, newest first: changed, added, removed and renumbered '
            'rules, with the changed words highlighted.</p><ul class="rk-contents">']
     for old, new, diff in pairs:
-        counts = f"{len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed, {len(diff.moved)} renumbered"
+        counts = (f"{len(diff.changed)} changed, {len(diff.added)} added, {len(diff.removed)} removed, "
+                  f"{len(diff.moved)} renumbered")
+        if diff.layout_only:
+            counts += f"; {len(diff.layout_only)} in layout only, not counted"
         out.append(f'<li><a href="{esc(addresses.relative(path, pair_path(old, new)))}">{esc(pair_title(old, new))}</a> '
                    f'<span class="rk-note">{esc(counts)}</span></li>')
     out.append("</ul>")
