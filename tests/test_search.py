@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pipeline import api
 from pipeline.distance import near
 from pipeline.search.engine import search
-from pipeline.search.index import KnowledgeBase
+from pipeline.search.index import ANALYZER, KnowledgeBase
 from pipeline.search.quality import measure, read_questions
 from pipeline.search.question import QueryError, abbreviations, fold, judges_words, terms, understand
 from pipeline.site.publish import index_folder, published
@@ -328,3 +328,15 @@ def test_the_cli_compares_an_older_edition_named_by_its_id(sources_dir):
     assert "cr:701.68" in data["added"] and data["removed"] == ["cr-2025-11-14:702.124k"]
     unknown = run_cli("diff", "cr-1999-01-01", "cr", "--sources", str(sources_dir), cwd=sources_dir.parent)
     assert unknown.returncode != 0 and "neither a file nor a document id" in unknown.stderr
+
+
+@pytest.mark.parametrize("query", ["cracked a fetchland", "he bolted my creature", "tutored a card"])
+def test_a_word_that_is_nobody_s_typo_is_not_corrected(kb, query):
+    # "cracked" is "crack" with its ending: within one edit of no word the documents use ("checked" is two);
+    # "bolted", "tutored": "bolt" and "tutor" with an ending, words the documents know
+    assert understand(query, kb).suggestion is None
+
+
+def test_an_irregular_form_is_its_verb():
+    # "drew" is "draw" for the documents and the questions alike (the stemmer alone keeps "drew")
+    assert [token.text for token in ANALYZER("he drew two cards")] == ["he", "draw", "two", "card"]

@@ -5,12 +5,16 @@ The expected openings are read off the documents by hand (2024 text: 2.1 from li
 2020 HTML: 2.3)."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
+from pipeline.corpus import load_corpus
 from pipeline.model import DocumentInfo
 from pipeline.parse import parse
 from pipeline.parse.remedy import ordinary_fix
 from pipeline.read import read_source
+from pipeline.search.entries import entries
 
 from conftest import CORPUS
 
@@ -55,3 +59,14 @@ def test_no_remedy_no_fix_and_no_infraction_no_fix():
     ipg = sections("ipg-2024-09-23.txt")
     assert ordinary_fix(ipg["3.2"]) == ""                 # Outside Assistance: a penalty, nothing to fix
     assert ordinary_fix(ipg["1.4"]) == ""                 # Backing Up: a section, no infraction
+
+
+def test_an_infraction_is_found_by_the_names_older_editions_gave_it(tmp_path):
+    for name in ("ipg-2024-09-23.txt", "ipg-2014-09-26.pdf"):
+        shutil.copyfile(CORPUS / name, tmp_path / name)
+    former = {entry.number: entry.former for entry in entries(load_corpus(tmp_path)) if entry.kind == "ipg"}
+    assert former["2.3"] == "Drawing Extra Cards"                    # the 2014 2.3, Hidden Card Error since
+    assert former["2.4"] == "Improper Drawing at Start of Game"      # Mulligan Procedure Error since
+    # the 2014 3.4 was Insufficient Shuffling, which the 2024 edition has as 3.9: no former name of Decklist Problem
+    assert former["3.4"] == "" and former["3.9"] == ""
+    assert former["2.2"] == ""                                       # the same name: nothing to add

@@ -112,6 +112,11 @@ class PublishedIndex:
         """(kind, archived, glossary?, variant rule?) of every entry, by position."""
         return self._facts
 
+    def archived_kinds(self) -> frozenset[str]:
+        """The kinds whose every document is archived (question.Vocabulary)."""
+        kinds = {document["kind"] for document in self.documents}
+        return frozenset(kinds - {document["kind"] for document in self.documents if not document.get("archived")})
+
     # -- entries --------------------------------------------------------------------------------------
 
     def hit(self, position: int, score: float) -> Hit:

@@ -23,7 +23,7 @@ from collections import Counter
 from itertools import repeat
 from typing import Optional
 
-from .engine import Answer, Result, marked_excerpt, natural_key, snippet_pattern
+from .engine import Answer, Result, answering_words, marked_excerpt, natural_key, snippet_pattern
 from .index import SCORE_SCALE
 from .published import PublishedIndex
 from .question import (
@@ -31,7 +31,6 @@ from .question import (
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
-    GLOSSARY_WEIGHT,
     LEVEL_BOOST,
     MAX_RANKED,
     NAMING_FIELDS,
@@ -41,7 +40,7 @@ from .question import (
     Question,
     understand,
 )
-from .scoring import at_level, rarity, rounded
+from .scoring import at_level, glossary_weight, group_weight, rarity, rounded
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -57,7 +56,9 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     if not ranked and question.kind and not kind:
         ranked = _ranked(index, question, None, best)      # "mtr deathtouch": the document names nothing that matches
     pattern = snippet_pattern(question.marks)
-    found.results = [_result(index, position, score, pattern)
+    answering = answering_words(question)
+    chooser = snippet_pattern(answering) if answering else None
+    found.results = [_result(index, position, score, pattern, chooser)
                      for position, score in _with_rules_of_terms(index, ranked, limit)]
     return found
 
@@ -79,6 +80,7 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
     found, bits_of, coverage, named = matched
     facts = index.facts()
     most = LEVEL_BOOST if question.level else 1.0      # the largest factor a score is multiplied by below
+    definition = glossary_weight(question)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
     kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
@@ -94,7 +96,7 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
             score = at_level(score, fact[0], question.level)
         if fact[3] and position not in named:
             score = score * VARIANT_WEIGHT
-        inverted = (-fact[1], rounded(score * (GLOSSARY_WEIGHT if fact[2] else 1.0)), -position, score)
+        inverted = (-fact[1], rounded(score * (definition if fact[2] else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
         elif inverted > kept[0]:
@@ -134,7 +136,7 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
     facts = index.facts()
     patterns = Counter(matched.values())
     weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
-               for n in range(len(groups))]
+               * group_weight(groups[n]) for n in range(len(groups))]
     found = {position: scores[position] for position in matched if facts[position][0] == kind} if kind else scores
     for stem in question.boosts:
         for name, postings in index.postings(stem):
@@ -211,5 +213,5 @@ def _nearest(index: PublishedIndex, number: str, kinds: tuple[str, ...]) -> list
 
 # -- what an answer shows: engine._result and engine.snippet ----------------------------------------
 
-def _result(index: PublishedIndex, position: int, score: float, pattern) -> Result:
-    return index.result(position, score, marked_excerpt(index.folded_text(position), pattern, SNIPPET))
+def _result(index: PublishedIndex, position: int, score: float, pattern, chooser=None) -> Result:
+    return index.result(position, score, marked_excerpt(index.folded_text(position), pattern, SNIPPET, chooser))

@@ -33,14 +33,27 @@ from .question import (
 def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question, best first."""
     facts = kb.facts()
-    return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts))
+    definition = glossary_weight(question)
+    return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts, definition))
 
 
-def _rank_key(item: tuple[int, float], facts) -> tuple:
-    """Archived documents after the others; then by score (a definition's counting half); then document order."""
+def glossary_weight(question: Question) -> float:
+    """What a definition's score counts: half (its rules come just before it), whole for "what is X"."""
+    return 1.0 if question.asks_meaning else GLOSSARY_WEIGHT
+
+
+def group_weight(group) -> float:
+    """What a group of alternatives weighs in an entry's coverage: its heaviest alternative's weight (a word of the
+    story, INCIDENTAL_WEIGHT; a word of what went wrong, 1)."""
+    return max(alternative.weight for alternative in group)
+
+
+def _rank_key(item: tuple[int, float], facts, definition: float) -> tuple:
+    """Archived documents after the others; then by score (a definition's counting `definition`); then
+    document order."""
     position, score = item
     _, archived, glossary, _ = facts[position]
-    return (archived, -rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
+    return (archived, -rounded(score * (definition if glossary else 1.0)), position)
 
 
 def rounded(value: float) -> float:
@@ -67,7 +80,8 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
     if not matched:
         return []
     facts = kb.facts()
-    weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
+    weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) * group_weight(groups[n])
+               for n in range(len(groups))]
     found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
     for stem in question.boosts:        # an abbreviation's meaning in a title
         for name, postings in kb.postings(stem):
