@@ -22,6 +22,7 @@ from whoosh.scoring import BM25F
 
 from .forms import BASE_FORMS
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
+from .signals import Fact
 
 
 class FoldQuotes(Filter):
@@ -229,7 +230,7 @@ class KnowledgeBase:
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}
         self._postings: dict[str, list] = {}
-        self._facts: Optional[list[tuple[str, bool, bool, bool]]] = None
+        self._facts: Optional[list[Fact]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
 
     def close(self) -> None:
@@ -292,18 +293,18 @@ class KnowledgeBase:
             self._postings[term] = found
         return self._postings[term]
 
-    def facts(self) -> list[tuple[str, bool, bool, bool]]:
+    def facts(self) -> list[Fact]:
         """(kind, archived, glossary?, variant rule?) of every entry, by position: what ranking needs of each."""
         if self._facts is None:
-            self._facts = [(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
-                            is_variant(fields["kind"], fields.get("number") or "")) for fields in self.stored()]
+            self._facts = [Fact(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
+                                is_variant(fields["kind"], fields.get("number") or "")) for fields in self.stored()]
         return self._facts
 
     def archived_kinds(self) -> frozenset[str]:
         """The kinds whose every entry is of an archived document (question.Vocabulary)."""
         if self._archived_kinds is None:
-            current = {kind for kind, archived, _, _ in self.facts() if not archived}
-            self._archived_kinds = frozenset(kind for kind, _, _, _ in self.facts()) - current
+            current = {fact.kind for fact in self.facts() if not fact.archived}
+            self._archived_kinds = frozenset(fact.kind for fact in self.facts()) - current
         return self._archived_kinds
 
     def hit(self, position: int, score: float) -> Hit:

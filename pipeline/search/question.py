@@ -22,6 +22,7 @@ from typing import Optional, Protocol
 
 from .. import kinds
 from ..distance import near
+from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
 JUDGES_WORDS_FILE = Path(__file__).resolve().parent / "judges_words.toml"
@@ -58,7 +59,7 @@ FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exa
                 "commentary": 0.2, "former": 2.0}
 STEMMED_FIELDS = ("title", "aliases", "headings", "text", "commentary", "former")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
-GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
+GLOSSARY_WEIGHT = SIGNALS["glossary"].weight     # a definition points at its rules, just before it
 COMPLETIONS = 3             # a word being typed stands for its most frequent completions
 MIN_PREFIX = 3
 # A word's regular endings: "bolted" is "bolt" the documents know (not a misspelling of "bolster"), and a
@@ -66,10 +67,10 @@ MIN_PREFIX = 3
 ENDINGS = ("ing", "ed", "es", "er", "s", "d")
 GLOSSARY_TARGETS = 2        # rules a definition brings before it
 MEANING_WEIGHT = 1.0        # a judges' word's meaning in the documents' words, beside the word itself
-INCIDENTAL_WEIGHT = 0.25    # a word of the story, not of what went wrong: a name, a card, a label, a number, speech
+INCIDENTAL_WEIGHT = SIGNALS["incidental"].weight     # a word of the story: a name, a card, a label, speech
 COVERAGE_POWER = 3          # an entry holding a share s of the question's (rarity-weighted) words scores s³ of its sum
-LEVEL_BOOST = 4.0           # the document answering at the level a question names ("at FNM": the JAR)
-VARIANT_WEIGHT = 0.5        # a multiplayer or casual-variant rule, for a question that does not name its variant
+LEVEL_BOOST = SIGNALS["level"].weight     # the document answering at the level a question names ("at FNM": the JAR)
+VARIANT_WEIGHT = SIGNALS["variant"].weight     # a multiplayer or casual-variant rule, its variant not named
 VARIANT_NUMBERS = {"cr": re.compile(r"[89]\d\d(?:\.\w+)?")}   # the CR's chapters 8 and 9
 NAMING_FIELDS = ("title", "aliases", "headings", "exact", "former")        # a variant named: its words in these
 LONG_QUESTION = 5           # words from which a question is long: a result shows its best-matching sentence
@@ -96,7 +97,7 @@ SENTENCE_END = re.compile(r"[.?!:;]\s*$")
 # "What is X?", "what does X mean", "define X": the question asks for a definition, which then counts whole.
 ASKS_MEANING = re.compile(r"^\s*(?:what\s+(?:is|are|does|do)\b|what's\b|whats\b|define\b|definition\b|"
                           r"meaning\b)|\bmeans?\s*[?.!]*\s*$", re.I)
-QUERY_WORD = re.compile(r"[^\W_][\w/'’-]*")
+QUERY_WORD = re.compile(r"[^\W_][\w/'’&-]*")      # "D/DLP", "B&W": one word, an abbreviation
 SENTENCE_MARKS = "?!. "
 
 
@@ -431,7 +432,7 @@ def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
 # The same patterns in JavaScript's dialect (flags "u"): Python's \w and \d are Unicode, JavaScript's are not.
 JS_PATTERNS = {
     "token": r"\p{Nd}+(?:\.\p{Nd}+[a-z]?)*[a-z]*|[\p{L}\p{N}\p{M}_]+(?:[’'][\p{L}\p{N}\p{M}_]+)*",
-    "query_word": r"[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}_/'’-]*",
+    "query_word": r"[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}_/'’&-]*",
     "number_query": NUMBER_QUERY.pattern.replace("(?P<", "(?<"),
     "glued": GLUED.pattern,
     "number_dot": NUMBER_DOT.pattern,
@@ -453,5 +454,5 @@ def browser_rules() -> dict:
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},
         "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
-        "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS),
+        "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
     }

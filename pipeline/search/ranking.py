@@ -31,7 +31,6 @@ from .question import (
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
-    LEVEL_BOOST,
     MAX_RANKED,
     NAMING_FIELDS,
     NUMBER_KINDS,
@@ -41,6 +40,7 @@ from .question import (
     understand,
 )
 from .scoring import at_level, glossary_weight, group_weight, rarity, rounded
+from .signals import largest_factor
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -79,7 +79,7 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
         return []
     found, bits_of, coverage, named = matched
     facts = index.facts()
-    most = LEVEL_BOOST if question.level else 1.0      # the largest factor a score is multiplied by below
+    most = largest_factor(bool(question.level))      # the largest factor a score is multiplied by below
     definition = glossary_weight(question)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
@@ -93,10 +93,10 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
             score = score * share
         fact = facts[position]
         if question.level:
-            score = at_level(score, fact[0], question.level)
-        if fact[3] and position not in named:
+            score = at_level(score, fact.kind, question.level)
+        if fact.variant and position not in named:
             score = score * VARIANT_WEIGHT
-        inverted = (-fact[1], rounded(score * (definition if fact[2] else 1.0)), -position, score)
+        inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
         elif inverted > kept[0]:
@@ -137,7 +137,7 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
     patterns = Counter(matched.values())
     weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
                * group_weight(groups[n]) for n in range(len(groups))]
-    found = {position: scores[position] for position in matched if facts[position][0] == kind} if kind else scores
+    found = {position: scores[position] for position in matched if facts[position].kind == kind} if kind else scores
     for stem in question.boosts:
         for name, postings in index.postings(stem):
             if name in ("title", "aliases"):
@@ -173,7 +173,7 @@ def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]],
     for position, score in ranked:
         if len(ordered) >= limit:
             break
-        for target in index.rows[position][8][:GLOSSARY_TARGETS] if facts[position][2] else ():
+        for target in index.rows[position].targets[:GLOSSARY_TARGETS] if facts[position].glossary else ():
             if target not in seen:
                 ordered.append((target, 0.0))
                 seen.add(target)

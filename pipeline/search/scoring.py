@@ -52,8 +52,8 @@ def _rank_key(item: tuple[int, float], facts, definition: float) -> tuple:
     """Archived documents after the others; then by score (a definition's counting `definition`); then
     document order."""
     position, score = item
-    _, archived, glossary, _ = facts[position]
-    return (archived, -rounded(score * (definition if glossary else 1.0)), position)
+    fact = facts[position]
+    return (fact.archived, -rounded(score * (definition if fact.glossary else 1.0)), position)
 
 
 def rounded(value: float) -> float:
@@ -82,7 +82,7 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
     facts = kb.facts()
     weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) * group_weight(groups[n])
                for n in range(len(groups))]
-    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
+    found = {position: scores[position] for position in matched if not kind or facts[position].kind == kind}
     for stem in question.boosts:        # an abbreviation's meaning in a title
         for name, postings in kb.postings(stem):
             if name in ("title", "aliases"):
@@ -99,8 +99,8 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
         for _ in range(COVERAGE_POWER):
             score = score * coverage
         if question.level:
-            score = at_level(score, facts[position][0], question.level)
-        if facts[position][3] and position not in named:
+            score = at_level(score, facts[position].kind, question.level)
+        if facts[position].variant and position not in named:
             score = score * VARIANT_WEIGHT
         result.append((position, score))
     return result
