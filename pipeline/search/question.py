@@ -69,6 +69,7 @@ GLOSSARY_TARGETS = 2        # rules a definition brings before it
 MEANING_WEIGHT = 1.0        # a judges' word's meaning in the documents' words, beside the word itself
 INCIDENTAL_WEIGHT = SIGNALS["incidental"].weight     # a word of the story: a name, a card, a label, speech
 COVERAGE_POWER = 3          # an entry holding a share s of the question's (rarity-weighted) words scores s³ of its sum
+UNLEVELED_WEIGHT = SIGNALS["unleveled"].weight     # where a level is named, a document answering at none
 LEVEL_BOOST = SIGNALS["level"].weight     # the document answering at the level a question names ("at FNM": the JAR)
 VARIANT_WEIGHT = SIGNALS["variant"].weight     # a multiplayer or casual-variant rule, its variant not named
 VARIANT_NUMBERS = {"cr": re.compile(r"[89]\d\d(?:\.\w+)?")}   # the CR's chapters 8 and 9

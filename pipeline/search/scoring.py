@@ -24,6 +24,7 @@ from .question import (
     LEVEL_BOOST,
     NAMING_FIELDS,
     STEMMED_FIELDS,
+    UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
     level_kinds,
@@ -108,12 +109,13 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
 
 def at_level(score: float, kind: str, level: str) -> float:
     """A score where the question names a level: the document answering at it counts LEVEL_BOOST times,
-    another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th."""
+    another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th, a document answering at no
+    level (the CR's game rules, the MTR) UNLEVELED_WEIGHT: the question asks what to do at a tournament."""
     if kind == level:
         return score * LEVEL_BOOST
     if kind in level_kinds():
         return score / LEVEL_BOOST
-    return score
+    return score * UNLEVELED_WEIGHT
 
 
 def add_postings(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:

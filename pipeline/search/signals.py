@@ -26,6 +26,8 @@ SIGNALS = {signal.name: signal for signal in (
                                     "rarity-weighted words the entry holds, cubed"),
     Signal("level", 4.0, "score", "the document answering at the level a question names, this many times; a document "
                                   "of another level, a this-many-th"),
+    Signal("unleveled", 0.5, "score", "where a question names a level, a document answering at none (the CR, the "
+                                      "MTR): the question asks what to do at a tournament of that level"),
     Signal("currency", 1.0, "order", "a current document's answers before an archived one's (the 2002 floor rules)"),
     Signal("glossary", 0.5, "score", "a definition (its rules come just before it); whole when the question asks "
                                      "what a term is"),

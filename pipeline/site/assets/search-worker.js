@@ -458,6 +458,7 @@ async function match(question, kind) {
     const kind = (documentOf(entry) || {}).kind;
     if (question.level && kind === question.level) score = score * rules.level_boost;
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
+    else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
     hits.push({entry, score});
   }
