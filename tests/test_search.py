@@ -13,9 +13,19 @@ from hypothesis import strategies as st
 from pipeline import api
 from pipeline.distance import near
 from pipeline.search.engine import search
-from pipeline.search.index import KnowledgeBase
+from pipeline.search.index import ANALYZER, KnowledgeBase
 from pipeline.search.quality import measure, read_questions
-from pipeline.search.question import QueryError, abbreviations, fold, judges_words, terms, understand
+from pipeline.search.question import (
+    INCIDENTAL_WEIGHT,
+    LEVEL_BOOST,
+    QueryError,
+    abbreviations,
+    fold,
+    judges_words,
+    terms,
+    understand,
+)
+from pipeline.search.signals import SIGNALS, largest_factor
 from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES
@@ -328,3 +338,43 @@ def test_the_cli_compares_an_older_edition_named_by_its_id(sources_dir):
     assert "cr:701.68" in data["added"] and data["removed"] == ["cr-2025-11-14:702.124k"]
     unknown = run_cli("diff", "cr-1999-01-01", "cr", "--sources", str(sources_dir), cwd=sources_dir.parent)
     assert unknown.returncode != 0 and "neither a file nor a document id" in unknown.stderr
+
+
+@pytest.mark.parametrize("query", ["cracked a fetchland", "he bolted my creature", "tutored a card"])
+def test_a_word_that_is_nobody_s_typo_is_not_corrected(kb, query):
+    # "cracked" is "crack" with its ending: within one edit of no word the documents use ("checked" is two);
+    # "bolted", "tutored": "bolt" and "tutor" with an ending, words the documents know
+    assert understand(query, kb).suggestion is None
+
+
+def test_an_irregular_form_is_its_verb():
+    # "drew" is "draw" for the documents and the questions alike (the stemmer alone keeps "drew")
+    assert [token.text for token in ANALYZER("he drew two cards")] == ["he", "draw", "two", "card"]
+
+
+def test_a_lone_word_does_not_name_a_superseded_document(kb):
+    # "floor judge" is the MTR's word; "floor rules" names the 2002 Magic Online floor rules
+    appeal = search(kb, "can I appeal a floor judge's ruling")
+    assert understand("can I appeal a floor judge's ruling", kb).kind is None
+    assert appeal.results[0].document == "mtr" and all(r.current for r in appeal.results[:3])
+    assert understand("floor rules inactivity", kb).kind == "floor"
+
+
+def test_a_story_s_names_labels_and_speech_weigh_little_and_are_never_corrected(kb):
+    question = understand('Then Alice cast Ragavan and Player B said "no blocks", then drew an extra card', kb)
+    assert {"alice", "ragavan", "player", "b", "no", "blocks"} <= set(question.incidental)
+    assert question.suggestion is None                       # "Alice", "Ragavan": nobody's typos
+    weights = {alternative.word: alternative.weight for group in question.groups for alternative in group}
+    assert weights["blocks"] == INCIDENTAL_WEIGHT and weights["extra"] == 1.0
+    assert search(kb, 'Alice cast Ragavan and Player B said "no blocks", then drew an extra card').results
+
+
+def test_what_is_a_term_counts_its_definition_whole(kb):
+    assert understand("what is trample", kb).asks_meaning and not understand("trample damage", kb).asks_meaning
+    ids = [r.id for r in search(kb, "what does hexproof mean").results[:3]]
+    assert "cr:702.11" in ids and "cr:glossary/term-hexproof" in ids
+
+
+def test_the_early_stop_bound_comes_from_the_declared_weights():
+    assert largest_factor(level_named=True) == SIGNALS["level"].weight == LEVEL_BOOST
+    assert largest_factor(level_named=False) == 1.0

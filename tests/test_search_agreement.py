@@ -10,8 +10,10 @@ machine and say so, and fail in CI.
 """
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -30,7 +32,7 @@ from conftest import FIXTURES, ROOT
 NODE = shutil.which("node") or shutil.which("nodejs")
 WORKER = ROOT / "pipeline" / "site" / "assets" / "search-worker.js"
 HARNESS = ROOT / "tests" / "worker_harness.js"
-QUESTION_SETS = ("search.tsv", "search-more.tsv", "situations.tsv")
+QUESTION_SETS = ("search.tsv", "search-more.tsv", "situations.tsv", "common-calls.tsv")
 COMPARED = 5          # the first answers that must be the same
 
 pytestmark = pytest.mark.node             # the worker under Node: outside the fast lane (make fast)
@@ -111,6 +113,17 @@ def test_the_worker_shows_what_to_do_for_an_infraction(worker):
     first = worker.answer("player arrived late for round one")["results"][0]
     assert first["id"] == "ipg:3.1" and first["penalty"] == "Game Loss"
     assert first["action"].startswith("The players are given a time extension")
+
+
+def test_a_long_question_shows_the_same_answering_sentence(kb, worker):
+    # a story with names, a card and quoted speech: the sentence of each result holding most of its words, alike
+    query = 'Alice cast Ragavan, said "go", and Player B then drew an extra card from the library'
+    python = search(kb, query, limit=5).results
+    browser = worker.answer(query, limit=5)["results"]
+    assert [result.id for result in python] == [result["id"] for result in browser]
+    for mine, theirs in zip(python, browser):
+        assert html.unescape(re.sub(r"</?mark>", "", mine.snippet)) == "".join(piece[0] for piece in theirs["snippet"])
+    assert any(not result.snippet.startswith("Definition") for result in python)       # not only the first words
 
 
 def documents_words(kb) -> list[str]:

@@ -62,7 +62,8 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
     hits = _matches(kb, question, wanted_kind)
     if not hits and question.kind and not kind:
         hits = _matches(kb, question, None)      # "mtr deathtouch": the document names nothing that matches
-    answer.results = [_result(hit, question.marks) for hit in _with_rules_of_terms(kb, hits)[:limit]]
+    answer.results = [_result(hit, question.marks, answering_words(question))
+                      for hit in _with_rules_of_terms(kb, hits)[:limit]]
     return answer
 
 
@@ -121,8 +122,14 @@ def _nearest(kb: KnowledgeBase, number: str, kinds: list[str]) -> list[tuple[str
     return [(kind, n, label) for n, label, kind in labelled[max(0, position - 2): position + 2]]
 
 
-def _result(hit: Hit, marks: list[str]) -> Result:
-    return Result(hit.id, hit.document, hit.number, shown_title(hit.title, hit.headings), snippet(hit.text, marks),
+def answering_words(question: Question) -> Optional[list[str]]:
+    """For a long question, the words that choose the sentence a result shows: its words but the story's."""
+    return [mark for mark in question.marks if mark not in question.incidental] if question.long else None
+
+
+def _result(hit: Hit, marks: list[str], answering: Optional[list[str]] = None) -> Result:
+    return Result(hit.id, hit.document, hit.number, shown_title(hit.title, hit.headings),
+                  snippet(hit.text, marks, answering),
                   hit.url or None, hit.score, hit.kind, hit.penalty, not hit.archived, hit.action)
 
 
@@ -131,9 +138,11 @@ def shown_title(title: str, headings: str) -> str:
     return title or (headings.split(" › ")[-1] if headings else "")
 
 
-def snippet(text: str, marks: list[str], size: int = 180) -> str:
-    """An HTML-escaped excerpt around the first query word found, with the words in <mark>."""
-    return marked_excerpt(re.sub(r"\s+", " ", text).strip(), snippet_pattern(marks), size)
+def snippet(text: str, marks: list[str], answering: Optional[list[str]] = None, size: int = 180) -> str:
+    """An HTML-escaped excerpt around the first query word found (given `answering` words: from the sentence
+    holding most of them), with the words in <mark>."""
+    chooser = snippet_pattern(answering) if answering else None
+    return marked_excerpt(re.sub(r"\s+", " ", text).strip(), snippet_pattern(marks), size, chooser)
 
 
 def snippet_pattern(marks) -> Optional[re.Pattern]:
@@ -151,11 +160,29 @@ def _stems_pattern(stems: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"\b(?:" + "|".join(re.escape(stem) for stem in stems) + r")\w*(?:\.\w+)*", re.I)
 
 
-def marked_excerpt(text: str, pattern: Optional[re.Pattern], size: int = 180) -> str:
-    """An excerpt of a text whose spaces are folded, around the first match of `pattern`, the matches marked."""
-    first = pattern.search(text) if pattern else None
-    start = max(0, first.start() - size // 3) if first else 0
-    if start:
+SENTENCE_START = re.compile(r"[.!?]\s+(?=[A-Z0-9(\"“])")     # the site's worker has the same expression
+
+
+def best_sentence(text: str, pattern: re.Pattern) -> Optional[int]:
+    """Where the sentence holding the most distinct words of `pattern` starts (the first of equals); None if
+    no sentence holds two."""
+    starts = [0] + [match.end() for match in SENTENCE_START.finditer(text)]
+    best, most = None, 1
+    for start, end in zip(starts, starts[1:] + [len(text)]):
+        held = len({match.group(0).lower() for match in pattern.finditer(text, start, end)})
+        if held > most:
+            best, most = start, held
+    return best
+
+
+def marked_excerpt(text: str, pattern: Optional[re.Pattern], size: int = 180,
+                   chooser: Optional[re.Pattern] = None) -> str:
+    """An excerpt of a text whose spaces are folded, around the first match of `pattern` (from the start of the
+    sentence holding most words of `chooser`, if one holds two), the matches marked."""
+    sentence = best_sentence(text, chooser) if pattern and chooser else None
+    first = pattern.search(text) if pattern and sentence is None else None
+    start = sentence if sentence is not None else max(0, first.start() - size // 3) if first else 0
+    if start and sentence is None:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
     excerpt = text[start:start + size]

@@ -1,18 +1,24 @@
 """The corpus as search entries: every section and glossary term of the current editions.
 
 Older editions and excerpts are not searched (a rule's old wordings are found through its
-history page). Each entry carries its address on the site, and a rule's annotations as its
-commentary (a note on a rule removed since is not searched). Pure function of the corpus.
+history page), but an infraction's former names are: what an older edition called the infraction
+at its number ("Drawing Extra Cards", the 2.3 of 2014) is an alias of the current one (Hidden Card
+Error), unless the current edition still has an infraction of that name elsewhere (Insufficient
+Shuffling moved from 3.4 to 3.9). Each entry carries its address on the site, and a rule's
+annotations as its commentary (a note on a rule removed since is not searched). A function of the
+corpus (older editions are read from their cached parses).
 """
 from __future__ import annotations
 
 import re
 
 from ..addresses import Addresses, address_corpus, glossary_id
+from ..corpus import load_edition
 from ..model import PARAGRAPH, Corpus, Document, Section
+from ..parse.remedy import ordinary_fix
 from .index import Entry
 
-ACTION_CHARACTERS = 220       # what a result shows of what to do
+ACTION_CHARACTERS = 260       # what a result shows of what to do
 SENTENCE_END = re.compile(r"(?<=[a-z0-9)”’\"][.!?])\s+(?=[A-Z“\"(])")
 
 
@@ -32,6 +38,7 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
     for document in searched_documents(corpus):
         info = document.info
         by_id = {section.id: section for section in document.sections}
+        former = former_names(corpus, document)
         for section in document.sections:
             headings = []
             parent = by_id.get(section.parent) if section.parent else None
@@ -47,7 +54,8 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 text="\n".join([section.text, *section.examples]), url=addresses.link(section.id) or "",
                 edition=info.edition or "", order=order, archived=info.archived,
                 penalty=section.infraction.penalty if section.infraction else "", parent=section.parent or "",
-                aliases=section.infraction.name if section.infraction else "", action=action(info.kind, section),
+                aliases=section.infraction.name if section.infraction else "",
+                former="\n".join(former.get(section.number, ())), action=action(info.kind, section),
                 commentary="\n\n".join(commentary.get(section.id, ()))))
             order += 1
         for entry in document.glossary:
@@ -61,11 +69,44 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
     return found
 
 
+def former_names(corpus: Corpus, document: Document) -> dict[str, list[str]]:
+    """Number -> the names older editions of the document gave the infraction at that number, where
+    the current edition names it otherwise, has no infraction of that name any more, and did not split it."""
+    current = {section.number: section.infraction.name for section in document.sections if section.infraction}
+    if not current:
+        return {}          # a document without infractions: its older editions are not read
+    names = {_name_key(name) for name in current.values()}
+    found: dict[str, list[str]] = {}
+    for info in corpus.editions:
+        if info.kind != document.info.kind or info.current or info.archived or info.id == document.id:
+            continue
+        older = load_edition(corpus, info.id, linked=False)
+        for section in older.sections if older is not None else ():
+            name = section.infraction.name if section.infraction else ""
+            if section.number in current and name and _name_key(name) not in names and not _split(name, current):
+                known = found.setdefault(section.number, [])
+                if _name_key(name) not in {_name_key(other) for other in known}:
+                    known.append(name)
+    return found
+
+
+def _split(name: str, current: dict[str, str]) -> bool:
+    """Whether a former name holds every word of two current names: an infraction split since ("Deck/Decklist
+    Problem", now Decklist Problem and Deck Problem), which the old name does not name one of."""
+    words = set(_name_key(name).split())
+    return sum(1 for other in current.values() if set(_name_key(other).split()) <= words) >= 2
+
+
+def _name_key(name: str) -> str:
+    return " ".join(re.findall(r"\w+", name.casefold()))
+
+
 def action(kind: str, section: Section) -> str:
-    """What a judge does, as a result shows it: the first sentence of an infraction's remedy, of a
-    Regular REL situation's fix (the JAR's first paragraph)."""
+    """What a judge does, as a result shows it: the first sentence of an infraction's fix in the ordinary case
+    (parse.remedy: not a simple backup or another exception the remedy opens with), of a Regular REL
+    situation's fix (the JAR's first paragraph)."""
     if section.infraction is not None:
-        text = section.infraction.additional_remedy
+        text = ordinary_fix(section)
     elif kind == "jar":
         text = next((block.text for block in section.blocks if block.kind == PARAGRAPH), "")
     else:

@@ -20,7 +20,9 @@ from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import Term
 from whoosh.scoring import BM25F
 
+from .forms import BASE_FORMS
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
+from .signals import Fact
 
 
 class FoldQuotes(Filter):
@@ -32,11 +34,25 @@ class FoldQuotes(Filter):
             yield token
 
 
-ANALYZER = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS) | StemFilter()
+# "drew", "drawn" -> "draw", but not a form the judges' words give a meaning of its own ("took": theft).
+IRREGULAR = {form: verb for form, verb in BASE_FORMS.items() if form not in meanings()}
+
+
+class BaseForms(Filter):
+    """"drew", "drawn" -> "draw" (IRREGULAR), before the stemmer, which knows only regular endings."""
+
+    def __call__(self, tokens):
+        for token in tokens:
+            token.text = IRREGULAR.get(token.text, token.text)
+            yield token
+
+
+ANALYZER = (RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS) | BaseForms()
+            | StemFilter())
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "8"
 SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
 
 class Weighting(BM25F):
@@ -51,7 +67,9 @@ class Weighting(BM25F):
         return scorer
 
 
-WEIGHTING = Weighting(commentary_B=0.0)
+# An infraction's former names, as the notes: held by a few entries only, their length is not measured against
+# an average over thousands without any (which would make every score round to nothing).
+WEIGHTING = Weighting(commentary_B=0.0, former_B=0.0)
 
 SCHEMA = Schema(
     id=ID(stored=True, unique=True),
@@ -63,6 +81,7 @@ SCHEMA = Schema(
     title=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["title"]),
     exact=TEXT(analyzer=WORDS_AS_WRITTEN, phrase=False, field_boost=FIELD_BOOSTS["exact"]),
     aliases=TEXT(analyzer=ANALYZER, phrase=False, field_boost=FIELD_BOOSTS["aliases"]),
+    former=TEXT(analyzer=ANALYZER, phrase=False, field_boost=FIELD_BOOSTS["former"]),   # an infraction's old names
     headings=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["headings"]),
     text=TEXT(analyzer=ANALYZER, stored=True, phrase=False, field_boost=FIELD_BOOSTS["text"]),
     phrases=TEXT(analyzer=PHRASES, phrase=False, field_boost=FIELD_BOOSTS["phrases"]),
@@ -99,6 +118,7 @@ class Entry:
     penalty: str = ""
     parent: str = ""
     aliases: str = ""
+    former: str = ""           # the names older editions gave an infraction ("Drawing Extra Cards")
     targets: str = ""          # for a glossary term: the sections it points at
     action: str = ""           # the first thing to do: an infraction's remedy, a JAR situation's fix
     commentary: str = ""       # the judges' annotations on it (searched, weighing little; not shown)
@@ -137,15 +157,19 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
         writer.add_document(
             id=entry.id, document=entry.document, kind=entry.kind, number=entry.number.lower(), label=entry.number,
             section_kind=entry.section_kind, title=entry.title, exact=entry.title, aliases=entry.aliases,
+            former=entry.former,
             headings=entry.headings,
             text=entry.text, phrases=phrases_said(phrases, entry.title, entry.aliases, *entry.headings.split(" › "),
                                                   entry.text),
             url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
             penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets,
             commentary=entry.commentary)
-        for value in (entry.title, entry.aliases, entry.headings, entry.text, entry.commentary):
+        for value in (entry.title, entry.aliases, entry.former, entry.headings, entry.text, entry.commentary):
             words.update(token for token in TOKENS.findall(fold(value).lower()) if token not in STOP_WORDS)
     writer.commit()
+    for form, verb in IRREGULAR.items():     # "drew" is "draw" in a question, though no document says "drew"
+        if form not in words and verb in words:
+            words[form] = 0
     vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
     (directory / "vocabulary.json").write_text(json.dumps(vocabulary, ensure_ascii=False))
     (directory / "state.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": len(entries),
@@ -206,7 +230,8 @@ class KnowledgeBase:
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}
         self._postings: dict[str, list] = {}
-        self._facts: Optional[list[tuple[str, bool, bool, bool]]] = None
+        self._facts: Optional[list[Fact]] = None
+        self._archived_kinds: Optional[frozenset[str]] = None
 
     def close(self) -> None:
         self.searcher.close()
@@ -268,12 +293,19 @@ class KnowledgeBase:
             self._postings[term] = found
         return self._postings[term]
 
-    def facts(self) -> list[tuple[str, bool, bool, bool]]:
+    def facts(self) -> list[Fact]:
         """(kind, archived, glossary?, variant rule?) of every entry, by position: what ranking needs of each."""
         if self._facts is None:
-            self._facts = [(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
-                            is_variant(fields["kind"], fields.get("number") or "")) for fields in self.stored()]
+            self._facts = [Fact(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
+                                is_variant(fields["kind"], fields.get("number") or "")) for fields in self.stored()]
         return self._facts
+
+    def archived_kinds(self) -> frozenset[str]:
+        """The kinds whose every entry is of an archived document (question.Vocabulary)."""
+        if self._archived_kinds is None:
+            current = {fact.kind for fact in self.facts() if not fact.archived}
+            self._archived_kinds = frozenset(fact.kind for fact in self.facts()) - current
+        return self._archived_kinds
 
     def hit(self, position: int, score: float) -> Hit:
         return self._hit(self.searcher.stored_fields(position), score)

@@ -23,11 +23,14 @@ INDEXES_KEPT = 2
 
 
 def corpus_fingerprint(corpus: Corpus) -> str:
-    """What an index is made of: the documents' bytes and identities, the code, the search's word lists."""
+    """What an index is made of: the documents' bytes and identities (older editions' too: they give
+    infractions' former names), the code, the search's word lists."""
     digest = hashlib.sha256(cache.code_version().encode() + _word_lists())
     for document in corpus.documents:
         info = document.info
         digest.update(f"{info.id}|{info.sha256}|{info.current}|{info.excerpt}|{info.archived}|".encode())
+    for info in corpus.editions:
+        digest.update(f"{info.id}|{info.sha256}|".encode())
     for annotation in corpus.annotations:      # a rule's commentary is part of its entry
         digest.update(f"{annotation.target}|{annotation.body}|".encode())
     return digest.hexdigest()[:24]

@@ -16,6 +16,7 @@ from typing import Optional
 from .engine import Result, natural_key, shown_title
 from .index import SCORE_SCALE, Hit
 from .question import FIELD_BOOSTS
+from .signals import Fact, Row
 
 MAX_CHILDREN = 100          # subrules listed under a number, as KnowledgeBase.by_parent
 MAX_NUMBERED = 20           # sections of one number, as KnowledgeBase.by_number
@@ -44,26 +45,26 @@ class PublishedIndex:
             self._flat.update(read(name))
         self._postings: dict[str, list] = {}
         self._scaled: dict[str, list] = {}
-        self.rows: list[list] = []                       # entry position -> display row (browser._display_row)
+        self.rows: list[Row] = []                        # entry position -> display row (browser._display_row)
         for _, name in manifest["chunks"]:
-            self.rows.extend(read(name))
-        self.positions = {row[9]: position for position, row in enumerate(self.rows)}
+            self.rows.extend(Row(*row) for row in read(name))
+        self.positions = {row.id: position for position, row in enumerate(self.rows)}
         self._children: dict[int, list[int]] = {}
         for position, row in enumerate(self.rows):
-            if row[7] >= 0:
-                self._children.setdefault(row[7], []).append(position)
+            if row.parent >= 0:
+                self._children.setdefault(row.parent, []).append(position)
         self._numbers: dict[str, list[list]] = read(manifest["numbers"])
         self._in_order: dict[tuple, tuple] = {}
         self._folded: dict[int, str] = {}
         self._document_of = [None] * len(self.rows)
-        self._facts: list[tuple[str, bool, bool, bool]] = [("", False, False, False)] * len(self.rows)
+        self._facts: list[Fact] = [Fact("", False, False, False)] * len(self.rows)
         for document in self.documents:
             glossary = document.get("glossary") or (0, 0)
             variants = {position for start, end in document.get("variants") or () for position in range(start, end)}
             for position in range(document["start"], document["end"]):
                 self._document_of[position] = document
-                self._facts[position] = (document["kind"], bool(document.get("archived")),
-                                         glossary[0] <= position < glossary[1], position in variants)
+                self._facts[position] = Fact(document["kind"], bool(document.get("archived")),
+                                             glossary[0] <= position < glossary[1], position in variants)
 
     def close(self) -> None:
         """Nothing to close (KnowledgeBase's interface)."""
@@ -108,9 +109,14 @@ class PublishedIndex:
                 for name, postings in self.postings(term)]
         return found
 
-    def facts(self) -> list[tuple[str, bool, bool, bool]]:
+    def facts(self) -> list[Fact]:
         """(kind, archived, glossary?, variant rule?) of every entry, by position."""
         return self._facts
+
+    def archived_kinds(self) -> frozenset[str]:
+        """The kinds whose every document is archived (question.Vocabulary)."""
+        kinds = {document["kind"] for document in self.documents}
+        return frozenset(kinds - {document["kind"] for document in self.documents if not document.get("archived")})
 
     # -- entries --------------------------------------------------------------------------------------
 
@@ -121,8 +127,8 @@ class PublishedIndex:
         return Hit(id=entry_id, document=document["id"], kind=kind, number=number, title=title,
                    url=self.link(position), order=position, score=score, text=text,
                    headings=heading, penalty=penalty, section_kind="glossary" if glossary else "",
-                   parent=self.rows[parent][9] if parent >= 0 else "",
-                   targets=tuple(self.rows[target][9] for target in targets), archived=archived, action=action)
+                   parent=self.rows[parent].id if parent >= 0 else "",
+                   targets=tuple(self.rows[target].id for target in targets), archived=archived, action=action)
 
     def result(self, position: int, score: float, snippet: str) -> Result:
         """What an answer shows of an entry (engine's Result of its hit), made from its row."""
@@ -133,8 +139,8 @@ class PublishedIndex:
 
     def link(self, position: int) -> str:
         """An entry's address on the site ("cr/704/#704.5k"), as the worker makes it; "" if it has no page."""
-        number, _, _, page, anchor = self.rows[position][:5]
-        return f"{self.pages[page]}#{anchor or number}" if self.pages[page] else ""
+        row = self.rows[position]
+        return f"{self.pages[row.page]}#{row.anchor or row.number}" if self.pages[row.page] else ""
 
     def by_id(self, entry_id: str) -> Optional[Hit]:
         position = self.positions.get(entry_id)
@@ -166,5 +172,5 @@ class PublishedIndex:
         """An entry's text with its runs of spaces folded into one, as a snippet reads it (kept once made)."""
         text = self._folded.get(position)
         if text is None:
-            text = self._folded[position] = SPACES.sub(" ", self.rows[position][6]).strip()
+            text = self._folded[position] = SPACES.sub(" ", self.rows[position].text).strip()
         return text

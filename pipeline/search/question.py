@@ -22,10 +22,11 @@ from typing import Optional, Protocol
 
 from .. import kinds
 from ..distance import near
+from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
 JUDGES_WORDS_FILE = Path(__file__).resolve().parent / "judges_words.toml"
-MAX_QUERY = 500
+MAX_QUERY = 1000            # a judge's story of a call, whole (its words searched: MAX_GROUPS)
 
 # How the index cuts text into terms (whoosh's tokenizer takes the same expression): numbers keep
 # their dots and letters ("704.5k", "2hg"), words keep inner apostrophes.
@@ -52,22 +53,29 @@ FOLDED_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`"
 # title's words as written, so that the title that has the very word asked comes first. "phrases" holds
 # the judges' words' meanings of several words ("additional turns") where an entry says them together.
 # "commentary": the judges' annotations on a rule, searched as part of its entry but weighing a fifth of
-# its own text, so that a rule's words outrank another rule's commentary using them.
+# its own text, so that a rule's words outrank another rule's commentary using them. "former": the names
+# older editions gave an infraction (entries.former_names): a name, but less its name than the current one.
 FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0, "phrases": 4.0,
-                "commentary": 0.2}
-STEMMED_FIELDS = ("title", "aliases", "headings", "text", "commentary")
+                "commentary": 0.2, "former": 2.0}
+STEMMED_FIELDS = ("title", "aliases", "headings", "text", "commentary", "former")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
-GLOSSARY_WEIGHT = 0.5       # a definition points at its rules, which come just before it
+GLOSSARY_WEIGHT = SIGNALS["glossary"].weight     # a definition points at its rules, just before it
 COMPLETIONS = 3             # a word being typed stands for its most frequent completions
 MIN_PREFIX = 3
+# A word's regular endings: "bolted" is "bolt" the documents know (not a misspelling of "bolster"), and a
+# misspelling is measured on the word without them ("cracked" is "crack", 5 letters: 1 edit, never "checked").
+ENDINGS = ("ing", "ed", "es", "er", "s", "d")
 GLOSSARY_TARGETS = 2        # rules a definition brings before it
 MEANING_WEIGHT = 1.0        # a judges' word's meaning in the documents' words, beside the word itself
+INCIDENTAL_WEIGHT = SIGNALS["incidental"].weight     # a word of the story: a name, a card, a label, speech
 COVERAGE_POWER = 3          # an entry holding a share s of the question's (rarity-weighted) words scores s³ of its sum
-LEVEL_BOOST = 4.0           # the document answering at the level a question names ("at FNM": the JAR)
-VARIANT_WEIGHT = 0.5        # a multiplayer or casual-variant rule, for a question that does not name its variant
+UNLEVELED_WEIGHT = SIGNALS["unleveled"].weight     # where a level is named, a document answering at none
+LEVEL_BOOST = SIGNALS["level"].weight     # the document answering at the level a question names ("at FNM": the JAR)
+VARIANT_WEIGHT = SIGNALS["variant"].weight     # a multiplayer or casual-variant rule, its variant not named
 VARIANT_NUMBERS = {"cr": re.compile(r"[89]\d\d(?:\.\w+)?")}   # the CR's chapters 8 and 9
-NAMING_FIELDS = ("title", "aliases", "headings", "exact")        # a variant named: its words in these
-MAX_GROUPS = 24             # words of a question searched (a longer question is read up to there)
+NAMING_FIELDS = ("title", "aliases", "headings", "exact", "former")        # a variant named: its words in these
+LONG_QUESTION = 5           # words from which a question is long: a result shows its best-matching sentence
+MAX_GROUPS = 32             # words of a question searched: the words of what went wrong first, then the story's
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
@@ -85,7 +93,12 @@ GLUED = re.compile(r"^\s*(cr|ipg|mtr)(\d)", re.I)      # "cr704.5k"
 NUMBER_DOT = re.compile(r"\s*\.\s*|,|\s+(?=[0-9])")      # between a number's parts: "702 19" is 702.19
 NUMBER_SPACE = re.compile(r"\s+")                        # before its letter: "702.19 b" is 702.19b
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-QUERY_WORD = re.compile(r"[^\W_][\w/'’-]*")
+QUOTED = re.compile(r'"([^"]*)"')                        # what someone said, in a story
+SENTENCE_END = re.compile(r"[.?!:;]\s*$")
+# "What is X?", "what does X mean", "define X": the question asks for a definition, which then counts whole.
+ASKS_MEANING = re.compile(r"^\s*(?:what\s+(?:is|are|does|do)\b|what's\b|whats\b|define\b|definition\b|"
+                          r"meaning\b)|\bmeans?\s*[?.!]*\s*$", re.I)
+QUERY_WORD = re.compile(r"[^\W_][\w/'’&-]*")      # "D/DLP", "B&W": one word, an abbreviation
 SENTENCE_MARKS = "?!. "
 
 
@@ -100,6 +113,8 @@ class Vocabulary(Protocol):
     def stem(self, word: str) -> Optional[str]: ...
 
     def words_starting(self, letter: str) -> list[tuple[str, int]]: ...
+
+    def archived_kinds(self) -> frozenset[str]: ...      # kinds whose every document is archived (the 2002 floor rules)
 
 
 @dataclass(frozen=True)
@@ -120,6 +135,9 @@ class Question:
     suggestion: Optional[str] = None       # the corrected query, when a word was corrected
     marks: list[str] = field(default_factory=list)     # words to highlight in snippets
     level: Optional[str] = None            # the kind answering at the level the question names ("at FNM": jar)
+    incidental: list[str] = field(default_factory=list)   # the story's words: weighing INCIDENTAL_WEIGHT
+    asks_meaning: bool = False             # "what is X": a definition counts as much as a rule
+    long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
 
 
 @dataclass(frozen=True)
@@ -212,14 +230,19 @@ def terms(text: str) -> list[str]:
 
 
 def understand(query: str, vocabulary: Vocabulary) -> Question:
+    typed = fold(query or "")
     query = clean(query)
     question = Question(query)
     number = as_number(query)
     if number:
         question.kind, question.number = number
         return question
+    question.asks_meaning = bool(ASKS_MEANING.search(query))
+    question.long = len(QUERY_WORD.findall(query)) >= LONG_QUESTION
+    question.incidental = incidental_words(typed, query)
+    incidental = set(question.incidental)
     words = QUERY_WORD.findall(query)
-    words, question.kind = _document_named(words)
+    words, question.kind = _document_named(words, vocabulary.archived_kinds())
     words, question.level = _phrase_named(words, levels())
     expansions: list[str] = []
     plain: list[str] = []
@@ -239,6 +262,11 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
                          if " " not in piece and vocabulary.stem(token))
         else:
             for token in terms(piece):
+                if token in incidental:       # a name or a card: itself if the documents use it, never corrected
+                    stem = vocabulary.stem(token)
+                    corrected_words.append(token)
+                    group.extend([Alternative(stem, token, INCIDENTAL_WEIGHT)] if stem else [])
+                    continue
                 read, shown = _read_word(token, vocabulary, typing=position == len(pieces) - 1)
                 corrected_words.append(shown)
                 group.extend(read)
@@ -260,13 +288,31 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
             stem = vocabulary.stem(word)
             if stem and stem not in question.boosts:
                 question.boosts.append(stem)
-    question.groups = question.groups[:MAX_GROUPS]
+    question.groups = ([group for group in question.groups if max(a.weight for a in group) > INCIDENTAL_WEIGHT]
+                       + [group for group in question.groups if max(a.weight for a in group) <= INCIDENTAL_WEIGHT]
+                       )[:MAX_GROUPS]
     plain_terms = [token for piece, means in pieces if not means for token in terms(piece)]
     if corrected_words != plain_terms:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def incidental_words(typed: str, query: str) -> list[str]:
+    """The words of a question's story rather than of what went wrong, as index tokens: a word capitalised
+    inside a sentence (a person's or a card's name: "Alice", "Ragavan"; not one in capitals, an abbreviation), a
+    lone letter ("Player B"), and the words of quoted speech ("he said "I concede""): `typed` is the question
+    with its quotes, `query` as cleaned. A number is not one of them: "59 cards" says what went wrong."""
+    found: list[str] = []
+    for match in QUERY_WORD.finditer(query):
+        word = match.group(0)
+        inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
+        if (inside and word[0].isupper() and not word.isupper()) or len(word) == 1:
+            found.extend(token for token in terms(word) if token not in found)
+    for speech in QUOTED.findall(typed):
+        found.extend(token for token in terms(speech) if token not in found)
+    return found
 
 
 def _with_corrections(query: str, typed: list[str], corrected: list[str]) -> str:
@@ -300,9 +346,12 @@ def _said_pieces(words: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     return asked if any(terms(piece) or means for piece, means in asked) else pieces
 
 
-def _document_named(words: list[str]) -> tuple[list[str], Optional[str]]:
-    """A question naming a document ("mtr slow play"): the document is a filter, not a word to find."""
-    return _phrase_named(words, DOCUMENT_WORDS)
+def _document_named(words: list[str], archived: frozenset[str] = frozenset()) -> tuple[list[str], Optional[str]]:
+    """A question naming a document ("mtr slow play"): the document is a filter, not a word to find. An archived
+    document is named only by a name of several words ("floor rules"): a lone word ("floor judge") is a word of
+    the current documents, whose answers a superseded document must not hide."""
+    names = {name: kind for name, kind in DOCUMENT_WORDS.items() if " " in name or kind not in archived}
+    return _phrase_named(words, names)
 
 
 def _phrase_named(words: list[str], names: dict[str, str]) -> tuple[list[str], Optional[str]]:
@@ -330,6 +379,9 @@ def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Al
         return [Alternative(stem, word)], word
     if word[:1].isdigit():
         return [], word
+    base = known_base(word, vocabulary)
+    if base:           # a known word with a regular ending ("tutored", "bolted"): the documents' word, not a typo
+        return [Alternative(vocabulary.stem(base), base)], word
     candidates = vocabulary.words_starting(word[0])
     if typing and len(word) >= MIN_PREFIX:
         completions = sorted(((count, candidate) for candidate, count in candidates if candidate.startswith(word)),
@@ -347,10 +399,31 @@ def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Al
     return [], word
 
 
+def known_base(word: str, vocabulary: Vocabulary) -> Optional[str]:
+    """The documents' word that `word` is with one of ENDINGS added ("tutored" -> "tutor", "bolted" -> "bolt",
+    "scrying" -> "scry", "shocked" -> "shock"), a final "e" dropped or a last consonant doubled after a vowel;
+    else None."""
+    for ending in ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            base = word[:-len(ending)]
+            doubled = base[-1] == base[-2] and base[-3] in "aeiou"        # "tapped": "tap"; "misssed": no
+            for candidate in (base, base + "e", base[:-1] if doubled else ""):
+                if candidate and vocabulary.stem(candidate):
+                    return candidate
+    return None
+
+
+def edit_budget(word: str) -> int:
+    """Edits a misspelling of `word` may hold: 1 for a word of up to 5 letters without its regular ending, else
+    2 (a swap of two neighbouring letters is one edit)."""
+    core = next((word[:-len(ending)] for ending in ENDINGS if word.endswith(ending) and len(word) - len(ending) >= 3),
+                word)
+    return 1 if len(core) <= 5 else 2
+
+
 def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
-    """The most frequent candidate within 1 edit (words of up to 5 letters) or 2 (longer words);
-    a swap of two neighbouring letters is one edit."""
-    limit = 1 if len(word) <= 5 else 2
+    """The most frequent candidate within `edit_budget(word)` edits."""
+    limit = edit_budget(word)
     found = [(distance, -candidates[position][1], candidates[position][0])
              for position, distance in near(word, [candidate for candidate, _ in candidates], limit)
              if len(candidates[position][0]) >= 3]
@@ -360,7 +433,7 @@ def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
 # The same patterns in JavaScript's dialect (flags "u"): Python's \w and \d are Unicode, JavaScript's are not.
 JS_PATTERNS = {
     "token": r"\p{Nd}+(?:\.\p{Nd}+[a-z]?)*[a-z]*|[\p{L}\p{N}\p{M}_]+(?:[’'][\p{L}\p{N}\p{M}_]+)*",
-    "query_word": r"[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}_/'’-]*",
+    "query_word": r"[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}_/'’&-]*",
     "number_query": NUMBER_QUERY.pattern.replace("(?P<", "(?<"),
     "glued": GLUED.pattern,
     "number_dot": NUMBER_DOT.pattern,
@@ -374,12 +447,13 @@ def browser_rules() -> dict:
         "patterns": JS_PATTERNS, "stop_words": sorted(STOP_WORDS), "field_boosts": FIELD_BOOSTS,
         "stemmed_fields": list(STEMMED_FIELDS),
         "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT,
-        "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY,
+        "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY, "endings": list(ENDINGS),
+        "incidental_weight": INCIDENTAL_WEIGHT, "asks_meaning": ASKS_MEANING.pattern, "long_question": LONG_QUESTION,
         "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS, "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
         "question_words": sorted(QUESTION_WORDS),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},
         "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
-        "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS),
+        "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
     }

@@ -23,7 +23,7 @@ from collections import Counter
 from itertools import repeat
 from typing import Optional
 
-from .engine import Answer, Result, marked_excerpt, natural_key, snippet_pattern
+from .engine import Answer, Result, answering_words, marked_excerpt, natural_key, snippet_pattern
 from .index import SCORE_SCALE
 from .published import PublishedIndex
 from .question import (
@@ -31,8 +31,6 @@ from .question import (
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
-    GLOSSARY_WEIGHT,
-    LEVEL_BOOST,
     MAX_RANKED,
     NAMING_FIELDS,
     NUMBER_KINDS,
@@ -41,7 +39,8 @@ from .question import (
     Question,
     understand,
 )
-from .scoring import at_level, rarity, rounded
+from .scoring import at_level, glossary_weight, group_weight, rarity, rounded
+from .signals import largest_factor
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -57,7 +56,9 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     if not ranked and question.kind and not kind:
         ranked = _ranked(index, question, None, best)      # "mtr deathtouch": the document names nothing that matches
     pattern = snippet_pattern(question.marks)
-    found.results = [_result(index, position, score, pattern)
+    answering = answering_words(question)
+    chooser = snippet_pattern(answering) if answering else None
+    found.results = [_result(index, position, score, pattern, chooser)
                      for position, score in _with_rules_of_terms(index, ranked, limit)]
     return found
 
@@ -78,7 +79,8 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
         return []
     found, bits_of, coverage, named = matched
     facts = index.facts()
-    most = LEVEL_BOOST if question.level else 1.0      # the largest factor a score is multiplied by below
+    most = largest_factor(bool(question.level))      # the largest factor a score is multiplied by below
+    definition = glossary_weight(question)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
     kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
@@ -91,10 +93,10 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
             score = score * share
         fact = facts[position]
         if question.level:
-            score = at_level(score, fact[0], question.level)
-        if fact[3] and position not in named:
+            score = at_level(score, fact.kind, question.level)
+        if fact.variant and position not in named:
             score = score * VARIANT_WEIGHT
-        inverted = (-fact[1], rounded(score * (GLOSSARY_WEIGHT if fact[2] else 1.0)), -position, score)
+        inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
         elif inverted > kept[0]:
@@ -134,8 +136,8 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
     facts = index.facts()
     patterns = Counter(matched.values())
     weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
-               for n in range(len(groups))]
-    found = {position: scores[position] for position in matched if facts[position][0] == kind} if kind else scores
+               * group_weight(groups[n]) for n in range(len(groups))]
+    found = {position: scores[position] for position in matched if facts[position].kind == kind} if kind else scores
     for stem in question.boosts:
         for name, postings in index.postings(stem):
             if name in ("title", "aliases"):
@@ -171,7 +173,7 @@ def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]],
     for position, score in ranked:
         if len(ordered) >= limit:
             break
-        for target in index.rows[position][8][:GLOSSARY_TARGETS] if facts[position][2] else ():
+        for target in index.rows[position].targets[:GLOSSARY_TARGETS] if facts[position].glossary else ():
             if target not in seen:
                 ordered.append((target, 0.0))
                 seen.add(target)
@@ -211,5 +213,5 @@ def _nearest(index: PublishedIndex, number: str, kinds: tuple[str, ...]) -> list
 
 # -- what an answer shows: engine._result and engine.snippet ----------------------------------------
 
-def _result(index: PublishedIndex, position: int, score: float, pattern) -> Result:
-    return index.result(position, score, marked_excerpt(index.folded_text(position), pattern, SNIPPET))
+def _result(index: PublishedIndex, position: int, score: float, pattern, chooser=None) -> Result:
+    return index.result(position, score, marked_excerpt(index.folded_text(position), pattern, SNIPPET, chooser))

@@ -24,6 +24,7 @@ from .question import (
     LEVEL_BOOST,
     NAMING_FIELDS,
     STEMMED_FIELDS,
+    UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
     level_kinds,
@@ -33,14 +34,27 @@ from .question import (
 def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question, best first."""
     facts = kb.facts()
-    return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts))
+    definition = glossary_weight(question)
+    return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts, definition))
 
 
-def _rank_key(item: tuple[int, float], facts) -> tuple:
-    """Archived documents after the others; then by score (a definition's counting half); then document order."""
+def glossary_weight(question: Question) -> float:
+    """What a definition's score counts: half (its rules come just before it), whole for "what is X"."""
+    return 1.0 if question.asks_meaning else GLOSSARY_WEIGHT
+
+
+def group_weight(group) -> float:
+    """What a group of alternatives weighs in an entry's coverage: its heaviest alternative's weight (a word of the
+    story, INCIDENTAL_WEIGHT; a word of what went wrong, 1)."""
+    return max(alternative.weight for alternative in group)
+
+
+def _rank_key(item: tuple[int, float], facts, definition: float) -> tuple:
+    """Archived documents after the others; then by score (a definition's counting `definition`); then
+    document order."""
     position, score = item
-    _, archived, glossary, _ = facts[position]
-    return (archived, -rounded(score * (GLOSSARY_WEIGHT if glossary else 1.0)), position)
+    fact = facts[position]
+    return (fact.archived, -rounded(score * (definition if fact.glossary else 1.0)), position)
 
 
 def rounded(value: float) -> float:
@@ -67,8 +81,9 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
     if not matched:
         return []
     facts = kb.facts()
-    weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) for n in range(len(groups))]
-    found = {position: scores[position] for position in matched if not kind or facts[position][0] == kind}
+    weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) * group_weight(groups[n])
+               for n in range(len(groups))]
+    found = {position: scores[position] for position in matched if not kind or facts[position].kind == kind}
     for stem in question.boosts:        # an abbreviation's meaning in a title
         for name, postings in kb.postings(stem):
             if name in ("title", "aliases"):
@@ -85,8 +100,8 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
         for _ in range(COVERAGE_POWER):
             score = score * coverage
         if question.level:
-            score = at_level(score, facts[position][0], question.level)
-        if facts[position][3] and position not in named:
+            score = at_level(score, facts[position].kind, question.level)
+        if facts[position].variant and position not in named:
             score = score * VARIANT_WEIGHT
         result.append((position, score))
     return result
@@ -94,12 +109,13 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
 
 def at_level(score: float, kind: str, level: str) -> float:
     """A score where the question names a level: the document answering at it counts LEVEL_BOOST times,
-    another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th."""
+    another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th, a document answering at no
+    level (the CR's game rules, the MTR) UNLEVELED_WEIGHT: the question asks what to do at a tournament."""
     if kind == level:
         return score * LEVEL_BOOST
     if kind in level_kinds():
         return score / LEVEL_BOOST
-    return score
+    return score * UNLEVELED_WEIGHT
 
 
 def add_postings(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:

@@ -338,6 +338,7 @@
       selected = -1;
       list.textContent = "";
       status.textContent = "";
+      status.classList.remove("rk-search__status--suggesting");
       if (!answer) return;
       if (answer.failure) { status.textContent = "The search could not load its index (offline?). Try again when online."; return; }
       if (answer.error) { status.textContent = answer.error[0].toUpperCase() + answer.error.slice(1) + "."; return; }
@@ -354,6 +355,7 @@
           input.focus();
         });
         status.append("Did you mean ", suggestion, "?");
+        status.classList.add("rk-search__status--suggesting");      // one line: a long question is cut, not wrapped
         if (lines.length) status.append(" " + lines.join(" "));
       } else {
         status.textContent = lines.join(" ") || (answer.results.length ? "" : "No results.");

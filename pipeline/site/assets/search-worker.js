@@ -102,8 +102,15 @@ function isAbbreviation(word, count) {
   return isUpper(word) || /[\d\/]/.test(word) || count === 1;
 }
 
+/* A document named in the question: an archived one only by a name of several words (question._document_named). */
 function documentNamed(words) {
-  return phraseNamed(words, rules.document_words);
+  const current = new Set(manifest.documents.filter((document) => !document.archived).map((document) => document.kind));
+  const archived = new Set(manifest.documents.map((document) => document.kind).filter((kind) => !current.has(kind)));
+  const names = {};
+  for (const [name, kind] of Object.entries(rules.document_words)) {
+    if (name.includes(" ") || !archived.has(kind)) names[name] = kind;
+  }
+  return phraseNamed(words, names);
 }
 
 function phraseNamed(words, names) {
@@ -188,8 +195,34 @@ function compareKeys(a, b) {
   return 0;
 }
 
+/* The documents' word that `word` is with a regular ending added, else null (question.known_base). */
+function knownBase(word, candidates) {
+  for (const ending of rules.endings) {
+    if (word.endsWith(ending) && word.length - ending.length >= 3) {
+      const base = word.slice(0, word.length - ending.length);
+      const doubled = base[base.length - 1] === base[base.length - 2] && "aeiou".includes(base[base.length - 3]);
+      for (const candidate of [base, base + "e", doubled ? base.slice(0, -1) : ""]) {
+        if (candidate && candidates.has(candidate)) return candidate;
+      }
+    }
+  }
+  return null;
+}
+
+/* Edits a misspelling may hold: 1 for up to 5 letters without a regular ending, else 2 (question.edit_budget). */
+function editBudget(word) {
+  let core = word;
+  for (const ending of rules.endings) {
+    if (word.endsWith(ending) && word.length - ending.length >= 3) {
+      core = word.slice(0, word.length - ending.length);
+      break;
+    }
+  }
+  return core.length <= 5 ? 1 : 2;
+}
+
 function closestWord(word, candidates) {
-  const limit = word.length <= 5 ? 1 : 2;
+  const limit = editBudget(word);
   let best = null;
   for (const [candidate, [count]] of candidates) {
     if (candidate.length < 3 || Math.abs(candidate.length - word.length) > limit) continue;
@@ -207,6 +240,8 @@ async function readWord(word, typing) {
   const known = candidates.get(word);
   if (known) return [[{stem: known[1], word, weight: 1}], word];
   if (/^\p{Nd}/u.test(word)) return [[], word];
+  const base = knownBase(word, candidates);
+  if (base) return [[{stem: candidates.get(base)[1], word: base, weight: 1}], word];
   if (typing && word.length >= rules.min_prefix) {
     const completions = [];
     for (const [candidate, [count, stem]] of candidates) {
@@ -226,15 +261,35 @@ async function readWord(word, typing) {
   return [[], word];
 }
 
+/* The words of a question's story rather than of what went wrong (question.incidental_words): a word capitalised
+ * inside a sentence, a lone letter, the words of quoted speech. */
+function incidentalWords(typed, query) {
+  const found = [];
+  const add = (token) => { if (!found.includes(token)) found.push(token); };
+  for (const match of query.matchAll(patterns.queryWord)) {
+    const word = match[0];
+    const inside = match.index > 0 && !/[.?!:;]\s*$/u.test(query.slice(0, match.index));
+    const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
+    if ((inside && capital && !isUpper(word)) || word.length === 1) terms(word).forEach(add);
+  }
+  for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).forEach(add);
+  return found;
+}
+
 async function understand(query) {
+  const typed = fold(query || "");
   query = clean(query);
-  const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: []};
+  const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: [],
+                    incidental: [], asksMeaning: false};
   const number = asNumber(query);
   if (number) {
     question.kind = number.kind;
     question.number = number.number;
     return question;
   }
+  question.asksMeaning = new RegExp(rules.asks_meaning, "iu").test(query);
+  question.incidental = incidentalWords(typed, query);
+  const incidental = new Set(question.incidental);
   let words = query.match(patterns.queryWord) || [];
   [words, question.kind] = documentNamed(words);
   [words, question.level] = phraseNamed(words, rules.levels);
@@ -265,6 +320,12 @@ async function understand(query) {
       }
     } else {
       for (const token of terms(piece)) {
+        if (incidental.has(token)) {       // a name or a card: itself if the documents use it, never corrected
+          const stem = await stemOf(token);
+          corrected.push(token);
+          if (stem) group.push({stem, word: token, weight: rules.incidental_weight});
+          continue;
+        }
         const [read, shown] = await readWord(token, position === pieces.length - 1);
         corrected.push(shown);
         group.push(...read);
@@ -292,7 +353,9 @@ async function understand(query) {
       if (stem && !question.boosts.includes(stem)) question.boosts.push(stem);
     }
   }
-  question.groups = question.groups.slice(0, rules.max_groups);
+  const heaviest = (group) => Math.max(...group.map((alternative) => alternative.weight));
+  question.groups = question.groups.filter((group) => heaviest(group) > rules.incidental_weight)
+    .concat(question.groups.filter((group) => heaviest(group) <= rules.incidental_weight)).slice(0, rules.max_groups);
   const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
@@ -369,10 +432,10 @@ async function match(question, kind) {
     }
   }
   if (!matched.size) return [];
-  const weights = groups.map((_, g) => {
+  const weights = groups.map((group, g) => {
     let holding = 0;
     for (const held of matched.values()) if (held.has(g)) holding++;
-    return rarity(manifest.entries, holding);
+    return rarity(manifest.entries, holding) * Math.max(...group.map((alternative) => alternative.weight));
   });
   const inKind = (entry) => !kind || (documentOf(entry) || {}).kind === kind;
   const found = new Map();
@@ -395,6 +458,7 @@ async function match(question, kind) {
     const kind = (documentOf(entry) || {}).kind;
     if (question.level && kind === question.level) score = score * rules.level_boost;
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
+    else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
     hits.push({entry, score});
   }
@@ -406,14 +470,15 @@ function rarity(total, holding) {
   return holding ? Math.floor(Math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 : 0;
 }
 
-function rank(hits) {
-  const weighted = (hit) => Math.floor(hit.score * (isGlossary(hit.entry) ? rules.glossary_weight : 1) * 1e6 + 0.5) / 1e6;
+function rank(hits, question) {
+  const definition = question.asksMeaning ? 1 : rules.glossary_weight;      // scoring.glossary_weight
+  const weighted = (hit) => Math.floor(hit.score * (isGlossary(hit.entry) ? definition : 1) * 1e6 + 0.5) / 1e6;
   const archived = (hit) => ((documentOf(hit.entry) || {}).archived ? 1 : 0);
   return hits.sort((a, b) => archived(a) - archived(b) || weighted(b) - weighted(a) || a.entry - b.entry);
 }
 
 async function matches(question, kind) {
-  return rank(await match(question, kind)).slice(0, rules.max_ranked);
+  return rank(await match(question, kind), question).slice(0, rules.max_ranked);
 }
 
 /* The display file holding an entry: the last one whose first entry is not after it. */
@@ -509,31 +574,58 @@ async function answerNumber(question, answer, kind, limit) {
   return answer;
 }
 
-async function result(hit, marks) {
+async function result(hit, marks, answering = null) {
   const entry = await row(hit.entry);
   const document = documentOf(hit.entry);
   return {id: entry.id, entry: hit.entry, document: document.id, kind: document.kind, short: document.short,
           number: entry.number,
           title: entry.title || entry.heading, penalty: entry.penalty, action: entry.action, url: entry.url,
-          snippet: snippet(entry.text, marks), archived: document.archived, score: hit.score};
+          snippet: snippet(entry.text, marks, answering), archived: document.archived, score: hit.score};
 }
 
-/* An excerpt around the first word found: [text, marked?] pieces (never HTML). */
-function snippet(text, marks, size = 180) {
-  text = text.replace(/\s+/g, " ").trim();
+/* The words of a question to mark in snippets (their stems), as one expression; null without any
+ * (engine.snippet_pattern). */
+function snippetPattern(marks) {
   const stems = [...new Set(marks.flatMap((mark) => mark.toLowerCase().match(/[a-z0-9.]+/g) || [])
     .filter((word) => word.length > 2 || /^\d+$/.test(word))
     .map((word) => (word.length > 4 ? word.slice(0, Math.max(4, word.length - 3)) : word)))]
     .sort((a, b) => b.length - a.length);
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = stems.length ? new RegExp(`\\b(?:${stems.map(escape).join("|")})\\w*(?:\\.\\w+)*`, "gi") : null;
+  return stems.length ? new RegExp(`\\b(?:${stems.map(escape).join("|")})\\w*(?:\\.\\w+)*`, "gi") : null;
+}
+
+/* Where the sentence holding the most distinct words of `pattern` starts, null if none holds two
+ * (engine.best_sentence). */
+function bestSentence(text, pattern) {
+  const starts = [0];
+  for (const found of text.matchAll(/[.!?]\s+(?=[A-Z0-9("“])/g)) starts.push(found.index + found[0].length);
+  let best = null;
+  let most = 1;
+  starts.forEach((start, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+    const held = new Set([...text.slice(start, end).matchAll(pattern)].map((found) => found[0].toLowerCase())).size;
+    if (held > most) {
+      best = start;
+      most = held;
+    }
+  });
+  return best;
+}
+
+/* An excerpt around the first word found (for a long question, from its best-matching sentence): [text, marked?]
+ * pieces (never HTML). */
+function snippet(text, marks, answering = null, size = 180) {
+  text = text.replace(/\s+/g, " ").trim();
+  const pattern = snippetPattern(marks);
+  const chooser = answering && answering.length ? snippetPattern(answering) : null;
+  const sentence = pattern && chooser ? bestSentence(text, chooser) : null;
   let first = null;
-  if (pattern) {
+  if (pattern && sentence === null) {
     pattern.lastIndex = 0;
     first = pattern.exec(text);
   }
-  let start = first ? Math.max(0, first.index - Math.floor(size / 3)) : 0;
-  if (start) {
+  let start = sentence !== null ? sentence : first ? Math.max(0, first.index - Math.floor(size / 3)) : 0;
+  if (start && sentence === null) {
     const space = text.indexOf(" ", start);
     start = space >= 0 && space < start + 20 ? space + 1 : start;
   }
@@ -574,7 +666,9 @@ async function search(query, limit = 10, kind = null) {
   let hits = await matches(question, kind || question.kind);
   if (!hits.length && question.kind && !kind) hits = await matches(question, null);
   const ordered = await withRulesOfTerms(hits, limit);
-  answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks)));
+  const long = (question.query.match(patterns.queryWord) || []).length >= rules.long_question;
+  const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
+  answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
   return answer;
 }
 

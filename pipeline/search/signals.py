@@ -1,0 +1,77 @@
+"""What ranks an answer, declared once: each signal, its weight and where it acts; and the named records ranking
+reads (an entry's facts, a display row) instead of numbered positions.
+
+The one Python ranker (`scoring.ranked`, and `ranking._ranked`, the same operations walked best-first for the
+server) and the site's worker (`browser_rules` exports SIGNALS) read their weights from here; `largest_factor`
+is the bound the server's early stop needs, derived from the declared weights, so that adding a signal that
+multiplies a score above 1 moves the bound with it. Plain data: no imports from the rest of the search.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+@dataclass(frozen=True)
+class Signal:
+    name: str
+    weight: float
+    acts: str          # "score": multiplies an entry's score where it applies; "order": sorts before the score;
+                       # "words": weighs a question's words (their scores and their share of its coverage)
+    says: str
+
+
+SIGNALS = {signal.name: signal for signal in (
+    Signal("lexical", 1.0, "score", "whoosh's BM25F per field (FIELD_BOOSTS), times the share of the question's "
+                                    "rarity-weighted words the entry holds, cubed"),
+    Signal("level", 4.0, "score", "the document answering at the level a question names, this many times; a document "
+                                  "of another level, a this-many-th"),
+    Signal("unleveled", 0.5, "score", "where a question names a level, a document answering at none (the CR, the "
+                                      "MTR): the question asks what to do at a tournament of that level"),
+    Signal("currency", 1.0, "order", "a current document's answers before an archived one's (the 2002 floor rules)"),
+    Signal("glossary", 0.5, "score", "a definition (its rules come just before it); whole when the question asks "
+                                     "what a term is"),
+    Signal("variant", 0.5, "score", "a multiplayer or casual-variant rule, unless the question names its variant"),
+    Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
+    Signal("semantic", 0.0, "score", "meaning beyond shared words: the slot for a semantic similarity (not wired: "
+                                     "weight 0)"),
+)}
+
+
+def largest_factor(level_named: bool) -> float:
+    """The largest number a lexical score can be multiplied by in ranking: the product of the score signals'
+    weights above 1 that can apply (the level's only where the question names one)."""
+    factor = 1.0
+    for signal in SIGNALS.values():
+        applies = signal.name != "level" or level_named
+        if signal.acts == "score" and signal.weight > 1.0 and signal.name != "lexical" and applies:
+            factor *= signal.weight
+    return factor
+
+
+def exported() -> dict[str, dict]:
+    """The declaration as the site's worker receives it."""
+    return {name: {"weight": signal.weight, "acts": signal.acts} for name, signal in SIGNALS.items()}
+
+
+class Fact(NamedTuple):
+    """What ranking needs of an entry."""
+    kind: str
+    archived: bool
+    glossary: bool
+    variant: bool
+
+
+class Row(NamedTuple):
+    """What a result shows of an entry, as the browser's display files hold it (browser._display_row)."""
+    number: str
+    title: str
+    heading: str
+    page: int
+    anchor: str
+    penalty: str
+    text: str
+    parent: int          # the parent's position, -1 for none
+    targets: list        # a glossary term's sections, as positions
+    id: str
+    action: str
