@@ -52,6 +52,7 @@ class CheckReport:
     current: int              # the current editions
     sections: int             # in the current editions
     problems: tuple[Problem, ...]
+    languages: tuple[tuple[str, str, str], ...] = ()    # each document's file, language and how it was told
 
     @property
     def errors(self) -> list[Problem]:
@@ -59,7 +60,9 @@ class CheckReport:
 
     def as_json(self) -> dict:
         return {"folder": self.folder, "documents": self.documents, "current": self.current, "sections": self.sections,
-                "problems": [problem.as_json() for problem in self.problems]}
+                "problems": [problem.as_json() for problem in self.problems],
+                "languages": [{"file": file, "language": language, "says": says}
+                              for file, language, says in self.languages]}
 
 
 def notes_folder(sources: Path | str, annotations: Optional[Path | str] = None) -> Optional[Path]:
@@ -93,10 +96,13 @@ def check(sources: Path | str = "sources", use_cache: bool = True,
     if Path(sources).is_file():
         document, problems = load_document(sources, use_cache=use_cache)
         found = (document,) if document is not None else ()
-        return CheckReport(str(sources), len(found), len(found), sum(len(d.sections) for d in found), tuple(problems))
+        return CheckReport(str(sources), len(found), len(found), sum(len(d.sections) for d in found), tuple(problems),
+                           tuple((d.info.source, d.info.language, d.info.language_says) for d in found))
     corpus = load_annotated(sources, annotations, use_cache)
     return CheckReport(str(sources), len(corpus.editions), len(corpus.documents),
-                       sum(len(d.sections) for d in corpus.documents), corpus.all_problems())
+                       sum(len(d.sections) for d in corpus.documents), corpus.all_problems(),
+                       tuple((info.source, info.language, info.language_says)
+                             for info in (*corpus.editions, *corpus.translations)))
 
 
 def export(target: Path | str, sources: Path | str = "sources", alone: bool = False, use_cache: bool = True,
@@ -250,8 +256,7 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
         return _glossary_term(corpus, wanted)
     kind, number = number
     # a bare number is looked for in the kinds whose numbering it fits ("704.5k": the CR; "2.1": IPG, then MTR)
-    wanted_kinds = [kind] if kind else [found for found in kinds.IN_SEARCH_ORDER
-                                          if kinds.BY_ID[found].number.fullmatch(number)]
+    wanted_kinds = [kind] if kind else kinds.numbered_by(number)
     ordered = sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt))
     for wanted_kind in wanted_kinds:
         for document in ordered:

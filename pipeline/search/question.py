@@ -71,6 +71,12 @@ MAX_GROUPS = 24             # words of a question searched (a longer question is
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
+
+def number_kinds(number: str) -> list[str]:
+    """The kinds a bare number is looked for in, in order: the registry's answer ("112a": the floor rules;
+    a number no kind writes so: every kind, in search order)."""
+    return list(kinds.numbered_by(number)) or NUMBER_KINDS
+
 # Document names a question may start with (or hold), and the kind they name.
 DOCUMENT_WORDS = kinds.names()
 _DOCUMENT = "|".join(sorted((re.escape(name).replace(r"\ ", r"\s+") for name in DOCUMENT_WORDS), key=len, reverse=True))
@@ -375,7 +381,8 @@ def browser_rules() -> dict:
         "stemmed_fields": list(STEMMED_FIELDS),
         "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT,
         "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY,
-        "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS, "glossary_targets": GLOSSARY_TARGETS,
+        "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS,
+        "number_patterns": kinds.number_patterns(), "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
         "question_words": sorted(QUESTION_WORDS),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},

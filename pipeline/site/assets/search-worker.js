@@ -472,9 +472,15 @@ function compareNatural(a, b) {
   return x.length - y.length;
 }
 
+// The kinds whose numbering a bare number fits, in search order: the registry's answer (kinds.numbered_by).
+function numberKinds(number) {
+  const fits = rules.number_kinds.filter((id) => new RegExp(`^(?:${rules.number_patterns[id]})$`, "i").test(number));
+  return fits.length ? fits : rules.number_kinds;
+}
+
 async function answerNumber(question, answer, kind, limit) {
   const numbers = await load(manifest.numbers);
-  const kinds = question.kind || kind ? [question.kind || kind] : (/^\d{3}/.test(question.number) ? ["cr"] : rules.number_kinds);
+  const kinds = question.kind || kind ? [question.kind || kind] : numberKinds(question.number);
   const hits = [];
   for (const wanted of kinds) {
     for (const [number, entry] of numbers[wanted] || []) if (number === question.number) hits.push(entry);

@@ -1,0 +1,175 @@
+"""Translations beside the English: a document's language is read from its text, a translation never
+stands in for an English edition, it pairs with the English edition of its date number by number, and
+what does not pair is listed with file and line."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import api, kinds
+from pipeline.cli import main
+from pipeline.corpus import load_corpus, load_translation
+from pipeline.pairing import pair
+from pipeline.read import read_bytes
+from pipeline.read.detect import detect
+from pipeline.read.language import read_language
+from pipeline.search.engine import search
+from pipeline.search.index import KnowledgeBase
+from pipeline.site.publish import index_folder, published
+
+from conftest import CORPUS, FIXTURES, SEEDS
+
+TRANSLATIONS = FIXTURES / "translations"
+CHINESE = TRANSLATIONS / "cr-2026-01-16.zh.txt"
+KOREAN = TRANSLATIONS / "cr-2019-01-25.ko.txt"
+CHINESE_2024 = TRANSLATIONS / "cr-2024-08-02.zh-excerpt.txt"
+
+
+def folder_of(tmp_path: Path, *files: Path, manifest: str = "") -> Path:
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    for file in files:
+        shutil.copyfile(file, folder / file.name)
+    if manifest:
+        (folder / "manifest.toml").write_text(manifest, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def chinese_beside_english(tmp_path_factory):
+    """The English CR of 2026-01-16 and its Chinese translation, the Chinese of 2024 (an older edition's) and
+    the English of that date, and the Korean of 2019 whose English edition is not there."""
+    folder = folder_of(tmp_path_factory.mktemp("zh"), CORPUS / "cr-2026-01-16.txt", CHINESE,
+                       CORPUS / "cr-2024-08-02.txt", CHINESE_2024, KOREAN,
+                       manifest='["cr-2026-01-16.zh.txt"]\ncredit = "The Chinese judge community"\n')
+    return load_corpus(folder)
+
+
+def test_language_is_read_from_the_script_and_the_words():
+    assert read_language(CHINESE.read_text(encoding="utf-8")[:20000]).language == "zh"
+    assert read_language(KOREAN.read_text(encoding="utf-8-sig")[:20000]).language == "ko"
+    assert read_language((CORPUS / "cr-2026-01-16.txt").read_text(encoding="utf-8")[:20000]).language == "en"
+    french = "Les règles complètes de Magic sont la référence ultime pour les joueurs et les arbitres. " * 30
+    found = read_language(french)
+    assert found.language is None and "few common words" in found.says
+    kana = "マジック：ザ・ギャザリング 総合ルール です。これはルールの説明です。" * 30
+    assert read_language(kana).language is None
+
+
+def test_a_translation_s_edition_is_read_in_its_own_language():
+    found = detect(read_bytes(CHINESE.read_bytes(), "中文.txt"))     # no date in the name: from the text
+    assert (found.kind, found.language, found.edition, found.edition_line) == ("cr", "zh", "2026-01-16", 3)
+    assert found.title == "万智牌完整规则"
+    korean = detect(read_bytes(KOREAN.read_bytes(), "korean.txt"))
+    assert (korean.language, korean.edition) == ("ko", "2019-01-25")
+
+
+def test_a_chinese_cr_is_never_the_english_cr(chinese_beside_english):
+    corpus = chinese_beside_english
+    current = corpus.document("cr")
+    assert current.info.source == "cr-2026-01-16.txt" and current.info.language == "en"
+    assert all(info.language == "en" for info in corpus.editions)
+    assert all("践踏" not in section.title for section in current.sections)
+    paired = {info.source: info.translates for info in corpus.translations}
+    assert paired["cr-2026-01-16.zh.txt"] == "cr"
+
+
+def test_a_chinese_cr_alone_is_no_cr_at_all(tmp_path):
+    # dropped into a folder without its English edition: no current CR, a warning naming the file
+    corpus = load_corpus(folder_of(tmp_path, CHINESE, SEEDS / "000_d5f726d99ad04a53.txt",
+                                   manifest='["000_d5f726d99ad04a53.txt"]\nkind = "floor"\n'))
+    assert corpus.document("cr") is None and not corpus.translations
+    said = [problem for problem in corpus.problems if problem.file == CHINESE.name]
+    assert said and "no English edition of that date" in said[0].message and said[0].line == 3
+
+
+def test_an_older_edition_s_translation_goes_with_that_edition(chinese_beside_english):
+    corpus = chinese_beside_english
+    older = next(info for info in corpus.translations if info.source == CHINESE_2024.name)
+    english = next(info for info in corpus.editions if info.source == "cr-2024-08-02.txt")
+    assert older.translates == english.id != "cr" and older.edition == english.edition == "2024-07-30"
+    assert not older.current
+    document = load_translation(corpus, "zh", english.id)
+    rule = document.section(f"{english.id}:100.1")
+    assert (rule.title + rule.text).startswith("这些万智牌规则")
+
+
+def test_a_translation_without_its_english_edition_is_reported_by_name(chinese_beside_english):
+    corpus = chinese_beside_english
+    assert KOREAN.name not in {info.source for info in corpus.translations}
+    said = [problem.message for problem in corpus.problems if problem.file == KOREAN.name]
+    assert any("Korean translation" in message and "2019-01-25" in message and "not published" in message
+               for message in said)
+
+
+def test_the_credit_comes_from_the_manifest(chinese_beside_english):
+    info = next(info for info in chinese_beside_english.translations if info.source == CHINESE.name)
+    assert info.credit == "The Chinese judge community"
+
+
+def test_what_does_not_pair_is_listed_with_file_and_line(tmp_path):
+    corpus = load_corpus(folder_of(tmp_path, CORPUS / "cr-2019-01-25.txt", KOREAN))
+    english = corpus.document("cr")
+    korean = load_translation(corpus, "ko", "cr")
+    pairing, problems = pair(korean, english)
+    assert "701.21" in pairing.untranslated and pairing.translated > 2000
+    assert "302.4b" in pairing.missing
+    listed = {problem.message.split()[0]: problem for problem in corpus.problems if problem.file == KOREAN.name}
+    assert listed["701.21"].line == 2941 and "left in English" in listed["701.21"].message
+    assert listed["302.4b"].line == korean.section("cr:302.4a").line and "not in the Korean" in listed["302.4b"].message
+
+
+def test_the_chinese_of_2026_pairs_number_for_number(chinese_beside_english):
+    corpus = chinese_beside_english
+    assert not [problem for problem in corpus.problems if problem.file == CHINESE.name]
+    chinese, english = load_translation(corpus, "zh", "cr"), corpus.document("cr")
+    pairing, _ = pair(chinese, english)
+    assert not pairing.missing and not pairing.extra and not pairing.untranslated
+    assert chinese.section("cr:702.19b").text.startswith("具有践踏的攻击生物")
+
+
+def test_check_says_what_language_each_document_is_in(tmp_path, capsys):
+    folder = folder_of(tmp_path, CORPUS / "cr-2026-01-16.txt", CHINESE)
+    assert main(["check", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "in English: 1 document(s)" in out
+    assert "cr-2026-01-16.zh.txt: Simplified Chinese (Simplified Chinese by its script" in out
+
+
+def test_a_language_the_site_does_not_know_is_an_error_with_its_file(tmp_path):
+    text = "Comprehensive Rules\n\nEffective January 16, 2026\n\n" + "".join(
+        f"100.{n}. Les règles sont la référence ultime pour les joueurs et les arbitres du jeu.\n\n"
+        for n in range(1, 40))
+    (tmp_path / "cr-fr.txt").write_text(text, encoding="utf-8")
+    corpus = load_corpus(tmp_path)
+    errors = [problem for problem in corpus.problems if problem.file == "cr-fr.txt"]
+    assert errors and errors[0].severity == "error" and "cannot tell what language" in errors[0].message
+    assert corpus.document("cr") is None
+
+
+def test_the_manifest_may_say_the_language(tmp_path):
+    from pipeline.read.manifest import load_manifest
+    (tmp_path / "manifest.toml").write_text('["a.txt"]\nlanguage = "zh"\n\n["b.txt"]\nlanguage = "xx"\n')
+    entries, problems = load_manifest(tmp_path)
+    assert entries["a.txt"].language == "zh"
+    assert problems and problems[0].line == 4 and "language must be one of" in problems[0].message
+
+
+def test_a_number_is_routed_by_the_registry_alone():
+    assert kinds.numbered_by("112a") == ("floor",)
+    assert kinds.numbered_by("704.5k") == ("cr",)
+    assert kinds.numbered_by("2.1") == ("ipg", "mtr")
+    assert kinds.numbered_by("112") == ("cr", "floor")
+
+
+def test_show_and_search_agree_on_112a(built_site, frozen_corpus):
+    knowledge_base = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
+    try:
+        found = search(knowledge_base, "112a")
+    finally:
+        knowledge_base.close()
+    document, section = api.find_section(frozen_corpus, "112a")
+    assert section.id == "floor:112a"
+    assert found.results and found.results[0].id == "floor:112a" and not found.notice
