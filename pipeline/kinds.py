@@ -37,6 +37,7 @@ class Language:
     untranslated: str = ""          # "this rule is not translated: the English", in the language
     credit: str = ""                # "translated by", in the language
     english_label: str = "English"  # the English text, as a button in the language names it
+    example: str = "Example:"       # how it starts an example (a paragraph of its own on the pages)
 
 
 ENGLISH = Language("en", "English", "English", "", frozenset(
@@ -47,7 +48,8 @@ LANGUAGES: tuple[Language, ...] = (
              dates=(re.compile(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*(?P<day>\d{1,2})\s*日"),),
              spaced=False,
              unofficial="本译文为非官方翻译，仅供参考；规则以英文原文为准。",
-             untranslated="此条规则尚无译文，以下为英文原文。", credit="译者", english_label="英文原文"),
+             untranslated="此条规则尚无译文，以下为英文原文。", credit="译者", english_label="英文原文",
+             example="例如："),
     Language("ko", "한국어", "Korean", "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",
              dates=(re.compile(r"(?P<year>\d{4})\s*년\s*(?P<month>\d{1,2})\s*월\s*(?P<day>\d{1,2})\s*일"),),
              unofficial="이 번역은 비공식 번역입니다. 영어 원문이 우선합니다.",

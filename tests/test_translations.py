@@ -173,3 +173,52 @@ def test_show_and_search_agree_on_112a(built_site, frozen_corpus):
     document, section = api.find_section(frozen_corpus, "112a")
     assert section.id == "floor:112a"
     assert found.results and found.results[0].id == "floor:112a" and not found.notice
+
+
+# -- the pages in the language ------------------------------------------------------------------------------
+
+def test_a_translated_rule_is_on_its_own_page_beside_its_number(built_site):
+    page = (built_site / "zh" / "cr" / "702" / "index.html").read_text(encoding="utf-8")
+    start = page.index('id="702.19b"')
+    rule = page[start:page.index("</section>", start)]
+    assert "具有践踏的攻击生物之操控者" in rule
+    english = rule[rule.index('<details class="rk-en" lang="en">'):]
+    assert "<summary>英文原文</summary>" in english and "The controller of an attacking creature with trample" in english
+    assert 'lang="zh"' in page and "本译文为非官方翻译" in page
+    assert kinds.UNOFFICIAL_IN_ENGLISH in page and "Chinese judge community" in page
+
+
+def test_the_english_page_links_its_translation(built_site):
+    page = (built_site / "cr" / "702" / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="alternate" hreflang="zh" href="../../zh/cr/702/">' in page
+    assert 'data-rk-language="zh">简体中文</a>' in page
+    translated = (built_site / "zh" / "cr" / "702" / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="alternate" hreflang="en" href="../../../cr/702/">' in translated
+
+
+def test_typed_addresses_work_in_the_language(built_site):
+    shortcut = built_site / "zh" / "cr" / "702.19b" / "index.html"
+    assert shortcut.read_bytes() == (built_site / "cr" / "702.19b" / "index.html").read_bytes()
+    assert (built_site / "zh" / "assets" / "typed-numbers.json").read_bytes() == (
+        built_site / "assets" / "typed-numbers.json").read_bytes()
+
+
+def test_a_rule_not_translated_shows_the_english_and_says_so(frozen_corpus):
+    from dataclasses import replace
+
+    from pipeline.addresses import address_corpus
+    from pipeline.model import Block
+    from pipeline.site.translated import translated_pages
+    english = frozen_corpus.document("cr")
+    # a translation of one rule (702.19b); 702.19c missing; the others left in English
+    sections = tuple(replace(section, blocks=(Block("paragraph", "具有践踏的攻击生物之操控者……"),))
+                     if section.number == "702.19b" else section
+                     for section in english.sections if section.number != "702.19c")
+    fake = replace(english, info=replace(english.info, language="zh", source="fake.zh.txt"), sections=sections)
+    page = translated_pages(address_corpus(frozen_corpus), [(fake, english)]).pages["zh/cr/702.md"].body
+    rules = {part.split('"', 1)[0]: part for part in page.split('<section class="rk-tr-rule')[1:]
+             for part in [part[part.index('id="') + 4:]]}
+    assert "具有践踏的攻击生物之操控者" in rules["702.19b"] and "此条规则尚无译文" not in rules["702.19b"]
+    for number in ("702.19c", "702.19d"):
+        assert "此条规则尚无译文" in rules[number] and "Not translated" in rules[number]
+    assert "its damage is assigned to the defending player" in rules["702.19d"]     # its English

@@ -21,7 +21,7 @@ MANIFEST_NAME = "manifest.toml"
 SAFE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
 # Folders of the site that a document id must not take.
 RESERVED_IDS = {"assets", "data", "search", "changes", "history", "penalties", "regular", "offline",
-                "search-tips", "editions", "sitemap", "404"}
+                "search-tips", "editions", "sitemap", "404", *kinds.LANGUAGE_BY_ID}
 EDITION = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_TITLE = 200
