@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from . import annotate, kinds
+from . import annotate, cache, kinds
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, load_edition, rename_document
 from .export import annotation_json, document_json, ref_json, section_json
@@ -139,6 +139,12 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
     from .search.engine import search as search_index
     from .search.index import KnowledgeBase
     from .search.indexing import index_for_sources
+    from .search.translated import answer_from_folder, asked_in
+    if asked_in(query) is not None:        # a question in a translation's language: its rules, in it
+        found = answer_from_folder(index, query, limit) if index is not None else \
+            _search_translations(query, sources, limit)
+        if found is not None:
+            return found
     if index is None:
         if not Path(sources).is_dir():
             raise UsageError(f"no sources folder {sources}")
@@ -265,6 +271,28 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
                 if section is not None:
                     return document, section
     return None
+
+
+def _search_translations(query: str, sources: Path | str, limit: int):
+    """A question in a translation's language, answered from the translations of `sources` (the same data
+    and ranking as the site's: search.translated), kept in the cache under the files' bytes."""
+    from .search.translated import asked_in, translated_answer, translated_data
+    from .site.collect import translations
+    from .site.translated import search_entries
+    if not Path(sources).is_dir():
+        raise UsageError(f"no sources folder {sources}")
+    corpus = load_corpus(sources)
+    language = asked_in(query)
+    infos = [info for info in corpus.translations if info.language == language and info.current]
+    if not infos:
+        return None
+    key = cache.key("translated-search", language or "", *(info.sha256 + info.translates for info in infos),
+                    *(info.sha256 for info in corpus.editions if info.current))
+
+    def data() -> dict:
+        pairs = [pair for pair in translations(corpus) if pair[0].info.language == language and pair[1].info.current]
+        return translated_data(language, search_entries(address_corpus(corpus), pairs).get(language, []))
+    return translated_answer(cache.remembered(key, data), query, limit)
 
 
 def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, GlossaryEntry]]:

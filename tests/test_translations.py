@@ -3,6 +3,7 @@ stands in for an English edition, it pairs with the English edition of its date 
 what does not pair is listed with file and line."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -222,3 +223,61 @@ def test_a_rule_not_translated_shows_the_english_and_says_so(frozen_corpus):
     for number in ("702.19c", "702.19d"):
         assert "此条规则尚无译文" in rules[number] and "Not translated" in rules[number]
     assert "its damage is assigned to the defending player" in rules["702.19d"]     # its English
+
+
+# -- search in the language ---------------------------------------------------------------------------------
+
+CHINESE_QUESTIONS = ["践踏", "飞行", "死触", "状态检查动作", "阻挡生物", "衍生物", "踏", "践踏 飞行", "龘靐齉爩",
+                     "连击和先攻", "宣告攻击者", "trample 践踏"]
+
+
+def test_a_chinese_question_finds_its_rule_in_the_cli(sources_dir, capsys):
+    assert main(["search", "践踏", "--sources", str(sources_dir)]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if re.match(r"\s*\d+\.\s", line)]
+    assert "cr:702.19 " in lines[0] and "践踏" in lines[0] and "cr:702.19a" in lines[1]
+
+
+def test_a_chinese_question_finds_its_rule_in_the_api(sources_dir):
+    answer = api.search("践踏", sources_dir)
+    assert [result.id for result in answer.results[:3]] == ["cr:702.19", "cr:702.19a", "cr:702.19b"]
+    assert answer.results[0].url == "zh/cr/702/#702.19"
+
+
+def test_the_site_s_search_and_python_answer_chinese_alike(built_site):
+    import json
+    import subprocess
+
+    from pipeline.search.translated import search_translated
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node on this machine")
+    data = json.loads((built_site / "search" / "translated-zh.json").read_text(encoding="utf-8"))
+    listed = json.loads((built_site / "search" / "translated.json").read_text(encoding="utf-8"))["languages"]
+    script = (built_site / "search" / "translated-search.js").as_posix()
+    program = (f"const t = require({json.dumps(script)}); const fs = require('fs');"
+               f"const data = JSON.parse(fs.readFileSync({json.dumps(str(built_site / 'search' / 'translated-zh.json'))}));"
+               f"const qs = {json.dumps(CHINESE_QUESTIONS, ensure_ascii=False)};"
+               f"const letters = {json.dumps(listed['zh']['letters'], ensure_ascii=False)};"
+               "console.log(JSON.stringify(qs.map(q => [t.translatedLanguage(q, " + json.dumps(listed, ensure_ascii=False)
+               + "), t.translatedSearch(data, letters, q, 10).map(r => r.id)])));")
+    out = subprocess.run([node, "-e", program], capture_output=True, text=True, check=True, timeout=60).stdout
+    in_browser = json.loads(out)
+    in_python = [["zh", [found["id"] for found in search_translated(data, question, 10)]] for question in CHINESE_QUESTIONS]
+    assert in_browser == in_python
+    assert in_python[0][1][:2] == ["cr:702.19", "cr:702.19a"] and not in_python[8][1]
+
+
+def test_the_site_s_search_box_finds_trample_in_chinese(built_site):
+    from test_search_agreement import NODE, Worker
+    if NODE is None:
+        pytest.skip("no node on this machine")
+    worker = Worker(built_site / "search")
+    try:
+        answer = worker.answer("践踏")
+        english = worker.answer("trample")
+    finally:
+        worker.close()
+    assert answer["language"] == "zh" and answer["results"][0]["id"] == "cr:702.19"
+    assert answer["results"][0]["url"] == "zh/cr/702/#702.19" and answer["results"][0]["title"] == "践踏"
+    assert "language" not in english and english["results"][0]["id"] == "cr:702.19"

@@ -26,7 +26,8 @@ from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
 # Assets that live elsewhere than assets/: the service worker at the root (its scope is the whole
 # site), the search worker beside the files it reads.
-ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js"}
+ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js",
+                "translated-search.js": "search/translated-search.js"}
 
 
 @dataclass
@@ -125,6 +126,7 @@ def _add_translations(plan: SitePlan, part: translated.TranslatedPages) -> None:
     """The translations' pages, and on each English page that has one its languages (a bar, hreflang links)."""
     plan.pages.update(part.pages)
     plan.links.update(part.links)
+    plan.files.update(part.files)
     for language in {path.split("/", 1)[0] for path in part.links}:      # the typed numbers they forward to
         plan.links[translated.folder(language, shortcuts.NUMBERS)] = shortcuts.NUMBERS
     for path, alternates in part.alternates.items():

@@ -10,6 +10,7 @@ translations: no I/O, no mkdocs; every piece of source text is escaped here.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Optional
@@ -18,6 +19,7 @@ from .. import kinds
 from ..addresses import Addresses, anchor_of
 from ..model import Document, Section
 from ..pairing import left_in_english
+from ..search import translated as translated_search
 from .pages import Page
 from .render import blocks_html, esc, examples_html
 
@@ -55,6 +57,8 @@ def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]
         else:
             _older(found, translation, english, language)
     languages = {translation.info.language for translation, english in pairs if english.info.current}
+    _search_files(found, addresses, [(translation, english) for translation, english in pairs
+                                     if english.info.current])
     for path, target in (typed or {}).items():
         for code in languages:
             if path.split("/")[0] in {english.id for translation, english in pairs
@@ -240,3 +244,42 @@ def language_bar(page: str, alternates: list[tuple[str, str]]) -> str:
         for code, path in alternates if code in kinds.LANGUAGE_BY_ID)
     return (f'<p class="rk-languages" data-rk-alternates>{links}</p>'
             f'<script src="{esc(root)}{CHOICE_SCRIPT}" defer></script>')
+
+
+def _search_files(found: TranslatedPages, addresses: Addresses, pairs: list[tuple[Document, Document]]) -> None:
+    """The search of each language (search/translated-zh.json) and the list of them (search/translated.json),
+    which the browser's worker reads only for a question written in another script than the English."""
+    entries = search_entries(addresses, pairs)
+    if not entries:
+        return
+    listed = {}
+    shorts = {translation.info.language: {english.id: f"{kinds.short_name(english.info.kind)} · "
+                                                      f"{kinds.LANGUAGE_BY_ID[translation.info.language].name}"
+                                          for _, english in pairs} for translation, _ in pairs}
+    for code, rows in sorted(entries.items()):
+        name = translated_search.FILE.format(language=code)
+        found.files[f"search/{name}"] = json.dumps(translated_search.translated_data(code, rows),
+                                                   ensure_ascii=False, separators=(",", ":"))
+        listed[code] = {"letters": kinds.LANGUAGE_BY_ID[code].letters, "file": name, "short": shorts.get(code, {})}
+    found.files["search/translated.json"] = json.dumps({"languages": listed}, ensure_ascii=False,
+                                                       separators=(",", ":"))
+
+
+def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]]) -> dict[str, list]:
+    """Each language's translated rules as search entries: (id, number, title, site URL, text)."""
+    found: dict[str, list] = {}
+    for translation, english in pairs:
+        language = kinds.language(translation.info.language)
+        if language is None:
+            continue
+        ours = {section.id: section for section in translation.sections}
+        rows = found.setdefault(language.id, [])
+        for section in english.sections:
+            translated = ours.get(section.id)
+            link = addresses.link(section.id)
+            if translated is None or link is None or left_in_english(translated, language.id):
+                continue
+            title = translated.title if section.title else ""
+            rows.append((section.id, section.number, title, f"{language.id}/{link}",
+                         " ".join(_texts(section, translated, language))))
+    return found

@@ -10,6 +10,9 @@
  * Messages out: {id, answer: {query (as searched), asked (as typed), suggestion, notice, error, results: [...]}, ms}
  */
 "use strict";
+try {                 // search in the translations (offline without it, the English search still answers)
+  if (typeof importScripts === "function") importScripts("translated-search.js");
+} catch (error) { /* not saved offline */ }
 
 let manifest = null;
 let rules = null;
@@ -563,6 +566,9 @@ function snippet(text, marks, size = 180) {
 
 async function search(query, limit = 10, kind = null) {
   await ready();
+  // a question in a translation's language is answered from its file (assets/translated-search.js)
+  const translated = typeof translatedAnswer === "function" ? await translatedAnswer(query, limit, load) : null;
+  if (translated) return translated;
   const answer = {query, asked: query, suggestion: null, notice: null, error: null, results: []};
   let question;
   try {
