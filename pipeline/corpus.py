@@ -148,12 +148,18 @@ def _translations(candidates: list[_Candidate], corpus: Corpus,
         outline = _parse_outline(candidate.path, info, use_cache)
         if outline is None or not _usable(outline, problems):
             continue
-        taken[first.language, paired.id] = first.source
-        found.append(outline.info)
         problems.extend(cache.remembered(
             cache.key("pairing", info.sha256, paired.sha256, repr(outline.info), repr(paired)),
             lambda path=candidate.path, info=outline.info: _pairing_problems(corpus, path, info, use_cache),
             use_cache))
+        if not (outline.info.complete or outline.info.excerpt):      # nothing published half
+            problems.append(Problem(WARNING, first.source, None,
+                                    "this translation did not pass its checks (its errors are listed above): it "
+                                    "is not published (a translation of a part on purpose is `excerpt = true` in "
+                                    "sources/manifest.toml)"))
+            continue
+        taken[first.language, paired.id] = first.source
+        found.append(outline.info)
     return found, problems
 
 

@@ -44,7 +44,8 @@ def chinese_beside_english(tmp_path_factory):
     the English of that date, and the Korean of 2019 whose English edition is not there."""
     folder = folder_of(tmp_path_factory.mktemp("zh"), CORPUS / "cr-2026-01-16.txt", CHINESE,
                        CORPUS / "cr-2024-08-02.txt", CHINESE_2024, KOREAN,
-                       manifest='["cr-2026-01-16.zh.txt"]\ncredit = "The Chinese judge community"\n')
+                       manifest='["cr-2026-01-16.zh.txt"]\ncredit = "The Chinese judge community"\n\n'
+                                '["cr-2024-08-02.zh-excerpt.txt"]\nexcerpt = true\n')
     return load_corpus(folder)
 
 
@@ -281,3 +282,43 @@ def test_the_site_s_search_box_finds_trample_in_chinese(built_site):
     assert answer["language"] == "zh" and answer["results"][0]["id"] == "cr:702.19"
     assert answer["results"][0]["url"] == "zh/cr/702/#702.19" and answer["results"][0]["title"] == "践踏"
     assert "language" not in english and english["results"][0]["id"] == "cr:702.19"
+
+
+
+# -- hostile or broken translations -------------------------------------------------------------------------
+
+def test_a_truncated_translation_is_not_published_half(tmp_path):
+    corpus = load_corpus(folder_of(tmp_path, CORPUS / "cr-2024-08-02.txt", CHINESE_2024))
+    assert not corpus.translations
+    said = [problem for problem in corpus.problems if problem.file == CHINESE_2024.name]
+    assert any(problem.severity == "error" and problem.line == 1499 and "truncated" in problem.message
+               for problem in said)
+    assert any("is not published" in problem.message for problem in said)
+
+
+def test_a_translation_s_own_numbering_faults_are_listed_with_file_and_line(tmp_path):
+    text = CHINESE.read_text(encoding="utf-8").replace("702.19c 践踏鹏洛客", "702.19b 践踏鹏洛客", 1)
+    (tmp_path / "sources").mkdir()
+    shutil.copyfile(CORPUS / "cr-2026-01-16.txt", tmp_path / "sources" / "cr-2026-01-16.txt")
+    (tmp_path / "sources" / "cr-2026-01-16.zh.txt").write_text(text, encoding="utf-8")
+    corpus = load_corpus(tmp_path / "sources")
+    said = {problem.message.split()[0]: problem for problem in corpus.problems if problem.file.endswith(".zh.txt")}
+    assert said["702.19b"].line == 4073 and "duplicate number" in said["702.19b"].message
+    assert said["702.19c"].line == 4073 and "not in the Simplified Chinese translation" in said["702.19c"].message
+
+
+def test_markup_in_a_translation_is_text_on_its_page(frozen_corpus):
+    from dataclasses import replace
+
+    from pipeline.addresses import address_corpus
+    from pipeline.model import Block
+    from pipeline.site.translated import translated_pages
+    english = frozen_corpus.document("cr")
+    payload = '<script>alert(1)</script><img src=x onerror=alert(2)>践踏'
+    sections = tuple(replace(section, blocks=(Block("paragraph", payload),), title="<b>践踏</b>")
+                     if section.number.startswith("702.19") else section for section in english.sections)
+    fake = replace(english, info=replace(english.info, language="zh", source="x.zh.txt", credit="<i>x</i>"),
+                   sections=sections)
+    page = translated_pages(address_corpus(frozen_corpus), [(fake, english)]).pages["zh/cr/702.md"].body
+    assert "<script>alert" not in page and "<img" not in page and "<b>" not in page and "<i>x" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;i&gt;x&lt;/i&gt;" in page
