@@ -118,7 +118,8 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     plan.pages.update(typed.pages)
     plan.files.update(typed.files)
     plan.links.update(typed.links)
-    _add_translations(plan, translated.translated_pages(addresses, list(build.translations), typed.links))
+    _add_translations(plan, translated.translated_pages(addresses, list(build.translations), typed.links,
+                                                        typed.files[shortcuts.SHORTCUT]))
     return plan
 
 

@@ -43,10 +43,11 @@ def folder(language: str, path: str) -> str:
 
 
 def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]],
-                     typed: Optional[dict[str, str]] = None, shortcut: str = "") -> TranslatedPages:
+                     typed: Optional[dict[str, str]] = None, number_page: str = "") -> TranslatedPages:
     """The pages of each (translation, English edition) pair: a current edition's at its English pages'
     addresses under the language's folder; an older edition's on one page (as its English reader is).
-    `typed` are the English typed numbers' addresses (`cr/702.19b/index.html`) and the page they share."""
+    `typed` are the English typed numbers' addresses (`cr/702.19b/index.html`) and the page they share,
+    `number_page` that page's text (a language's copy sends a number it cannot place to the one search)."""
     found = TranslatedPages()
     for translation, english in pairs:
         language = kinds.language(translation.info.language)
@@ -59,11 +60,18 @@ def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]
     languages = {translation.info.language for translation, english in pairs if english.info.current}
     _search_files(found, addresses, [(translation, english) for translation, english in pairs
                                      if english.info.current])
-    for path, target in (typed or {}).items():
-        for code in languages:
-            if path.split("/")[0] in {english.id for translation, english in pairs
-                                      if english.info.current and translation.info.language == code}:
-                found.links[folder(code, path)] = target
+    for code in sorted({translation.info.language for translation, _ in pairs} & set(kinds.LANGUAGE_BY_ID)):
+        found.pages[folder(code, "index.md")] = _home(code, pairs)
+    for code in languages:
+        translated_ids = {english.id for translation, english in pairs
+                          if english.info.current and translation.info.language == code}
+        shared = folder(code, "assets/number.html")
+        for path in typed or {}:
+            if path.split("/")[0] in translated_ids:
+                found.links[folder(code, path)] = shared
+        # one level deeper than the English: its links and its fallback to the search go one level up more
+        found.files[shared] = (number_page.replace('href="../../search/"', 'href="../../../search/"')
+                               .replace('root + "search/?q="', 'root + "../search/?q="'))
     return found
 
 
@@ -283,3 +291,19 @@ def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]])
             rows.append((section.id, section.number, title, f"{language.id}/{link}",
                          " ".join(_texts(section, translated, language))))
     return found
+
+
+def _home(code: str, pairs: list[tuple[Document, Document]]) -> Page:
+    """A language's front page (`zh/`): its translations, each beside the edition it translates."""
+    language = kinds.LANGUAGE_BY_ID[code]
+    path = folder(code, "index.md")
+    rows = "".join(
+        f'<li><a href="{esc(Addresses.relative(Addresses(), path, folder(code, f"{english.id}/index.md")))}">'
+        f'{esc(translation.info.title)}</a> <span lang="en">({esc(kinds.short_name(english.info.kind))} '
+        f'{esc(english.info.edition or english.id)}{"" if english.info.current else ", an older edition"})</span></li>'
+        for translation, english in pairs if translation.info.language == code)
+    body = (f'<h1 id="top">{esc(language.name)}</h1>'
+            f'<div class="admonition warning rk-unofficial" role="note"><p>{esc(language.unofficial)}</p>'
+            f'<p lang="en">{esc(kinds.UNOFFICIAL_IN_ENGLISH)}</p></div><ul class="rk-contents">{rows}</ul>'
+            f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
+    return Page(path, language.name, _wrap(language, body), description=f"{language.english} translations")
