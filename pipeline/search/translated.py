@@ -20,7 +20,7 @@ from .. import kinds
 
 TITLE_WEIGHT = 3
 COVERAGE = 0.6            # share of the question's grams an entry must hold
-SNIPPET = 160             # characters of an entry's text kept for its snippet
+SNIPPET = 80              # characters of an entry's text kept for its snippet
 FILE = "translated-{language}.json"
 
 
@@ -50,7 +50,8 @@ def grams(text: str, language: str) -> list[str]:
 
 def translated_data(language: str, entries: list[tuple[str, str, str, str, str]]) -> dict:
     """The search file of a language: its entries ([id, number, title, url, text excerpt]) and, for each
-    gram, the entries holding it with the weight of the best place it is in ([entry, weight], entry order)."""
+    gram, the entries holding it, in entry order: an entry's position, or ~position (-position - 1) where the
+    gram is in its title (it weighs TITLE_WEIGHT there)."""
     postings: dict[str, dict[int, int]] = {}
     for position, (_, _, title, _, text) in enumerate(entries):
         for weight, part in ((TITLE_WEIGHT, title), (1, text)):
@@ -60,7 +61,8 @@ def translated_data(language: str, entries: list[tuple[str, str, str, str, str]]
     return {"language": language, "title_weight": TITLE_WEIGHT, "coverage": COVERAGE,
             "entries": [[entry_id, number, title, url, text[:SNIPPET]]
                         for entry_id, number, title, url, text in entries],
-            "grams": {gram: [[position, weight] for position, weight in sorted(held.items())]
+            "grams": {gram: [~position if weight == TITLE_WEIGHT else position
+                             for position, weight in sorted(held.items())]
                       for gram, held in sorted(postings.items())}}
 
 
@@ -77,7 +79,8 @@ def search_translated(data: dict, query: str, limit: int = 10) -> list[dict]:
         if not postings:
             continue
         rarity = math.log(1 + total / len(postings))
-        for position, weight in postings:
+        for posting in postings:
+            position, weight = (~posting, data["title_weight"]) if posting < 0 else (posting, 1)
             scores[position] = scores.get(position, 0.0) + rarity * weight
             held[position] = held.get(position, 0) + 1
     least = math.ceil(len(wanted) * data["coverage"])

@@ -34,7 +34,8 @@ function translatedSearch(data, letters, query, limit = 10) {
     const postings = data.grams[gram] || [];
     if (!postings.length) continue;
     const rarity = Math.log(1 + total / postings.length);
-    for (const [position, weight] of postings) {
+    for (const posting of postings) {     // ~position: in the entry's title
+      const [position, weight] = posting < 0 ? [~posting, data.title_weight] : [posting, 1];
       scores.set(position, (scores.get(position) || 0) + rarity * weight);
       held.set(position, (held.get(position) || 0) + 1);
     }
