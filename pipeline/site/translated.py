@@ -25,6 +25,7 @@ from .render import blocks_html, esc, examples_html
 
 CHOICE_SCRIPT = "assets/translations.js"      # remembers the language chosen, opens the English side by side
 STYLE = "assets/translations.css"
+BAR_LINK = "display:inline-block;min-height:44px;line-height:44px;padding:0 .4em"   # a touch target
 # A rule number written in a translation ("参见规则510", "702.19b所述"): linked where the edition has it.
 NUMBER_IN_TEXT = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?![\d])")
 
@@ -248,9 +249,11 @@ def language_bar(page: str, alternates: list[tuple[str, str]]) -> str:
     root = Addresses.relative(Addresses(), page, "index.md")
     links = " · ".join(
         f'<a href="{esc(Addresses.relative(Addresses(), page, path))}" hreflang="{esc(code)}" lang="{esc(code)}" '
-        f'data-rk-language="{esc(code)}">{esc(kinds.LANGUAGE_BY_ID[code].name)}</a>'
+        f'data-rk-language="{esc(code)}" title="{esc(kinds.LANGUAGE_BY_ID[code].english)} (unofficial translation)" '
+        f'style="{BAR_LINK}">{esc(kinds.LANGUAGE_BY_ID[code].name)}</a>'
         for code, path in alternates if code in kinds.LANGUAGE_BY_ID)
-    return (f'<p class="rk-languages" data-rk-alternates>{links}</p>'
+    # styled in place: an English page loads no stylesheet of the translations' for one line
+    return (f'<p class="rk-languages" data-rk-alternates style="margin:0 0 .4em;font-size:.85em">{links}</p>'
             f'<script src="{esc(root)}{CHOICE_SCRIPT}" defer></script>')
 
 
