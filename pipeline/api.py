@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from . import annotate, kinds
+from . import annotate, cache, kinds
 from .addresses import address_corpus, glossary_id
 from .corpus import load_corpus, load_document, load_edition, rename_document
 from .export import annotation_json, document_json, ref_json, section_json
@@ -52,6 +52,7 @@ class CheckReport:
     current: int              # the current editions
     sections: int             # in the current editions
     problems: tuple[Problem, ...]
+    languages: tuple[tuple[str, str, str], ...] = ()    # each document's file, language and how it was told
 
     @property
     def errors(self) -> list[Problem]:
@@ -59,7 +60,9 @@ class CheckReport:
 
     def as_json(self) -> dict:
         return {"folder": self.folder, "documents": self.documents, "current": self.current, "sections": self.sections,
-                "problems": [problem.as_json() for problem in self.problems]}
+                "problems": [problem.as_json() for problem in self.problems],
+                "languages": [{"file": file, "language": language, "says": says}
+                              for file, language, says in self.languages]}
 
 
 def notes_folder(sources: Path | str, annotations: Optional[Path | str] = None) -> Optional[Path]:
@@ -93,10 +96,13 @@ def check(sources: Path | str = "sources", use_cache: bool = True,
     if Path(sources).is_file():
         document, problems = load_document(sources, use_cache=use_cache)
         found = (document,) if document is not None else ()
-        return CheckReport(str(sources), len(found), len(found), sum(len(d.sections) for d in found), tuple(problems))
+        return CheckReport(str(sources), len(found), len(found), sum(len(d.sections) for d in found), tuple(problems),
+                           tuple((d.info.source, d.info.language, d.info.language_says) for d in found))
     corpus = load_annotated(sources, annotations, use_cache)
     return CheckReport(str(sources), len(corpus.editions), len(corpus.documents),
-                       sum(len(d.sections) for d in corpus.documents), corpus.all_problems())
+                       sum(len(d.sections) for d in corpus.documents), corpus.all_problems(),
+                       tuple((info.source, info.language, info.language_says)
+                             for info in (*corpus.editions, *corpus.translations)))
 
 
 def export(target: Path | str, sources: Path | str = "sources", alone: bool = False, use_cache: bool = True,
@@ -133,6 +139,12 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
     from .search.engine import search as search_index
     from .search.index import KnowledgeBase
     from .search.indexing import index_for_sources
+    from .search.translated import answer_from_folder, asked_in
+    if asked_in(query) is not None:        # a question in a translation's language: its rules, in it
+        found = answer_from_folder(index, query, limit) if index is not None else \
+            _search_translations(query, sources, limit)
+        if found is not None:
+            return found
     if index is None:
         if not Path(sources).is_dir():
             raise UsageError(f"no sources folder {sources}")
@@ -250,8 +262,7 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
         return _glossary_term(corpus, wanted)
     kind, number = number
     # a bare number is looked for in the kinds whose numbering it fits ("704.5k": the CR; "2.1": IPG, then MTR)
-    wanted_kinds = [kind] if kind else [found for found in kinds.IN_SEARCH_ORDER
-                                          if kinds.BY_ID[found].number.fullmatch(number)]
+    wanted_kinds = [kind] if kind else kinds.numbered_by(number)
     ordered = sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt))
     for wanted_kind in wanted_kinds:
         for document in ordered:
@@ -260,6 +271,28 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
                 if section is not None:
                     return document, section
     return None
+
+
+def _search_translations(query: str, sources: Path | str, limit: int):
+    """A question in a translation's language, answered from the translations of `sources` (the same data
+    and ranking as the site's: search.translated), kept in the cache under the files' bytes."""
+    from .search.translated import asked_in, translated_answer, translated_data
+    from .site.collect import translations
+    from .site.translated import search_entries
+    if not Path(sources).is_dir():
+        raise UsageError(f"no sources folder {sources}")
+    corpus = load_corpus(sources)
+    language = asked_in(query)
+    infos = [info for info in corpus.translations if info.language == language and info.current]
+    if not infos:
+        return None
+    key = cache.key("translated-search", language or "", *(info.sha256 + info.translates for info in infos),
+                    *(info.sha256 for info in corpus.editions if info.current))
+
+    def data() -> dict:
+        pairs = [pair for pair in translations(corpus) if pair[0].info.language == language and pair[1].info.current]
+        return translated_data(language, search_entries(address_corpus(corpus), pairs).get(language, []))
+    return translated_answer(cache.remembered(key, data), query, limit)
 
 
 def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, GlossaryEntry]]:

@@ -20,6 +20,7 @@ from . import cache, kinds
 from .build_date import build_date, far_ahead, in_force
 from .link import found_in_any_current_document, link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
+from .pairing import pair, unpaired
 from .parallel import each
 from .parse import parse
 from .parse.common import changed
@@ -28,6 +29,7 @@ from .read.dates import date_in_name
 from .read.detect import Detected, detect, explain
 from .read.manifest import MANIFEST_NAME, ManifestEntry, apply_manifest, load_manifest
 
+ENGLISH = kinds.ENGLISH.id
 NOT_SOURCES = {MANIFEST_NAME.lower(), "readme.md", "readme.txt", "sources.md", "notes.md"}
 
 
@@ -81,6 +83,10 @@ def load_corpus(directory: Path | str, use_cache: bool = True, today: Optional[d
             candidates.append(candidate)
     for name in sorted(set(manifest) - {path.name for path in files}):
         problems.append(Problem(WARNING, MANIFEST_NAME, None, f"the manifest names {name}, which is not in the folder"))
+    # a translation is never an English edition: the editions of a kind are chosen among the English ones,
+    # and each translation is paired with the English edition of its date once those are known
+    translated = [candidate for candidate in candidates if candidate.found.language != ENGLISH]
+    candidates = [candidate for candidate in candidates if candidate.found.language == ENGLISH]
 
     chosen = {candidate.path.name: candidate.found.id for candidate in candidates if candidate.found.id}
     # Completeness is known only after parsing (a truncated file must not become "current"): each file is
@@ -111,7 +117,68 @@ def load_corpus(directory: Path | str, use_cache: bool = True, today: Optional[d
                      each(lambda info: _problems_of_older(info, corpus, use_cache), unknown, _source_of)))
     older_problems = [problem for info in older for problem in
                       (found[info.id] if info.id in found else _problems_of_older(info, corpus, use_cache))]
-    return replace(corpus, problems=corpus.problems + tuple(older_problems))
+    corpus = replace(corpus, problems=corpus.problems + tuple(older_problems))
+    translations, translation_problems = _translations(translated, corpus, use_cache)
+    return replace(corpus, problems=corpus.problems + tuple(translation_problems), translations=tuple(translations))
+
+
+def _translations(candidates: list[_Candidate], corpus: Corpus,
+                  use_cache: bool) -> tuple[list[DocumentInfo], list[Problem]]:
+    """Each translation beside the English edition of its kind and date (its id that edition's, so that its
+    sections pair by id), with its own problems and what does not pair; one without its English edition is
+    reported by name and left out."""
+    problems: list[Problem] = []
+    found: list[DocumentInfo] = []
+    english: dict[tuple, DocumentInfo] = {}
+    for info in sorted(corpus.editions, key=lambda info: (not info.current, info.excerpt, not info.complete, info.id)):
+        english.setdefault((info.kind, info.edition), info)
+    taken: dict[tuple[str, str], str] = {}
+    for candidate in candidates:
+        first = _first_info(candidate)
+        paired = english.get((first.kind, first.edition))
+        if paired is None:
+            problems.append(unpaired(first, list(corpus.editions)))
+            continue
+        if (first.language, paired.id) in taken:
+            problems.append(Problem(WARNING, first.source, None,
+                                    f"a second {first.language} translation of {paired.source} (the first: "
+                                    f"{taken[first.language, paired.id]}): not published"))
+            continue
+        info = replace(first, id=paired.id, translates=paired.id, current=paired.current, upcoming=paired.upcoming)
+        outline = _parse_outline(candidate.path, info, use_cache)
+        if outline is None or not _usable(outline, problems):
+            continue
+        problems.extend(cache.remembered(
+            cache.key("pairing", info.sha256, paired.sha256, repr(outline.info), repr(paired)),
+            lambda path=candidate.path, info=outline.info: _pairing_problems(corpus, path, info, use_cache),
+            use_cache))
+        if not (outline.info.complete or outline.info.excerpt):      # nothing published half
+            problems.append(Problem(WARNING, first.source, None,
+                                    "this translation did not pass its checks (its errors are listed above): it "
+                                    "is not published (a translation of a part on purpose is `excerpt = true` in "
+                                    "sources/manifest.toml)"))
+            continue
+        taken[first.language, paired.id] = first.source
+        found.append(outline.info)
+    return found, problems
+
+
+def _pairing_problems(corpus: Corpus, path: Path, info: DocumentInfo, use_cache: bool) -> list[Problem]:
+    translation = _parse_file(path, info, use_cache)
+    english = load_edition(corpus, info.translates or "", use_cache, linked=False)
+    if translation is None or english is None:
+        return []
+    return list(translation.problems) + pair(translation, english)[1]
+
+
+def load_translation(corpus: Corpus, language: str, edition_id: str, use_cache: bool = True) -> Optional[Document]:
+    """The translation into `language` of an edition ("zh", "cr"), parsed, its sections' ids the English
+    edition's; None where the sources have none."""
+    info = next((info for info in corpus.translations if info.language == language and info.translates == edition_id),
+                None)
+    if info is None or corpus.folder is None:
+        return None
+    return _parse_file(Path(corpus.folder) / info.source, info, use_cache)
 
 
 def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True, linked: bool = True) -> Optional[Document]:
@@ -281,6 +348,11 @@ def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[
     if found.kind is None:
         problems.append(Problem(ERROR, path.name, 1, _undetected(found)))
         return None
+    if found.language is None:
+        problems.append(Problem(ERROR, path.name, 1, f"cannot tell what language this {kinds.title(found.kind)} is in "
+                                                     f"({found.language_says}); name it in sources/manifest.toml "
+                                                     f"(language = one of {', '.join(kinds.LANGUAGE_BY_ID)})"))
+        return None
     return _Candidate(path, sha256, found, encoding)
 
 
@@ -299,7 +371,8 @@ def _first_info(candidate: _Candidate) -> DocumentInfo:
     return DocumentInfo(id="", kind=found.kind, title=found.title, edition=found.edition,
                         source=candidate.path.name, complete=True, excerpt=found.excerpt, current=False,
                         sha256=candidate.sha256, note=found.note, encoding=candidate.encoding,
-                        archived=found.archived, edition_line=found.edition_line)
+                        archived=found.archived, edition_line=found.edition_line, language=found.language or ENGLISH,
+                        language_says=found.language_says, credit=found.credit)
 
 
 def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = None,
@@ -315,20 +388,23 @@ def assign_ids(infos: list[DocumentInfo], chosen: Optional[dict[str, str]] = Non
     ids: dict[int, str] = {index: chosen[info.source] for index, info in enumerate(infos) if info.source in chosen}
     taken = set(ids.values())
     current: set[int] = set()
-    by_kind: dict[str, list[int]] = {}
+    # editions are chosen among those of one kind in one language: a translation never competes with the
+    # English for "current" (and never takes the kind's own id)
+    by_kind: dict[tuple[str, str], list[int]] = {}
     for index, info in enumerate(infos):
-        by_kind.setdefault(info.kind, []).append(index)
-    for kind, members in by_kind.items():
+        by_kind.setdefault((info.kind, info.language), []).append(index)
+    for (kind, language), members in by_kind.items():
         ranked = sorted(members, key=lambda i: _rank(infos[i], today), reverse=True)
         current.add(ranked[0])
-        if ranked[0] not in ids and kind not in taken:
-            ids[ranked[0]] = kind
-            taken.add(kind)
+        named = kind if language == ENGLISH else f"{kind}-{language}"
+        if ranked[0] not in ids and named not in taken:
+            ids[ranked[0]] = named
+            taken.add(named)
         for index in ranked:
             if index in ids:
                 continue
             info = infos[index]
-            stem = f"{kind}-{info.edition or _stem(info.source)}" + ("-excerpt" if info.excerpt else "")
+            stem = f"{named}-{info.edition or _stem(info.source)}" + ("-excerpt" if info.excerpt else "")
             name, counter = stem, 2
             while name in taken:
                 name, counter = f"{stem}-{counter}", counter + 1

@@ -1,8 +1,11 @@
-"""The kinds of rule document, declared once: what each is called, how it numbers its sections, which
-parser reads it, where its pages start, and the evidence that tells it from the others.
+"""The kinds of rule document and the languages they are read in, declared once: what each kind is
+called, how it numbers its sections, which parser reads it, where its pages start, the evidence that
+tells it from the others, and its lexicon in each language it is known in (a translation is the same
+kind in another language, paired with its English edition by date and number).
 
 Every stage asks this registry (detection, parsing, addresses, search, the site, the CLI and the
-server); adding a kind is adding an entry here and a parser. Plain data: no parsing, no I/O.
+server); adding a kind is adding an entry here and a parser, adding a language is adding a `Language`
+and the kinds' lexicons in it. Plain data: no parsing, no I/O.
 """
 from __future__ import annotations
 
@@ -18,6 +21,51 @@ class Structure:
     least: int
     weight: float
     says: str                       # what the lines are, for a message ("rule lines like 100.1")
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language documents are written in, and what the site says in it."""
+    id: str                         # "zh": BCP 47, as <html lang> and hreflang write it
+    name: str                       # in itself: "简体中文"
+    english: str                    # "Simplified Chinese"
+    letters: str                    # its script's letters, a character class ("" for the Latin script)
+    words: frozenset = frozenset()  # common words of its running text (tell Latin-script languages apart)
+    dates: tuple = ()               # its dates: patterns with the groups year, month, day
+    spaced: bool = True             # words stand between spaces (Chinese does not: search cuts characters)
+    unofficial: str = ""            # "this translation is unofficial; the English governs", in the language
+    untranslated: str = ""          # "this rule is not translated: the English", in the language
+    credit: str = ""                # "translated by", in the language
+    english_label: str = "English"  # the English text, as a button in the language names it
+    example: str = "Example:"       # how it starts an example (a paragraph of its own on the pages)
+
+
+ENGLISH = Language("en", "English", "English", "", frozenset(
+    ["the", "of", "and", "to", "a", "in", "is", "or", "that", "for", "be", "by", "this", "with", "on", "as"]))
+LANGUAGES: tuple[Language, ...] = (
+    ENGLISH,
+    Language("zh", "简体中文", "Simplified Chinese", "\u3400-\u4dbf\u4e00-\u9fff",
+             dates=(re.compile(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*(?P<day>\d{1,2})\s*日"),),
+             spaced=False,
+             unofficial="本译文为非官方翻译，仅供参考；规则以英文原文为准。",
+             untranslated="此条规则尚无译文，以下为英文原文。", credit="译者", english_label="英文原文",
+             example="例如："),
+    Language("ko", "한국어", "Korean", "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",
+             dates=(re.compile(r"(?P<year>\d{4})\s*년\s*(?P<month>\d{1,2})\s*월\s*(?P<day>\d{1,2})\s*일"),),
+             unofficial="이 번역은 비공식 번역입니다. 영어 원문이 우선합니다.",
+             untranslated="이 규칙은 번역되지 않았습니다. 영어 원문입니다.", credit="번역", english_label="영어 원문"),
+)
+LANGUAGE_BY_ID = {language.id: language for language in LANGUAGES}
+UNOFFICIAL_IN_ENGLISH = ("This translation is unofficial and for reference only: the English text of the rules "
+                         "governs.")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """A kind in one language: its name, as its title line writes it."""
+    language: str
+    title: str                      # "万智牌完整规则"
+    title_line: re.Pattern
 
 
 @dataclass(frozen=True)
@@ -37,6 +85,17 @@ class Kind:
     mentions_by_title: bool = False  # names other documents' sections by their titles ("Tardiness")
     checks: tuple[str, ...] = ()    # invariants held after parsing, in this order (pipeline.parse.checks names
     #                                 them); a parser checks only its own numbering as it reads
+    translated: tuple[Lexicon, ...] = ()   # its name in the other languages it is known in
+
+    def lexicon(self, language: str) -> Optional[Lexicon]:
+        """The kind in a language (English: its own title), or None where it is not known in it."""
+        if language == ENGLISH.id:
+            return Lexicon(ENGLISH.id, self.title, self.title_line)
+        return next((lexicon for lexicon in self.translated if lexicon.language == language), None)
+
+    def fits(self, number: str) -> bool:
+        """Whether a section number is written as this kind numbers its sections ("112a": the floor rules')."""
+        return bool(self.number.fullmatch(number))
 
 
 CR_RULE_LINE = re.compile(r"^\s*[1-9]\d{2}\.\d{1,3}[a-z]?\.?\s")
@@ -54,7 +113,9 @@ KINDS: tuple[Kind, ...] = (
          re.compile(r"Comprehensive Rules", re.I), "cr", page_level=2, search_order=2,
          number=re.compile(r"[1-9](?:\d{2}(?:\.\d{1,3}[a-z]?)?)?"),
          structure=(Structure(CR_RULE_LINE, 20, 8.0, "rule lines like 100.1"),),
-         numbered_titles=False, checks=("contents", "unique terms", "terms are names")),
+         numbered_titles=False, checks=("contents", "unique terms", "terms are names"),
+         translated=(Lexicon("zh", "万智牌完整规则", re.compile(r"完整规则")),
+                     Lexicon("ko", "매직: 더 개더링 종합 규칙서", re.compile(r"종합\s*규칙")))),
     Kind("ipg", "Infraction Procedure Guide", "IPG", ("ipg", "infraction procedure guide"),
          re.compile(r"Infraction Procedure Guide|Penalty Guidelines", re.I), "ipg", page_level=2, search_order=0,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),
@@ -80,6 +141,23 @@ KINDS: tuple[Kind, ...] = (
 BY_ID = {kind.id: kind for kind in KINDS}
 IDS = tuple(kind.id for kind in KINDS)
 IN_SEARCH_ORDER = tuple(kind.id for kind in sorted(KINDS, key=lambda kind: kind.search_order))
+
+
+def numbered_by(number: str) -> tuple[str, ...]:
+    """The kinds whose numbering a bare section number fits, where it is looked for first first: "704.5k" the
+    CR; "2.1" the IPG, then the MTR; "112a" the floor rules. The one answer the CLI, the API, the server and
+    the search (Python and the browser's worker) give to "which document has this number"."""
+    wanted = number.strip().lower()
+    return tuple(kind_id for kind_id in IN_SEARCH_ORDER if BY_ID[kind_id].fits(wanted))
+
+
+def number_patterns() -> dict[str, str]:
+    """Each kind's section number as a pattern the browser reads too (case-insensitive, whole)."""
+    return {kind_id: BY_ID[kind_id].number.pattern for kind_id in IN_SEARCH_ORDER}
+
+
+def language(language_id: str) -> Optional[Language]:
+    return LANGUAGE_BY_ID.get(language_id)
 
 
 def kind(kind_id: str) -> Optional[Kind]:

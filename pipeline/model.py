@@ -210,6 +210,14 @@ class DocumentInfo:
     archived: bool = False        # a historical document kept for reference (the 2002 floor rules)
     upcoming: bool = False        # its effective date is after the build's date: a preview, not in force
     edition_line: Optional[int] = None   # the line its effective date is written on (None: from the file name)
+    language: str = "en"          # what it is written in ("zh": a translation, paired with an English edition)
+    language_says: str = ""       # how the language was told (its script, its words, the manifest)
+    credit: str = ""              # who translated it (the manifest says)
+    translates: Optional[str] = None     # a translation: the id of the English edition it pairs with
+
+    @property
+    def translation(self) -> bool:
+        return self.language != "en"
 
     @property
     def preview(self) -> bool:
@@ -287,6 +295,8 @@ class Corpus:
     today: Optional[str] = None                 # the build's date (ISO): which editions are in force
     annotations: tuple[Annotation, ...] = ()    # the judges' notes, carried to the current editions
     notes_folder: Optional[str] = None          # the name their problems' files start with ("annotations")
+    translations: tuple[DocumentInfo, ...] = ()  # the translations of the folder, each beside its English edition
+    #                                              (never among `editions`: a translation is never the English)
 
     def document(self, doc_id: str) -> Optional[Document]:
         for document in self.documents:

@@ -32,6 +32,10 @@ const fetchFile = async (url) => {
   }
 };
 const context = vm.createContext({self, fetch: fetchFile, URL, performance, console, Map, Set, Promise});
+// a worker's importScripts: the scripts beside it (search/translated-search.js), run in its context
+context.importScripts = (...names) => {
+  for (const name of names) vm.runInContext(fs.readFileSync(path.join(searchFolder, name), "utf-8"), context, {filename: name});
+};
 vm.runInContext(fs.readFileSync(workerFile, "utf-8"), context, {filename: workerFile});
 
 const ask = (request) => new Promise((resolve) => {

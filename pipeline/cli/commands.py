@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .. import api
+from .. import api, kinds
 from ..model import ERROR, INFO, WARNING, Problem
 from ..parallel import WorkFailed
 from ..search.question import QueryError
@@ -59,8 +59,17 @@ def check(args) -> int:
         say(json.dumps(report.as_json(), ensure_ascii=False, indent=1))
     else:
         print_problems(report.problems, stream=sys.stdout)
+        say(languages_said(report.languages))
         say(f"checked {_what_was_checked(report, args.dir)}: {summary(report.problems)}")
     return 1 if report.errors else 0
+
+
+def languages_said(languages) -> str:
+    """What each document is written in: the English counted, every other language named with its evidence."""
+    english = sum(1 for _, language, _ in languages if language == "en")
+    others = [f"{file}: {kinds.language(language).english if kinds.language(language) else language} ({says})"
+              for file, language, says in languages if language != "en"]
+    return "; ".join([f"in English: {english} document(s)", *others])
 
 
 def _what_was_checked(report, target: str) -> str:

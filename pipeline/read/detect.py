@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .. import kinds
-from .dates import date_in_name, parse_date
+from .dates import date_in_name, parse_date, valid_iso_date
+from .language import read_language
 from .source import SourceText
 
 EFFECTIVE = re.compile(r"\b(effective|updated|as of)\b", re.I)
@@ -25,6 +26,7 @@ LEAST = 3.0              # less evidence than this for every kind: not a rule do
 DECISIVE = 1.5           # the best kind must outweigh the next by this factor, else the document is ambiguous
 HEAD_LINES = 12          # the opening lines where titles and subjects are looked for
 MENTION_LINES = 40
+LANGUAGE_SAMPLE = 60_000    # characters of the text its language is read from (past the contents, into the rules)
 TITLE_MAX_LENGTH = 90
 # What may stand before a document's name in its own title or subject: "The Magic: The Gathering™ (“Magic”)".
 BRAND = re.compile(r"^(?:the|magic|gathering|dci|mtg|wizards|of|coast|official|[\W\d_]|\(tm\)|\(r\))*$", re.I)
@@ -51,16 +53,38 @@ class Detected:
     archived: bool = False
     evidence: tuple[Evidence, ...] = ()
     ambiguous: tuple[str, ...] = ()  # the kinds whose evidence was too close to choose (kind is then None)
+    language: Optional[str] = "en"   # read from the text ("zh"), or None: a language the registry does not know
+    language_says: str = ""          # the evidence for it
+    credit: str = ""                 # who translated it (the manifest says)
 
 
 def detect(source: SourceText) -> Detected:
     evidence = gather_evidence(source)
     kind, ambiguous = decide(evidence)
-    edition, edition_line = detect_edition(source)
+    language = read_language(_sample(source))
+    edition, edition_line = detect_edition(source, language.language)
     if edition is None:
         edition = date_in_name(source.name)
-    return Detected(kind, kinds.title(kind), edition, edition_line=edition_line, evidence=tuple(evidence),
-                    ambiguous=ambiguous)
+    return Detected(kind, _title(kind, language.language), edition, edition_line=edition_line,
+                    evidence=tuple(evidence), ambiguous=ambiguous, language=language.language,
+                    language_says=language.says)
+
+
+def _title(kind_id: Optional[str], language: Optional[str]) -> str:
+    """The kind's title in the language of the text (its English title where the registry has none)."""
+    found = kinds.kind(kind_id or "")
+    lexicon = found.lexicon(language or "") if found else None
+    return lexicon.title if lexicon else kinds.title(kind_id)
+
+
+def _sample(source: SourceText) -> str:
+    taken, size = [], 0
+    for line in source.lines:
+        taken.append(line.text)
+        size += len(line.text)
+        if size > LANGUAGE_SAMPLE:
+            break
+    return "\n".join(taken)
 
 
 def decide(evidence: list[Evidence]) -> tuple[Optional[str], tuple[str, ...]]:
@@ -129,7 +153,8 @@ def _opening_evidence(source: SourceText) -> list[Evidence]:
 def _names_in(text: str) -> list[tuple[int, kinds.Kind]]:
     """Where the text names a kind of document, in order (the longer name where two overlap)."""
     found = sorted(((match.start(), -len(match.group(0)), match.end(), kind) for kind in kinds.KINDS
-                    for match in kind.title_line.finditer(text)), key=lambda item: item[:2])
+                    for title_line in (kind.title_line, *(lexicon.title_line for lexicon in kind.translated))
+                    for match in title_line.finditer(text)), key=lambda item: item[:2])
     names, reached = [], -1
     for start, _, end, kind in found:
         if start >= reached:
@@ -149,8 +174,15 @@ def _quoted(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit - 1] + "…")
 
 
-def detect_edition(source: SourceText) -> tuple[Optional[str], Optional[int]]:
-    """The effective date the document states near its top ("Effective September 23, 2024")."""
+def detect_edition(source: SourceText, language: Optional[str] = "en") -> tuple[Optional[str], Optional[int]]:
+    """The effective date the document states near its top ("Effective September 23, 2024"; in a
+    translation, as its language writes dates: "2026年1月16日")."""
+    found_language = kinds.language(language or "")
+    if found_language is not None and found_language.dates:
+        for line in source.lines[:120]:
+            found = _date_in(line.text, found_language.dates)
+            if found:
+                return found, line.number
     fallback: tuple[Optional[str], Optional[int]] = (None, None)
     for line in source.lines[:120]:
         found = parse_date(line.text)
@@ -163,3 +195,13 @@ def detect_edition(source: SourceText) -> tuple[Optional[str], Optional[int]]:
     return fallback
 
 
+
+
+def _date_in(text: str, patterns: tuple) -> Optional[str]:
+    """The first real date a language's patterns find in `text`, as an ISO date."""
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            iso = f"{int(match['year']):04d}-{int(match['month']):02d}-{int(match['day']):02d}"
+            if valid_iso_date(iso):
+                return iso
+    return None

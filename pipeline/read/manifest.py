@@ -21,7 +21,7 @@ MANIFEST_NAME = "manifest.toml"
 SAFE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
 # Folders of the site that a document id must not take.
 RESERVED_IDS = {"assets", "data", "search", "changes", "history", "penalties", "regular", "offline",
-                "search-tips", "editions", "sitemap", "404"}
+                "search-tips", "editions", "sitemap", "404", *kinds.LANGUAGE_BY_ID}
 EDITION = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_TITLE = 200
@@ -38,10 +38,12 @@ class ManifestEntry:
     note: str = ""
     ignore: bool = False
     archived: bool = False
+    language: Optional[str] = None   # "zh": what the text is written in, where reading it cannot tell
+    credit: str = ""                 # who translated it, shown on every page of a translation
 
 
 FIELD_TYPES = {"kind": str, "title": str, "edition": str, "excerpt": bool, "id": str, "note": str,
-               "ignore": bool, "archived": bool}
+               "ignore": bool, "archived": bool, "language": str, "credit": str}
 
 
 def load_manifest(directory: Path) -> tuple[dict[str, ManifestEntry], list[Problem]]:
@@ -102,7 +104,11 @@ def _entry(name: str, values, line: Optional[int], problems: list[Problem]) -> O
     if edition is not None and not (EDITION.fullmatch(edition) and _real_date(edition)):
         error(f"edition {edition!r} must be a real date written YYYY-MM-DD (or YYYY-MM, or YYYY)")
         return None
-    for key, limit in (("title", MAX_TITLE), ("note", MAX_NOTE)):
+    language = known.get("language")
+    if language is not None and language not in kinds.LANGUAGE_BY_ID:
+        error(f"language must be one of {', '.join(kinds.LANGUAGE_BY_ID)}, not {language!r}")
+        return None
+    for key, limit in (("title", MAX_TITLE), ("note", MAX_NOTE), ("credit", MAX_NOTE)):
         if len(known.get(key) or "") > limit:
             error(f"{key} is longer than {limit} characters")
             return None
@@ -131,14 +137,21 @@ def apply_manifest(found: Detected, entry: Optional[ManifestEntry]) -> Detected:
     if entry is None:
         return found
     kind = entry.kind or found.kind
+    language = entry.language or found.language
+    kind_found = kinds.kind(kind or "")
+    lexicon = kind_found.lexicon(language or "") if kind_found else None
+    named = lexicon.title if lexicon else kinds.title(kind)
     return Detected(
         kind=kind,
-        title=entry.title or (kinds.title(kind) if entry.kind else found.title),
+        title=entry.title or (named if entry.kind or entry.language else found.title),
         edition=entry.edition or found.edition,
         excerpt=bool(entry.excerpt) if entry.excerpt is not None else found.excerpt,
         id=entry.id,
         note=entry.note,
         edition_line=found.edition_line,
         archived=entry.archived,
+        language=language,
+        language_says="the manifest says so" if entry.language else found.language_says,
+        credit=entry.credit,
     )
 

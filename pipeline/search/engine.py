@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Optional
 
 from .index import Hit, KnowledgeBase
-from .question import GLOSSARY_TARGETS, MAX_RANKED, NUMBER_KINDS, Question, understand
+from .question import GLOSSARY_TARGETS, MAX_RANKED, Question, number_kinds, understand
 from .scoring import ranked
 
 
@@ -90,7 +90,7 @@ def _with_rules_of_terms(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:
 def _answer_number(kb: KnowledgeBase, answer: Answer, question: Question, kind: Optional[str], limit: int) -> Answer:
     """A rule number: that section first, then its subrules; or the nearest numbers."""
     kinds = [question.kind or kind] if (question.kind or kind) else (
-        ["cr"] if re.match(r"\d{3}", question.number) else NUMBER_KINDS)
+        number_kinds(question.number))
     hits = [hit for wanted in kinds for hit in kb.by_number(question.number, kind=wanted)]
     if hits:
         first = hits[0]

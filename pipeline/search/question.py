@@ -79,6 +79,12 @@ MAX_GROUPS = 32             # words of a question searched: the words of what we
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
+
+def number_kinds(number: str) -> list[str]:
+    """The kinds a bare number is looked for in, in order: the registry's answer ("112a": the floor rules;
+    a number no kind writes so: every kind, in search order)."""
+    return list(kinds.numbered_by(number)) or NUMBER_KINDS
+
 # Document names a question may start with (or hold), and the kind they name.
 DOCUMENT_WORDS = kinds.names()
 _DOCUMENT = "|".join(sorted((re.escape(name).replace(r"\ ", r"\s+") for name in DOCUMENT_WORDS), key=len, reverse=True))
@@ -449,7 +455,8 @@ def browser_rules() -> dict:
         "expansion_boost": EXPANSION_BOOST, "glossary_weight": GLOSSARY_WEIGHT,
         "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY, "endings": list(ENDINGS),
         "incidental_weight": INCIDENTAL_WEIGHT, "asks_meaning": ASKS_MEANING.pattern, "long_question": LONG_QUESTION,
-        "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS, "glossary_targets": GLOSSARY_TARGETS,
+        "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS,
+        "number_patterns": kinds.number_patterns(), "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
         "question_words": sorted(QUESTION_WORDS),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},

@@ -18,7 +18,6 @@ from __future__ import annotations
 import bisect
 import heapq
 import operator
-import re
 from collections import Counter
 from itertools import repeat
 from typing import Optional
@@ -33,10 +32,10 @@ from .question import (
     GLOSSARY_TARGETS,
     MAX_RANKED,
     NAMING_FIELDS,
-    NUMBER_KINDS,
     STEMMED_FIELDS,
     VARIANT_WEIGHT,
     Question,
+    number_kinds,
     understand,
 )
 from .scoring import at_level, glossary_weight, group_weight, rarity, rounded
@@ -188,7 +187,7 @@ def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]],
 def _answer_number(index: PublishedIndex, found: Answer, question: Question, kind: Optional[str],
                    limit: int) -> Answer:
     kinds = [question.kind or kind] if (question.kind or kind) else (
-        ["cr"] if re.match(r"\d{3}", question.number) else NUMBER_KINDS)
+        number_kinds(question.number))
     hits = [hit for wanted in kinds for hit in index.by_number(question.number, kind=wanted)]
     if hits:
         shown = {hit.id for hit in hits}

@@ -18,6 +18,7 @@ from typing import Optional
 from ..search.published import PublishedIndex
 from ..search.question import QueryError
 from ..search.ranking import answer
+from ..search.translated import answer_from_folder
 from ..site.publish import MARKER
 from .files import SiteFile, is_folder, load_file, site_path
 from .sections import PublishedSections
@@ -94,7 +95,9 @@ class Generation:
         if index is None:
             return 503, json_bytes({"error": "this site was built without its search files"})
         try:
-            found = 200, json_bytes(answer(index, query, limit=limit, kind=kind).as_json())
+            # a question in a translation's language: from that language's file (search.translated)
+            said = answer_from_folder(self.root / "search", query, limit)
+            found = 200, json_bytes((said or answer(index, query, limit=limit, kind=kind)).as_json())
         except QueryError as error:
             found = 400, json_bytes({"error": str(error)})
         self.answers[key] = found

@@ -123,8 +123,7 @@ class PublishedSections:
         if not number:
             return self._term(wanted)
         kind, number = number
-        wanted_kinds = [kind] if kind else [found for found in kinds.IN_SEARCH_ORDER
-                                              if kinds.BY_ID[found].number.fullmatch(number)]
+        wanted_kinds = [kind] if kind else kinds.numbered_by(number)
         for wanted_kind in wanted_kinds:
             for document in self.ordered:
                 if document["document"]["kind"] == wanted_kind:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from .. import cache
 from ..addresses import Addresses, address_corpus
-from ..corpus import load_edition
+from ..corpus import load_edition, load_translation
 from ..diff.history import EditionSummary, KindHistory, summarize, trace
-from ..model import Corpus, DocumentInfo
+from ..model import Corpus, Document, DocumentInfo
 from . import history_pages
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -30,6 +30,7 @@ class Build:
     summaries: dict[str, EditionSummary]         # edition id -> its summary, for every edition but the current
     highlights: dict[tuple[str, str], list[str]]  # (old edition id, new edition id) -> the pair's highlights
     assets: dict[str, str]                       # file name -> the text of one of the site's own assets
+    translations: tuple[tuple[Document, Document], ...] = ()   # (translation, its English edition), parsed
 
 
 def collect(corpus: Corpus, use_cache: bool = True) -> Build:
@@ -58,4 +59,16 @@ def collect(corpus: Corpus, use_cache: bool = True) -> Build:
                                                           lambda diff=diff: history_pages.pair_highlights(diff),
                                                           use_cache)
     assets = {asset.name: asset.read_text(encoding="utf-8") for asset in sorted(ASSETS.iterdir()) if asset.is_file()}
-    return Build(corpus, address_corpus(corpus), histories, previews, summaries, highlights, assets)
+    return Build(corpus, address_corpus(corpus), histories, previews, summaries, highlights, assets,
+                 translations(corpus, use_cache))
+
+
+def translations(corpus: Corpus, use_cache: bool = True) -> tuple[tuple[Document, Document], ...]:
+    """Each translation, parsed, with the English edition it pairs with (read here, as older editions are)."""
+    pairs = []
+    for info in corpus.translations:
+        translation = load_translation(corpus, info.language, info.translates or "", use_cache)
+        english = load_edition(corpus, info.translates or "", use_cache)
+        if translation is not None and english is not None:
+            pairs.append((translation, english))
+    return tuple(pairs)

@@ -86,6 +86,8 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         page.title = page.meta["title"]
         if planned.description:
             page.meta["description"] = _escaped(planned.description)
+        # the page in its other languages, for partials/languages.html (site-relative URLs)
+        page.meta["rulekb_alternates"] = [(code, _site_url(path)) for code, path in planned.alternates]
         return ""   # Markdown never sees source text: the body is put in by on_page_content
 
     def on_page_content(self, html_body, page, config, files):
@@ -102,6 +104,13 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
 def _escaped(text: str) -> Markup:
     """A title as safe HTML: templates print it raw, `| e` leaves it as it is."""
     return text if isinstance(text, Markup) else Markup(html.escape(str(text), quote=True))
+
+
+def _site_url(path: str) -> str:
+    """A page file's URL from the site's root ("zh/cr/702.md" -> "zh/cr/702/")."""
+    if path == "index.md":
+        return ""
+    return path[:-len("index.md")] if path.endswith("/index.md") else path[:-3] + "/"
 
 
 def _walk(items):

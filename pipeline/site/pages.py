@@ -31,6 +31,7 @@ class Page:
     title: str
     body: str                      # HTML
     description: str = ""
+    alternates: tuple[tuple[str, str], ...] = ()    # the page in each language it is in: (language, page path)
 
 
 @dataclass

@@ -20,13 +20,14 @@ from ..export import document_json, dumps
 from ..model import ERROR, Corpus, Document, DocumentInfo
 from . import annotations as notes
 from . import editions as older
-from . import history_pages, reference, shortcuts
+from . import history_pages, reference, shortcuts, translated
 from .collect import Build, collect
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
 # Assets that live elsewhere than assets/: the service worker at the root (its scope is the whole
 # site), the search worker beside the files it reads.
-ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js"}
+ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js",
+                "translated-search.js": "search/translated-search.js"}
 
 
 @dataclass
@@ -117,7 +118,23 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     plan.pages.update(typed.pages)
     plan.files.update(typed.files)
     plan.links.update(typed.links)
+    _add_translations(plan, translated.translated_pages(addresses, list(build.translations), typed.links,
+                                                        typed.files[shortcuts.SHORTCUT]))
     return plan
+
+
+def _add_translations(plan: SitePlan, part: translated.TranslatedPages) -> None:
+    """The translations' pages, and on each English page that has one its languages (a bar, hreflang links)."""
+    plan.pages.update(part.pages)
+    plan.links.update(part.links)
+    plan.files.update(part.files)
+    for language in {path.split("/", 1)[0] for path in part.links}:      # the typed numbers they forward to
+        plan.links[translated.folder(language, shortcuts.NUMBERS)] = shortcuts.NUMBERS
+    for path, alternates in part.alternates.items():
+        page = plan.pages.get(path)
+        if page is not None:
+            page.alternates = (("en", path), *alternates)
+            page.body = translated.language_bar(path, alternates) + page.body
 
 
 

@@ -10,6 +10,9 @@
  * Messages out: {id, answer: {query (as searched), asked (as typed), suggestion, notice, error, results: [...]}, ms}
  */
 "use strict";
+try {                 // search in the translations (offline without it, the English search still answers)
+  if (typeof importScripts === "function") importScripts("translated-search.js");
+} catch (error) { /* not saved offline */ }
 
 let manifest = null;
 let rules = null;
@@ -537,9 +540,15 @@ function compareNatural(a, b) {
   return x.length - y.length;
 }
 
+// The kinds whose numbering a bare number fits, in search order: the registry's answer (kinds.numbered_by).
+function numberKinds(number) {
+  const fits = rules.number_kinds.filter((id) => new RegExp(`^(?:${rules.number_patterns[id]})$`, "i").test(number));
+  return fits.length ? fits : rules.number_kinds;
+}
+
 async function answerNumber(question, answer, kind, limit) {
   const numbers = await load(manifest.numbers);
-  const kinds = question.kind || kind ? [question.kind || kind] : (/^\d{3}/.test(question.number) ? ["cr"] : rules.number_kinds);
+  const kinds = question.kind || kind ? [question.kind || kind] : numberKinds(question.number);
   const hits = [];
   for (const wanted of kinds) {
     for (const [number, entry] of numbers[wanted] || []) if (number === question.number) hits.push(entry);
@@ -649,6 +658,9 @@ function snippet(text, marks, answering = null, size = 180) {
 
 async function search(query, limit = 10, kind = null) {
   await ready();
+  // a question in a translation's language is answered from its file (assets/translated-search.js)
+  const translated = typeof translatedAnswer === "function" ? await translatedAnswer(query, limit, load) : null;
+  if (translated) return translated;
   const answer = {query, asked: query, suggestion: null, notice: null, error: null, results: []};
   let question;
   try {

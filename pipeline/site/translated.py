@@ -1,0 +1,312 @@
+"""The pages of the translations: every page of an English edition again in the language, at the same
+addresses under the language's folder (`zh/cr/702/#702.19b`), each rule its translation with the English
+one tap away, a rule the translation lacks or leaves in English shown in English and said so.
+
+The English is the key (Sphinx's i18n keeps catalogues the same way): pages, anchors and order are the
+English edition's, the translation a layer over them, so a translation can never add, drop or move a
+rule. Every page says, in the language and in English, that the translation is unofficial, that the
+English governs, and who translated it. Pure functions of the corpus, its addresses and the parsed
+translations: no I/O, no mkdocs; every piece of source text is escaped here.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .. import kinds
+from ..addresses import Addresses, anchor_of
+from ..model import Document, Section
+from ..pairing import left_in_english
+from ..search import translated as translated_search
+from .pages import Page
+from .render import blocks_html, esc, examples_html
+
+CHOICE_SCRIPT = "assets/translations.js"      # remembers the language chosen, opens the English side by side
+STYLE = "assets/translations.css"
+BAR_LINK = "display:inline-block;min-height:44px;line-height:44px;padding:0 .4em"   # a touch target
+# A rule number written in a translation ("参见规则510", "702.19b所述"): linked where the edition has it.
+NUMBER_IN_TEXT = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?![\d])")
+
+
+@dataclass
+class TranslatedPages:
+    pages: dict[str, Page] = field(default_factory=dict)
+    alternates: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # English page -> (language, path)
+    links: dict[str, str] = field(default_factory=dict)           # typed numbers' addresses -> the shared page
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def folder(language: str, path: str) -> str:
+    """The page of a translation beside an English page: "cr/702.md" -> "zh/cr/702.md"."""
+    return f"{language}/{path}"
+
+
+def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]],
+                     typed: Optional[dict[str, str]] = None, number_page: str = "") -> TranslatedPages:
+    """The pages of each (translation, English edition) pair: a current edition's at its English pages'
+    addresses under the language's folder; an older edition's on one page (as its English reader is).
+    `typed` are the English typed numbers' addresses (`cr/702.19b/index.html`) and the page they share,
+    `number_page` that page's text (a language's copy sends a number it cannot place to the one search)."""
+    found = TranslatedPages()
+    for translation, english in pairs:
+        language = kinds.language(translation.info.language)
+        if language is None:
+            continue
+        if english.info.current:
+            _current(found, addresses, translation, english, language)
+        else:
+            _older(found, translation, english, language)
+    languages = {translation.info.language for translation, english in pairs if english.info.current}
+    _search_files(found, addresses, [(translation, english) for translation, english in pairs
+                                     if english.info.current])
+    for code in sorted({translation.info.language for translation, _ in pairs} & set(kinds.LANGUAGE_BY_ID)):
+        found.pages[folder(code, "index.md")] = _home(code, pairs)
+    for code in languages:
+        translated_ids = {english.id for translation, english in pairs
+                          if english.info.current and translation.info.language == code}
+        shared = folder(code, "assets/number.html")
+        for path in typed or {}:
+            if path.split("/")[0] in translated_ids:
+                found.links[folder(code, path)] = shared
+        # one level deeper than the English: its links and its fallback to the search go one level up more
+        found.files[shared] = (number_page.replace('href="../../search/"', 'href="../../../search/"')
+                               .replace('root + "search/?q="', 'root + "../search/?q="'))
+    return found
+
+
+def _current(found: TranslatedPages, addresses: Addresses, translation: Document, english: Document,
+             language: kinds.Language) -> None:
+    by_page: dict[str, list[Section]] = {}
+    for section in english.sections:
+        location = addresses.locations.get(section.id)
+        if location:
+            by_page.setdefault(location[0], []).append(section)
+    index = f"{english.id}/index.md"
+    ours = {section.id: section for section in translation.sections}
+    titles: dict[str, str] = {}
+    for path, sections in by_page.items():
+        if path == index:
+            continue
+        page = folder(language.id, path)
+        url_for = _url_for(addresses, path, english.id)
+        body = [_head(translation, language, page, path)]
+        for position, section in enumerate(sections):
+            body.append(_rule(section, ours.get(section.id), language, url_for, addresses, path, english.id,
+                              top=position == 0))
+        top = sections[0]
+        title = _title(top, ours.get(top.id), language)
+        titles[top.id] = title
+        found.pages[page] = Page(page, title, _wrap(language, "".join(body)),
+                                 description=f"{kinds.short_name(english.info.kind)} {title} ({language.name})",
+                                 alternates=(("en", path), (language.id, page)))
+        found.alternates.setdefault(path, []).append((language.id, page))
+    found.pages[folder(language.id, index)] = _index(addresses, translation, english, language, ours)
+    found.alternates.setdefault(index, []).append((language.id, folder(language.id, index)))
+
+
+def _older(found: TranslatedPages, translation: Document, english: Document, language: kinds.Language) -> None:
+    """An older edition's translation: one page, as the English edition's reader (`cr-2024-07-30/`)."""
+    path = f"{english.id}/index.md"
+    page = folder(language.id, path)
+    ours = {section.id: section for section in translation.sections}
+    url_for = lambda target: f"#{target.split(':', 1)[1]}" if target.startswith(f"{english.id}:") else None  # noqa: E731
+    body = [_head(translation, language, page, path)]
+    for section in english.sections:
+        body.append(_rule(section, ours.get(section.id), language, url_for, None, path, english.id, top=False))
+    title = f"{translation.info.title} ({english.info.edition or english.id})"
+    found.pages[page] = Page(page, title, _wrap(language, "".join(body)), description=title,
+                             alternates=(("en", path), (language.id, page)))
+    found.alternates.setdefault(path, []).append((language.id, page))
+
+
+def _url_for(addresses: Addresses, english_path: str, document_id: str):
+    """Links from a translated page: to the translated page of a rule of the same edition (the same relative
+    address as between the English pages), to the English page of another document's."""
+    def url_for(target: str) -> Optional[str]:
+        href = addresses.href(english_path, target)
+        if href is None or target.startswith(f"{document_id}:") or href.startswith("#"):
+            return href
+        return "../" + href
+    return url_for
+
+
+def _wrap(language: kinds.Language, body: str) -> str:
+    return f'<div class="rk-translated" lang="{esc(language.id)}">{body}</div>'
+
+
+def _head(translation: Document, language: kinds.Language, page: str, english_path: str) -> str:
+    """What every translated page says first: unofficial, the English governs, who translated it; and the
+    way to the English page."""
+    info = translation.info
+    root = Addresses.relative(Addresses(), page, "index.md")
+    english = Addresses.relative(Addresses(), page, english_path)
+    credit = esc(info.credit) if info.credit else f'<span lang="en">{esc(info.source)}</span>'
+    return (f'<link rel="stylesheet" href="{esc(root)}{STYLE}">'
+            f'<script src="{esc(root)}{CHOICE_SCRIPT}" defer></script>'
+            f'<div class="admonition warning rk-unofficial" role="note">'
+            f'<p class="admonition-title">{esc(language.name)} · {esc(info.title)}</p>'
+            f'<p>{esc(language.unofficial)}</p>'
+            f'<p lang="en">{esc(kinds.UNOFFICIAL_IN_ENGLISH)}</p>'
+            f'<p>{esc(language.credit)}: {credit}</p>'
+            f'<p><a href="{esc(english)}" hreflang="en" lang="en" data-rk-language="en">English</a></p></div>')
+
+
+def _title(section: Section, translated: Optional[Section], language: kinds.Language) -> str:
+    title = translated.title if translated is not None and section.title and not left_in_english(
+        translated, language.id) else section.title
+    return f"{section.number}. {title}" if section.number and title else (title or section.number)
+
+
+def _texts(section: Section, translated: Section, language: kinds.Language) -> list[str]:
+    """A translated rule's paragraphs: a rule the English writes without a title may come out of the parser
+    with its first sentence as a title (a line ending in "。" reads as a heading): it is text here."""
+    paragraphs = [block.as_text() for block in translated.blocks] + list(translated.examples)
+    if translated.title and not section.title:
+        paragraphs.insert(0, translated.title)
+    # an example the text runs on into ("... 例如：...") is a paragraph of its own, as in the English
+    return [piece.strip() for paragraph in paragraphs
+            for piece in re.split(rf"\s+(?={re.escape(language.example)})", paragraph) if piece.strip()]
+
+
+def _linked(text: str, url_for, document_id: str) -> str:
+    """A translated paragraph, escaped, its rule numbers links where the edition has them."""
+    pieces, position = [], 0
+    for match in NUMBER_IN_TEXT.finditer(text):
+        url = url_for(f"{document_id}:{match.group(1)}")
+        if not url:
+            continue
+        pieces.append(esc(text[position:match.start()]))
+        pieces.append(f'<a class="rk-ref" href="{esc(url)}">{esc(match.group(1))}</a>')
+        position = match.end()
+    pieces.append(esc(text[position:]))
+    return "".join(pieces)
+
+
+def _rule(section: Section, translated: Optional[Section], language: kinds.Language, url_for,
+          addresses: Optional[Addresses], path: str, document_id: str, top: bool) -> str:
+    """One rule: its translation with the English folded under it (opened beside it on a wide screen); a
+    rule not translated: the English, said so in the language."""
+    anchor = esc(anchor_of(section))
+    number = (f'<a class="rk-num" href="#{anchor}">{esc(section.number)}</a>' if section.number else "")
+    english = _english(section, url_for)
+    if translated is None or left_in_english(translated, language.id):
+        title = f' <span class="rk-title" lang="en">{esc(section.title)}</span>' if section.title else ""
+        level = 1 if top else 3
+        heading = f'<h{level} id="{anchor}" class="rk-h">{number}{title}</h{level}>' if section.title or top else (
+            f'<p id="{anchor}">{number}</p>')
+        return (f'<section class="rk-tr-rule rk-tr-missing">{heading}'
+                f'<p class="rk-tr-note">{esc(language.untranslated)} <span lang="en">(Not translated: the '
+                f'English.)</span></p><div lang="en">{english}</div></section>')
+    title = translated.title if section.title else ""
+    paragraphs = _texts(section, translated, language)
+    out = [f'<section class="rk-tr-rule"><div class="rk-tr-pair"><div class="rk-tr-text">']
+    if section.title or top:
+        level = 1 if top else 3
+        out.append(f'<h{level} id="{anchor}" class="rk-h">{number}'
+                   f'{" " if number and title else ""}<span class="rk-title">{esc(title)}</span></h{level}>')
+        out.extend(f"<p>{_linked(text, url_for, document_id)}</p>" for text in paragraphs)
+    else:
+        first, rest = (paragraphs[0], paragraphs[1:]) if paragraphs else ("", [])
+        out.append(f'<p id="{anchor}">{number} {_linked(first, url_for, document_id)}</p>')
+        out.extend(f"<p>{_linked(text, url_for, document_id)}</p>" for text in rest)
+    out.append(f'</div><details class="rk-en" lang="en"><summary>{esc(language.english_label)}</summary>'
+               f'{english}</details></div></section>')
+    return "".join(out)
+
+
+def _english(section: Section, url_for) -> str:
+    title = f'<p class="rk-tr-title"><strong>{esc(section.number)} {esc(section.title)}</strong></p>' \
+        if section.title else ""
+    return title + blocks_html(section.blocks, section.refs, url_for) + examples_html(section, url_for)
+
+
+def _index(addresses: Addresses, translation: Document, english: Document, language: kinds.Language,
+           ours: dict[str, Section]) -> Page:
+    """A translated edition's contents: its chapters and the sections that have pages, in the language."""
+    path = folder(language.id, f"{english.id}/index.md")
+    level = kinds.page_level(english.info.kind)
+    rows = []
+    for section in english.sections:
+        if section.level > level or not section.number:
+            continue
+        location = addresses.locations.get(section.id)
+        label = esc(_title(section, ours.get(section.id), language))
+        if location and location[0] != f"{english.id}/index.md":
+            href = addresses.relative(f"{english.id}/index.md", location[0])
+            rows.append(f'<li><a href="{esc(href)}">{label}</a></li>')
+        else:
+            rows.append(f'<li class="rk-tr-chapter"><strong id="{esc(anchor_of(section))}">{label}</strong></li>')
+    body = (_head(translation, language, path, f"{english.id}/index.md")
+            + f'<h1 id="top">{esc(translation.info.title)}</h1><ul class="rk-contents">{"".join(rows)}</ul>')
+    return Page(path, translation.info.title, _wrap(language, body), description=translation.info.title,
+                alternates=(("en", f"{english.id}/index.md"), (language.id, path)))
+
+
+def language_bar(page: str, alternates: list[tuple[str, str]]) -> str:
+    """On an English page: its translations, each named in its own language (the choice is remembered)."""
+    root = Addresses.relative(Addresses(), page, "index.md")
+    links = " · ".join(
+        f'<a href="{esc(Addresses.relative(Addresses(), page, path))}" hreflang="{esc(code)}" lang="{esc(code)}" '
+        f'data-rk-language="{esc(code)}" title="{esc(kinds.LANGUAGE_BY_ID[code].english)} (unofficial translation)" '
+        f'style="{BAR_LINK}">{esc(kinds.LANGUAGE_BY_ID[code].name)}</a>'
+        for code, path in alternates if code in kinds.LANGUAGE_BY_ID)
+    # styled in place: an English page loads no stylesheet of the translations' for one line
+    return (f'<p class="rk-languages" data-rk-alternates style="margin:0 0 .4em;font-size:.85em">{links}</p>'
+            f'<script src="{esc(root)}{CHOICE_SCRIPT}" defer></script>')
+
+
+def _search_files(found: TranslatedPages, addresses: Addresses, pairs: list[tuple[Document, Document]]) -> None:
+    """The search of each language (search/translated-zh.json) and the list of them (search/translated.json),
+    which the browser's worker reads only for a question written in another script than the English."""
+    entries = search_entries(addresses, pairs)
+    if not entries:
+        return
+    listed = {}
+    shorts = {translation.info.language: {english.id: f"{kinds.short_name(english.info.kind)} · "
+                                                      f"{kinds.LANGUAGE_BY_ID[translation.info.language].name}"
+                                          for _, english in pairs} for translation, _ in pairs}
+    for code, rows in sorted(entries.items()):
+        name = translated_search.FILE.format(language=code)
+        found.files[f"search/{name}"] = json.dumps(translated_search.translated_data(code, rows),
+                                                   ensure_ascii=False, separators=(",", ":"))
+        listed[code] = {"letters": kinds.LANGUAGE_BY_ID[code].letters, "file": name, "short": shorts.get(code, {})}
+    found.files["search/translated.json"] = json.dumps({"languages": listed}, ensure_ascii=False,
+                                                       separators=(",", ":"))
+
+
+def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]]) -> dict[str, list]:
+    """Each language's translated rules as search entries: (id, number, title, site URL, text)."""
+    found: dict[str, list] = {}
+    for translation, english in pairs:
+        language = kinds.language(translation.info.language)
+        if language is None:
+            continue
+        ours = {section.id: section for section in translation.sections}
+        rows = found.setdefault(language.id, [])
+        for section in english.sections:
+            translated = ours.get(section.id)
+            link = addresses.link(section.id)
+            if translated is None or link is None or left_in_english(translated, language.id):
+                continue
+            title = translated.title if section.title else ""
+            rows.append((section.id, section.number, title, f"{language.id}/{link}",
+                         " ".join(_texts(section, translated, language))))
+    return found
+
+
+def _home(code: str, pairs: list[tuple[Document, Document]]) -> Page:
+    """A language's front page (`zh/`): its translations, each beside the edition it translates."""
+    language = kinds.LANGUAGE_BY_ID[code]
+    path = folder(code, "index.md")
+    rows = "".join(
+        f'<li><a href="{esc(Addresses.relative(Addresses(), path, folder(code, f"{english.id}/index.md")))}">'
+        f'{esc(translation.info.title)}</a> <span lang="en">({esc(kinds.short_name(english.info.kind))} '
+        f'{esc(english.info.edition or english.id)}{"" if english.info.current else ", an older edition"})</span></li>'
+        for translation, english in pairs if translation.info.language == code)
+    body = (f'<h1 id="top">{esc(language.name)}</h1>'
+            f'<div class="admonition warning rk-unofficial" role="note"><p>{esc(language.unofficial)}</p>'
+            f'<p lang="en">{esc(kinds.UNOFFICIAL_IN_ENGLISH)}</p></div><ul class="rk-contents">{rows}</ul>'
+            f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
+    return Page(path, language.name, _wrap(language, body), description=f"{language.english} translations")
