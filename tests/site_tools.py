@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import posixpath
 import re
 import threading
 from html.parser import HTMLParser
@@ -62,6 +63,19 @@ def page_file(site: Path, url_path: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def _climbs_above_root(url: str, path: str) -> bool:
+    """Whether a relative link goes up more folders than the page stands in (urljoin quietly stops at the
+    root; a site served under a prefix would lose that prefix)."""
+    if not path or path.startswith("/"):
+        return False
+    depth = len(posixpath.dirname(url).strip("/").split("/")) if posixpath.dirname(url).strip("/") else 0
+    for part in path.split("/"):
+        depth += -1 if part == ".." else (part not in ("", "."))
+        if depth < 0:
+            return True
+    return False
+
+
 def broken_links(site: Path) -> list[str]:
     """Every internal link of every page whose file or anchor does not exist."""
     broken = []
@@ -72,6 +86,9 @@ def broken_links(site: Path) -> list[str]:
             if parts.scheme or parts.netloc or href.startswith(("mailto:", "javascript:")):
                 continue
             target = urlsplit(urljoin(url, href))
+            if _climbs_above_root(url, parts.path):
+                broken.append(f"{url}: {href} (above the site's root)")
+                continue
             file = page_file(site, target.path)
             if file is None:
                 broken.append(f"{url}: {href} (no such page)")
