@@ -22,6 +22,29 @@ def test_the_import_contracts_hold():
     print(result.stdout[-3000:])
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "BROKEN" not in result.stdout and result.stdout.count("KEPT") >= 7
+    assert "No import circle inside a package" in result.stdout
+
+
+def test_an_import_circle_inside_a_package_breaks_the_contracts(tmp_path):
+    """The contract against circles, as pyproject.toml words it, on a package whose modules import in a circle
+    (a -> b -> c -> a, one of them inside a function, as a lazy import is): the checker fails."""
+    import tomllib
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    circle = next(contract for contract in contracts if contract["type"] == "acyclic_siblings")
+    package = tmp_path / "circled" / "inner"
+    package.mkdir(parents=True)
+    (tmp_path / "circled" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from .b import B\nA = 1\n")
+    (package / "b.py").write_text("from .c import C\nB = 1\n")
+    (package / "c.py").write_text("C = 1\n\ndef later():\n    from .a import A\n    return A\n")
+    (tmp_path / ".importlinter").write_text(
+        f"[importlinter]\nroot_package = circled\n\n[importlinter:contract:circle]\nname = {circle['name']}\n"
+        f"type = {circle['type']}\nancestors = circled\n")
+    result = subprocess.run([str(BIN / "lint-imports"), "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert result.returncode != 0 and "BROKEN" in result.stdout, result.stdout[-2000:]
+    assert "circled.inner" in result.stdout
 
 
 def test_the_linter_finds_nothing():
