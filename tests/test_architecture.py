@@ -102,6 +102,41 @@ def test_the_cli_s_light_commands_do_not_load_the_heavy_libraries(module):
     assert result.stdout.strip() == "", result.stdout
 
 
+# What `rulekb search` and `show` must not load once the index and the corpus are in the cache (a question asked
+# of sources that have not changed): the readers, the parsers, the differ, the site, nor their libraries.
+NOT_FOR_A_QUESTION = ("pipeline.read", "pipeline.parse", "pipeline.corpus", "pipeline.link", "pipeline.diff",
+                      "pipeline.site", "pipeline.annotate.markup", "bs4", "pypdfium2", "docx", "striprtf", "mkdocs",
+                      "markdown", "yaml", "multiprocessing")
+PROBE = ("import sys; from pipeline.cli import main; code = main(sys.argv[1:]); "
+         "print('LOADED', *sorted(sys.modules), file=sys.stderr); sys.exit(code)")
+
+
+def modules_loaded(*argv: str) -> set[str]:
+    result = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return set(result.stderr.rsplit("LOADED", 1)[1].split())
+
+
+@pytest.mark.parametrize("command", ["search", "show"])
+def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(command, tmp_path_factory, sources_dir):
+    parsed_once(tmp_path_factory, sources_dir)
+    argv = (command, "704.5k", "--sources", str(sources_dir))
+    modules_loaded(*argv)                # (the index, or the corpus, made and kept in the cache if not yet there)
+    loaded = modules_loaded(*argv)
+    assert not [name for name in loaded if name.startswith(NOT_FOR_A_QUESTION)], sorted(loaded)
+    assert ("pipeline.search.index" in loaded) == (command == "search")
+
+
+def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():
+    probe = ("import sys\nfrom pipeline.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print('LOADED', *sorted(sys.modules), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "usage: rulekb" in result.stdout, result.stderr[-2000:]
+    loaded = set(result.stderr.rsplit("LOADED", 1)[1].split())
+    assert sorted(name for name in loaded if name.startswith("pipeline")) == ["pipeline", "pipeline.cli", "pipeline.kinds"]
+
+
 @pytest.mark.slow
 def test_rulekb_runs_from_a_wheel_in_any_folder(tmp_path, sources_dir):
     """Installed from a wheel and run elsewhere: no mkdocs.yml beside the sources is needed (the package
