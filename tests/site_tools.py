@@ -33,11 +33,19 @@ class _Collector(HTMLParser):
                 self.resources.append(attrs[name])
 
 
-@functools.cache
+_parsed: dict[tuple, _Collector] = {}
+
+
 def parse_page(path: Path):
-    collector = _Collector()
-    collector.feed(path.read_text(encoding="utf-8"))
-    return collector
+    """A page's ids and links, parsed once for each file on disk (the 3,000 addresses of typed numbers are
+    one file, hard-linked; a page is parsed once whether its links or its anchors are asked for)."""
+    stat = path.stat()
+    key = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    if key not in _parsed:
+        collector = _Collector()
+        collector.feed(path.read_text(encoding="utf-8"))
+        _parsed[key] = collector
+    return _parsed[key]
 
 
 @functools.cache
@@ -79,6 +87,7 @@ def _climbs_above_root(url: str, path: str) -> bool:
 def broken_links(site: Path) -> list[str]:
     """Every internal link of every page whose file or anchor does not exist."""
     broken = []
+    files: dict[str, Path | None] = {}        # thousands of links share a few hundred targets
     for page in sorted(site.rglob("*.html")):
         url = "/" + page.relative_to(site).as_posix()
         for href in parse_page(page).links:
@@ -89,7 +98,9 @@ def broken_links(site: Path) -> list[str]:
             if _climbs_above_root(url, parts.path):
                 broken.append(f"{url}: {href} (above the site's root)")
                 continue
-            file = page_file(site, target.path)
+            if target.path not in files:
+                files[target.path] = page_file(site, target.path)
+            file = files[target.path]
             if file is None:
                 broken.append(f"{url}: {href} (no such page)")
                 continue
