@@ -118,7 +118,8 @@ def modules_loaded(*argv: str) -> set[str]:
     return set(result.stderr.rsplit("LOADED", 1)[1].split())
 
 
-@pytest.mark.parametrize("command", ["search", "show"])
+# (the first search makes the frozen sources' index in a subprocess: a large workload, out of the fast lane)
+@pytest.mark.parametrize("command", [pytest.param("search", marks=pytest.mark.slow), "show"])
 def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(command, tmp_path_factory, sources_dir):
     parsed_once(tmp_path_factory, sources_dir)
     argv = (command, "704.5k", "--sources", str(sources_dir))
