@@ -21,16 +21,18 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 # Two workers; a module's tests stay on one worker, so its site and browser are made once; the costliest
-# modules of the last run first (tests/scheduling.py), not xdist's order by number of tests.
+# modules of the last run first (tests/scheduling.py), not xdist's order by number of tests. The ten slowest
+# tests are listed at the end (--durations=10), so that a test grown slow is seen. Python's bytecode cache is
+# kept as in the fast lane (below).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder --durations=10
 
 # The fast lane for development: no browser, no Node, no archive, no builds killed at every step
 # (markers in pyproject.toml); `make test` is the whole suite, as CI runs it. It keeps Python's
 # bytecode cache where the environment turns it off (PYTHONDONTWRITEBYTECODE=1, as container images
 # often do): else both workers, and every CLI run in a subprocess, compile the pipeline again.
 fast: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder -m "not slow and not browser and not node"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder -m "not slow and not browser and not node" --durations=10
 
 check: $(STAMP)
 	$(BIN)/rulekb check sources

@@ -8,27 +8,30 @@ Everything the `rulekb` command does is a function of `pipeline.api`:
     cr = corpus.document("cr")
     api.show("704.5k")
 """
-from .corpus import load_corpus, load_document
-from .export import document_json
-from .link import link_corpus
-from .model import (
-                    Block,
-                    Corpus,
-                    Document,
-                    DocumentInfo,
-                    GlossaryEntry,
-                    Infraction,
-                    Penalty,
-                    Problem,
-                    Reference,
-                    Section,
-)
-from .parse import parse
-from .parse.refs import find_references
-from .read import SourceError, read_bytes, read_source
+from __future__ import annotations
 
-__all__ = [
-    "load_corpus", "load_document", "link_corpus", "parse", "read_source", "read_bytes", "SourceError",
-    "find_references", "document_json", "Block", "Corpus", "Document", "DocumentInfo", "GlossaryEntry",
-    "Infraction", "Penalty", "Problem", "Reference", "Section",
-]
+import importlib
+
+# Each name is imported from its stage when first asked for: `rulekb search`, `show` and `--help` import this
+# package and must not pay for the readers and parsers they do not use. (The parse function is
+# `pipeline.parse.parse`: `pipeline.parse` is its stage's package.)
+_WHERE = {
+    "load_corpus": "corpus", "load_document": "corpus", "document_json": "export", "link_corpus": "link",
+    "find_references": "parse.refs", "read_source": "read", "read_bytes": "read",
+    "SourceError": "read", **dict.fromkeys(("Block", "Corpus", "Document", "DocumentInfo", "GlossaryEntry",
+                                            "Infraction", "Penalty", "Problem", "Reference", "Section"), "model"),
+}
+
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

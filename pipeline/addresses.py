@@ -90,6 +90,14 @@ def section_page_path(document: Document, owner: Section) -> str:
     return f"{document.id}/{slug(owner.number) if owner.number else anchor_of(owner)}.md"
 
 
+def address_document(document: Document) -> Addresses:
+    """The addresses of one document's sections and terms (each document's are its own: `rulekb show` needs
+    only the one it shows)."""
+    addresses = Addresses()
+    _address_document(addresses, document)
+    return addresses
+
+
 def address_corpus(corpus: Corpus) -> Addresses:
     addresses = Addresses()
     for document in corpus.documents:

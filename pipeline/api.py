@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from . import annotate, cache, kinds
-from .addresses import address_corpus, glossary_id
-from .corpus import load_corpus, load_document, load_edition, rename_document
+from .addresses import address_corpus, address_document, glossary_id
+from .build_date import build_date
 from .export import annotation_json, document_json, ref_json, section_json
 from .model import ERROR, Corpus, Document, DocumentInfo, GlossaryEntry, Problem, Section, replace
 from .search.question import as_number, fold
@@ -29,8 +29,29 @@ if TYPE_CHECKING:
     from .search.engine import Answer
     from .site.build import BuildResult
 
-# The heavy stages (whoosh for search, mkdocs for the site, the differ) are imported by the functions
-# that need them: `rulekb show`, `check` and `export` load none of them.
+# The stages are imported by the functions that need them: `rulekb show` and `search` load neither the
+# readers and parsers (the corpus comes from the cache when no file changed) nor the site or the differ;
+# `check` and `export` load no whoosh and no mkdocs.
+
+
+def load_corpus(*args, **kwargs) -> Corpus:
+    from .corpus import load_corpus as load
+    return load(*args, **kwargs)
+
+
+def load_document(*args, **kwargs):
+    from .corpus import load_document as load
+    return load(*args, **kwargs)
+
+
+def load_edition(*args, **kwargs) -> Optional[Document]:
+    from .corpus import load_edition as load
+    return load(*args, **kwargs)
+
+
+def rename_document(document: Document, info: DocumentInfo) -> Document:
+    from .corpus import rename_document as rename
+    return rename(document, info)
 
 
 class UsageError(Exception):
@@ -80,6 +101,17 @@ def load_annotated(sources: Path | str = "sources", annotations: Optional[Path |
     """The corpus of a sources folder with the notes of its annotations folder."""
     folder = notes_folder(sources, annotations)
     return annotate.attach(load_corpus(sources, use_cache=use_cache), folder, use_cache)
+
+
+def current_corpus(sources: Path | str = "sources", annotations: Optional[Path | str] = None) -> Corpus:
+    """`load_annotated`, kept whole in the cache under the bytes of every file of both folders, the code and
+    the day: a question asked again of unchanged sources reads one file and parses nothing."""
+    folder = notes_folder(sources, annotations)
+    if not Path(sources).is_dir():
+        return load_annotated(sources, annotations)
+    key = cache.key("annotated-corpus", cache.folder_fingerprint(Path(sources), build_date(), folder))
+    corpus = cache.remembered(key, lambda: load_annotated(sources, annotations))
+    return replace(corpus, folder=str(sources))
 
 
 def annotations(sources: Path | str = "sources", annotations: Optional[Path | str] = None,
@@ -162,7 +194,7 @@ def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = N
          edition: Optional[str] = None, annotations: Optional[Path | str] = None) -> Optional[dict]:
     """One section (or glossary term) by id, number or term, with what it cites and what cites it, and the
     notes on it; from the current editions, or from the `edition` named (an id, an effective date, "upcoming")."""
-    corpus = corpus or load_annotated(sources, annotations)
+    corpus = corpus or current_corpus(sources, annotations)
     if edition:
         return _show_in_edition(corpus, ref, edition)
     found = find_section(corpus, ref)
@@ -306,7 +338,7 @@ def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Glos
 
 
 def section_view(corpus: Corpus, document: Document, section: Section | GlossaryEntry) -> dict:
-    addresses = address_corpus(corpus)
+    addresses = address_document(document)
     about = {"id": document.id, "title": document.info.title, "edition": document.info.edition,
              "current": document.info.current, "upcoming": document.info.upcoming}
     if isinstance(section, GlossaryEntry):

@@ -9,12 +9,14 @@ Entries are pickles; one that cannot be read or written only costs time.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import os
 import pickle
 import shutil
 import tempfile
 import time
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -51,6 +53,25 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def folder_fingerprint(sources: Path, today: date, notes: Optional[Path] = None) -> str:
+    """A hash of every file in a sources folder (and of the notes folder), the code and the day (an edition may
+    take effect on it): what a corpus read from them is made of, known without parsing."""
+    digest = hashlib.sha256(code_version().encode() + today.isoformat().encode())
+    digest.update(str(sources.resolve()).encode())
+    for path in sorted(sources.iterdir()):
+        if path.is_file() and not path.name.startswith("."):
+            digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    if notes is not None:
+        digest.update(b"notes\0" + str(notes.resolve()).encode())
+        for path in sorted(notes.rglob("*")):      # a link is hashed as where it points: never read through
+            name = path.relative_to(notes).as_posix().encode() + b"\0"
+            if path.is_symlink():
+                digest.update(name + os.readlink(path).encode())
+            elif path.is_file():
+                digest.update(name + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:24]
+
+
 def key(*parts: str) -> str:
     digest = hashlib.sha256()
     for part in parts:
@@ -84,11 +105,16 @@ def has(cache_key: str) -> bool:
 
 def load(cache_key: str) -> Optional[Any]:
     path = generation() / f"{cache_key}.pickle"
+    collecting = gc.isenabled()
+    gc.disable()        # a parse is tens of thousands of objects and no cycle: no collection while they come in
     try:
         with path.open("rb") as handle:
             value = pickle.load(handle)
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, ValueError):
         return None
+    finally:
+        if collecting:
+            gc.enable()
     with contextlib.suppress(OSError):
         os.utime(path.parent, (time.time(), time.time()))   # a generation in use is a recent one
     return value

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import posixpath
 import re
 import threading
 from html.parser import HTMLParser
@@ -32,11 +33,19 @@ class _Collector(HTMLParser):
                 self.resources.append(attrs[name])
 
 
-@functools.cache
+_parsed: dict[tuple, _Collector] = {}
+
+
 def parse_page(path: Path):
-    collector = _Collector()
-    collector.feed(path.read_text(encoding="utf-8"))
-    return collector
+    """A page's ids and links, parsed once for each file on disk (the 3,000 addresses of typed numbers are
+    one file, hard-linked; a page is parsed once whether its links or its anchors are asked for)."""
+    stat = path.stat()
+    key = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    if key not in _parsed:
+        collector = _Collector()
+        collector.feed(path.read_text(encoding="utf-8"))
+        _parsed[key] = collector
+    return _parsed[key]
 
 
 @functools.cache
@@ -62,9 +71,23 @@ def page_file(site: Path, url_path: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def _climbs_above_root(url: str, path: str) -> bool:
+    """Whether a relative link goes up more folders than the page stands in (urljoin quietly stops at the
+    root; a site served under a prefix would lose that prefix)."""
+    if not path or path.startswith("/"):
+        return False
+    depth = len(posixpath.dirname(url).strip("/").split("/")) if posixpath.dirname(url).strip("/") else 0
+    for part in path.split("/"):
+        depth += -1 if part == ".." else (part not in ("", "."))
+        if depth < 0:
+            return True
+    return False
+
+
 def broken_links(site: Path) -> list[str]:
     """Every internal link of every page whose file or anchor does not exist."""
     broken = []
+    files: dict[str, Path | None] = {}        # thousands of links share a few hundred targets
     for page in sorted(site.rglob("*.html")):
         url = "/" + page.relative_to(site).as_posix()
         for href in parse_page(page).links:
@@ -72,7 +95,12 @@ def broken_links(site: Path) -> list[str]:
             if parts.scheme or parts.netloc or href.startswith(("mailto:", "javascript:")):
                 continue
             target = urlsplit(urljoin(url, href))
-            file = page_file(site, target.path)
+            if _climbs_above_root(url, parts.path):
+                broken.append(f"{url}: {href} (above the site's root)")
+                continue
+            if target.path not in files:
+                files[target.path] = page_file(site, target.path)
+            file = files[target.path]
             if file is None:
                 broken.append(f"{url}: {href} (no such page)")
                 continue

@@ -22,6 +22,29 @@ def test_the_import_contracts_hold():
     print(result.stdout[-3000:])
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "BROKEN" not in result.stdout and result.stdout.count("KEPT") >= 7
+    assert "No import circle inside a package" in result.stdout
+
+
+def test_an_import_circle_inside_a_package_breaks_the_contracts(tmp_path):
+    """The contract against circles, as pyproject.toml words it, on a package whose modules import in a circle
+    (a -> b -> c -> a, one of them inside a function, as a lazy import is): the checker fails."""
+    import tomllib
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    circle = next(contract for contract in contracts if contract["type"] == "acyclic_siblings")
+    package = tmp_path / "circled" / "inner"
+    package.mkdir(parents=True)
+    (tmp_path / "circled" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from .b import B\nA = 1\n")
+    (package / "b.py").write_text("from .c import C\nB = 1\n")
+    (package / "c.py").write_text("C = 1\n\ndef later():\n    from .a import A\n    return A\n")
+    (tmp_path / ".importlinter").write_text(
+        f"[importlinter]\nroot_package = circled\n\n[importlinter:contract:circle]\nname = {circle['name']}\n"
+        f"type = {circle['type']}\nancestors = circled\n")
+    result = subprocess.run([str(BIN / "lint-imports"), "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert result.returncode != 0 and "BROKEN" in result.stdout, result.stdout[-2000:]
+    assert "circled.inner" in result.stdout
 
 
 def test_the_linter_finds_nothing():
@@ -77,6 +100,42 @@ def test_the_cli_s_light_commands_do_not_load_the_heavy_libraries(module):
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", result.stdout
+
+
+# What `rulekb search` and `show` must not load once the index and the corpus are in the cache (a question asked
+# of sources that have not changed): the readers, the parsers, the differ, the site, nor their libraries.
+NOT_FOR_A_QUESTION = ("pipeline.read", "pipeline.parse", "pipeline.corpus", "pipeline.link", "pipeline.diff",
+                      "pipeline.site", "pipeline.annotate.markup", "bs4", "pypdfium2", "docx", "striprtf", "mkdocs",
+                      "markdown", "yaml", "multiprocessing")
+PROBE = ("import sys; from pipeline.cli import main; code = main(sys.argv[1:]); "
+         "print('LOADED', *sorted(sys.modules), file=sys.stderr); sys.exit(code)")
+
+
+def modules_loaded(*argv: str) -> set[str]:
+    result = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return set(result.stderr.rsplit("LOADED", 1)[1].split())
+
+
+# (the first search makes the frozen sources' index in a subprocess: a large workload, out of the fast lane)
+@pytest.mark.parametrize("command", [pytest.param("search", marks=pytest.mark.slow), "show"])
+def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(command, tmp_path_factory, sources_dir):
+    parsed_once(tmp_path_factory, sources_dir)
+    argv = (command, "704.5k", "--sources", str(sources_dir))
+    modules_loaded(*argv)                # (the index, or the corpus, made and kept in the cache if not yet there)
+    loaded = modules_loaded(*argv)
+    assert not [name for name in loaded if name.startswith(NOT_FOR_A_QUESTION)], sorted(loaded)
+    assert ("pipeline.search.index" in loaded) == (command == "search")
+
+
+def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():
+    probe = ("import sys\nfrom pipeline.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print('LOADED', *sorted(sys.modules), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "usage: rulekb" in result.stdout, result.stderr[-2000:]
+    loaded = set(result.stderr.rsplit("LOADED", 1)[1].split())
+    assert sorted(name for name in loaded if name.startswith("pipeline")) == ["pipeline", "pipeline.cli", "pipeline.kinds"]
 
 
 @pytest.mark.slow

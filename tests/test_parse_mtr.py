@@ -609,29 +609,47 @@ def test_never_raises_on_arbitrary_lines(rows, kind):
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("heading_tags", [True, False])
-def test_a_section_heading_right_after_its_chapter_heading_is_its_own_section(heading_tags):
-    """An HTML MTR: the contents list, then "1. Tournament Fundamentals" and "1.1 Tournament Types" with
-    nothing between them. The contents list ends where a number comes again: 1.1 is a section."""
+HEADINGS_RIGHT_AFTER_CHAPTERS = {
+    "heading tags": lambda number, title, level: f"<h{level}>{number} {title}</h{level}>",
+    "paragraphs": lambda number, title, level: f"<p>{number} {title}</p>",
+    # A converter's named anchors: <a name="1.1"></a> on the line before each heading, sections in <h4>.
+    "named anchors": lambda number, title, level: (f'<a name="{number.rstrip(".")}"></a>'
+                                                   f"<h{2 if level == 2 else 4}>{number} {title}</h{2 if level == 2 else 4}>"),
+}
+
+
+@pytest.mark.parametrize("markup", [*HEADINGS_RIGHT_AFTER_CHAPTERS, "plain text"])
+def test_a_section_heading_right_after_its_chapter_heading_is_its_own_section(markup):
+    """An MTR: the contents list, then "1. Tournament Fundamentals" and "1.1 Tournament Types" with
+    nothing between them (in HTML, with or without heading tags or named anchors, and in plain text).
+    The contents list ends where a number comes again: 1.1 is a section, and nothing is reported missing."""
     entries = [("1.", "Tournament Fundamentals"), ("1.1", "Tournament Types"), ("1.2", "Publishing Tournament "
                "Information"), ("2.", "Tournament Mechanics"), ("2.1", "Match Structure"), ("2.2", "Play/Draw Rule")]
-    contents = "".join(f"<li><a href='#s{n}'>{n} {t}</a></li>" for n, t in entries)
-    h2, h3 = ("h2", "h3") if heading_tags else ("p", "p")
-    html = (f"<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective January 21, 2019</p>"
-            f"<h2>Contents</h2><ul>{contents}</ul>"
-            f"<{h2}>1. Tournament Fundamentals</{h2}><{h3}>1.1 Tournament Types</{h3}>"
-            f"<p>Sanctioned, rated tournaments are divided into two types: Premier and non-Premier.</p>"
-            f"<{h3}>1.2 Publishing Tournament Information</{h3}><p>Wizards of the Coast reserves the right.</p>"
-            f"<{h2}>2. Tournament Mechanics</{h2}><{h3}>2.1 Match Structure</{h3}><p>A match is a series of games.</p>"
-            f"<{h3}>2.2 Play/Draw Rule</{h3}><p>For the first game, a random player chooses.</p></body></html>")
-    source = read_bytes(html.encode(), "mtr.html")
-    document = parse(source, mtr_info("mtr.html"))
+    texts = {"1.1": "Sanctioned, rated tournaments are divided into two types: Premier and non-Premier.",
+             "1.2": "Wizards of the Coast reserves the right.", "2.1": "A match is a series of games.",
+             "2.2": "For the first game, a random player chooses."}
+    if markup == "plain text":
+        lines = ["Magic: The Gathering Tournament Rules", "Effective January 21, 2019", "", "Contents"]
+        lines += [f"{n} {t}" for n, t in entries] + [""]
+        for number, title in entries:
+            lines += [f"{number} {title}"] + ([texts[number], ""] if number in texts else [])
+        name, data = "mtr.txt", "\n".join(lines).encode()
+    else:
+        heading = HEADINGS_RIGHT_AFTER_CHAPTERS[markup]
+        contents = "".join(f"<li><a href='#{n.rstrip('.')}'>{n} {t}</a></li>" for n, t in entries)
+        body = "".join(heading(n, t, 2 if n.endswith(".") else 3) + (f"<p>{texts[n]}</p>" if n in texts else "")
+                       for n, t in entries)
+        html = (f"<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective January 21, 2019</p>"
+                f"<h2>Contents</h2><ul>{contents}</ul>{body}</body></html>")
+        name, data = "mtr.html", html.encode()
+    document = parse(read_bytes(data, name), mtr_info(name))
     assert [(s.number, s.kind) for s in document.sections] == [
         ("1", "chapter"), ("1.1", "section"), ("1.2", "section"), ("2", "chapter"), ("2.1", "section"),
         ("2.2", "section")]
     section = document.section("1.1")
     assert section.title == "Tournament Types" and section.parent == "mtr:1"
     assert section.text.startswith("Sanctioned, rated tournaments")
+    assert document.section("1").blocks == ()
     assert document.info.complete and not [p for p in document.problems if p.severity != INFO]
 
 

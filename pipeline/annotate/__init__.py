@@ -12,14 +12,18 @@ from __future__ import annotations
 import re
 from datetime import date
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .. import kinds
 from ..model import ERROR, WARNING, Annotation, Corpus, Problem, replace
-from . import markup, references
-from .editions import Editions
-from .files import NoteFile, note_files
-from .front_matter import FrontMatterError, split
+
+if TYPE_CHECKING:
+    from . import references
+    from .editions import Editions
+    from .files import NoteFile
+
+# The reading of notes (Markdown, YAML, the editions) is imported when notes are read: `default_folder`
+# and `attach` with no folder cost the CLI nothing.
 
 FIELDS = ("section", "edition", "authors", "date")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -42,6 +46,9 @@ def attach(corpus: Corpus, folder: Optional[Path | str], use_cache: bool = True)
 
 
 def read_annotations(folder: Path, corpus: Corpus, use_cache: bool = True) -> tuple[list[Annotation], list[Problem]]:
+    from . import references
+    from .editions import Editions
+    from .files import note_files
     problems: list[Problem] = []
     editions = Editions(corpus, use_cache)
     targets = references.Targets(corpus)
@@ -56,6 +63,8 @@ def read_annotations(folder: Path, corpus: Corpus, use_cache: bool = True) -> tu
 
 def _annotation(note: NoteFile, editions: Editions, targets: references.Targets,
                 problems: list[Problem]) -> Optional[Annotation]:
+    from . import markup, references
+    from .front_matter import FrontMatterError, split
     try:
         front = split(note.text)
     except FrontMatterError as error:

@@ -8,7 +8,10 @@ One module a family of figures, each with `run(args)`:
 - serving: `rulekb serve` under 100 concurrent clients;
 - archive: builds of 10, 40 and all CR editions of an archive (pages, time, memory, disk, rebuild);
 - pdf: PDF read+parse time per document;
-- annotating: what 100 and 1,000 annotations add to a build.
+- annotating: what 100 and 1,000 annotations add to a build;
+- cli: the wall time of `rulekb search`, `show` and `--help` in fresh processes.
+`--against DIR` (another checkout) times its code too, alternately with this one's, where a part says so
+(cli, parsing).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import importlib
 import os
 import sys
 
-PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating")
+PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating", "cli")
 DEFAULT = ("parsing", "building", "searching", "browsing", "serving")
 ALIASES = {"parse": "parsing", "build": "building", "search": "searching", "browser": "browsing",
            "serve": "serving", "annotations": "annotating"}

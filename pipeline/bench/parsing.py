@@ -28,6 +28,9 @@ PEERS = (("academyruins-api", "Python", 55), ("rulesraker", "Go", 15))
 
 
 def run(args) -> None:
+    if getattr(args, "against", None):
+        against(Path(args.sources) / PEERS_FILE, Path(args.against), max(args.runs, 5))
+        print()
     sources = Path(args.sources)
     print(f"{'document':<44} {'KB':>6} {'read ms':>8} {'parse ms':>9} {'+link ms':>9} {'all ms':>7} "
           f"{'peak MB':>8}")
@@ -60,3 +63,58 @@ def measure(path: str, info: DocumentInfo, runs: int) -> tuple[float, float, flo
     peak = tracemalloc.get_traced_memory()[1] / 1e6
     tracemalloc.stop()
     return read_ms, parse_ms, link_ms, all_ms, peak
+
+
+# Timed in a fresh process of a checkout (PYTHONPATH), with only what every version of the pipeline has:
+# read_source, parse, link_corpus and load_document (for the kind and id a build gives the file).
+AGAINST_PROBE = """
+import gc, sys, time
+from pipeline.corpus import load_document
+from pipeline.link import link_corpus
+from pipeline.parse import parse
+from pipeline.read import read_source
+path, runs = sys.argv[1], int(sys.argv[2])
+info = load_document(path, use_cache=False)[0].info
+
+def best(function):
+    times = []
+    for _ in range(runs):
+        gc.collect()
+        started = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - started)
+        del result
+    return min(times) * 1000
+
+source = read_source(path)
+source.stream
+print(best(lambda: link_corpus([parse(source, info)])), best(lambda: link_corpus([parse(read_source(path), info)])))
+"""
+
+
+def against(path: Path, checkout: Path, rounds: int) -> None:
+    """Parse + link and read + parse + link of one file by this checkout and by `checkout`, each round one
+    fresh process of each, one after the other (the medians of the rounds' best-of-5)."""
+    import os
+    import statistics
+    import subprocess
+    import sys
+    here = Path(__file__).resolve().parents[2]
+    figures: dict[str, list[tuple[float, float]]] = {"this": [], "against": []}
+    for _ in range(rounds):
+        for name, root in (("this", here), ("against", checkout.resolve())):
+            env = dict(os.environ, PYTHONPATH=str(root))
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            result = subprocess.run([sys.executable, "-c", AGAINST_PROBE, str(path.resolve()), "5"], env=env,
+                                    capture_output=True, text=True, cwd=root)
+            if result.returncode != 0:
+                raise SystemExit(f"bench: timing {root} failed: {result.stderr[-800:]}")
+            parse_link, whole = map(float, result.stdout.split()[-2:])
+            figures[name].append((parse_link, whole))
+    print(f"{path.name}: this checkout against {checkout} ({rounds} rounds, alternating, each a fresh process, "
+          f"best of 5)")
+    print(f"{'':<24} {'this ms':>8} {'against ms':>11} {'ratio':>6}")
+    for index, label in ((0, "parse + link"), (1, "read + parse + link")):
+        ours = statistics.median(figure[index] for figure in figures["this"])
+        theirs = statistics.median(figure[index] for figure in figures["against"])
+        print(f"{label:<24} {ours:>8.1f} {theirs:>11.1f} {ours / theirs:>6.2f}")

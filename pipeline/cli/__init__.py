@@ -12,9 +12,10 @@ import sys
 from typing import Optional, Sequence
 
 from .. import kinds
-from . import commands
 
 KINDS = list(kinds.IDS)
+# Each subcommand names its function in pipeline.cli.commands, imported once the arguments are read (so that
+# `--help` and a mistyped option import nothing of the pipeline but the kinds' names).
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--no-cache", action="store_true", help="parse everything again")
     annotations_option(check)
-    check.set_defaults(run=commands.check)
+    check.set_defaults(run="check")
 
     export = sub.add_parser("export", help="print one document as JSON")
     export.add_argument("file", help="a source file, or a document id (cr, mtr, ipg, ...) in --sources")
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="read only this file (references to other documents stay unresolved)")
     export.add_argument("--no-cache", action="store_true", help="parse again")
     annotations_option(export)
-    export.set_defaults(run=commands.export)
+    export.set_defaults(run="export")
 
     build = sub.add_parser("build", help="ingest sources/ and build the static site and its search index")
     sources_option(build)
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the site's mkdocs.yml (default: the one beside the sources folder)")
     build.add_argument("--no-cache", action="store_true", help="parse everything again")
     annotations_option(build)
-    build.set_defaults(run=commands.build)
+    build.set_defaults(run="build")
 
     search = sub.add_parser("search", help="find sections by number, phrase, abbreviation (typos welcome)")
     search.add_argument("query", help='e.g. "704.5k", "ipg 2.1", "missed trigger", "GRV"')
@@ -66,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--edition", help='search the sources as they stand when this edition takes effect: '
                         '"upcoming", its id or its effective date')
     annotations_option(search)
-    search.set_defaults(run=commands.search)
+    search.set_defaults(run="search")
 
     show = sub.add_parser("show", help="print one section: text, examples, penalty, references both ways")
     show.add_argument("ref", help='e.g. "704.5k", "ipg 2.1", "mtr 4.3", "cr:704.5k"')
@@ -75,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                       'or "upcoming"')
     sources_option(show)
     annotations_option(show)
-    show.set_defaults(run=commands.show)
+    show.set_defaults(run="show")
 
     serve = sub.add_parser("serve", help="serve the built site and its JSON search API on 127.0.0.1")
     serve.add_argument("--site", default=os.environ.get("RULEKB_SITE", "site"), help="the built site (default: site)")
@@ -83,25 +84,28 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=None,
                        help="processes sharing the socket, each answering pages and searches (default: one per core)")
-    serve.set_defaults(run=commands.serve)
+    serve.set_defaults(run="serve")
 
     diff = sub.add_parser("diff", help="what changed between two editions of a document")
     diff.add_argument("old", help="the older edition: a file, or a document id in --sources (e.g. cr-2025-11-14)")
     diff.add_argument("new", help="the newer edition: a file or a document id (e.g. cr)")
     diff.add_argument("--json", action="store_true", help="print JSON")
     sources_option(diff)
-    diff.set_defaults(run=commands.diff)
+    diff.set_defaults(run="diff")
 
     bench = sub.add_parser("bench", help="print speed, size and search-quality figures")
     sources_option(bench)
     bench.add_argument("--runs", type=int, default=5, help="repetitions for timings (best of N)")
     bench.add_argument("--only", action="append", help="run one part (repeatable): parse, search, build, browser, "
-                                                      "serve, archive, pdf, annotations")
+                                                      "serve, archive, pdf, annotations, cli")
+    bench.add_argument("--against", metavar="DIR", default=None,
+                       help="another checkout of rulekb (e.g. a git worktree of an older commit): the cli and parse "
+                            "figures time its code too, alternately with this one's")
     bench.add_argument("--archive", default=None, help="a folder (or .tar.xz) of CR editions, for the archive figures")
     bench.add_argument("--questions", action="append", default=None,
                        help="a question set for the search figures (repeatable; default: the project's three, "
                             "numbers and phrases, more of them, situations)")
-    bench.set_defaults(run=commands.bench)
+    bench.set_defaults(run="bench")
     return parser
 
 
@@ -109,8 +113,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
+    from . import commands
     try:
-        return args.run(args)
+        return getattr(commands, args.run)(args)
     except commands.Refused as error:
         commands.say(f"rulekb {args.command}: {error}", stream=sys.stderr)
         return 2

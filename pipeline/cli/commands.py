@@ -17,9 +17,9 @@ from typing import Optional, Sequence
 
 from .. import api, kinds
 from ..model import ERROR, INFO, WARNING, Problem
-from ..parallel import WorkFailed
-from ..search.question import QueryError
-from ..site.errors import BuildFailed, BuildLocked, OutputRefused
+
+# What only one command needs is imported by that command: `search` and `show` load neither the readers
+# and parsers nor the site (tests/test_architecture.py holds them to it).
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MARK_TAG = re.compile(r"(</?mark>)")
@@ -93,6 +93,8 @@ def export(args) -> int:
 
 
 def build(args) -> int:
+    from ..parallel import WorkFailed
+    from ..site.errors import BuildFailed, BuildLocked, OutputRefused
     try:
         _check_output(args)            # before reading anything: a refused --out is said at once
         result, corpus = api.build(args.sources, args.out, config=args.config, use_cache=not args.no_cache,
@@ -136,6 +138,7 @@ def build(args) -> int:
 def _check_output(args) -> None:
     """Refuse (exit 2) an --out that is not the build's own: see site.publish.check_output."""
     from ..site.build import find_config
+    from ..site.errors import BuildFailed
     from ..site.publish import check_output
     sources = Path(args.sources)
     try:
@@ -157,6 +160,7 @@ def _command() -> str:
 
 
 def search(args) -> int:
+    from ..search.question import QueryError
     try:
         answer = api.search(args.query, args.sources, limit=args.limit, kind=args.doc, index=args.index,
                             edition=args.edition, annotations=args.annotations)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence
 
+from .lines import Line
 from .shapes import ends_sentence, looks_like_title, strip_dot_leader
-from .source import Line
 
 # "2.1." / "1.1" / "2." alone on a line: a heading's number (a page number has no dot).
 NUMBER_ALONE = re.compile(r"[1-9]\d?\.(?:\d{1,2}\.?)*")

@@ -1,5 +1,5 @@
-"""What the read stage hands on: a source's numbered lines, its links and anchors, what went wrong, and (built
-from its lines when first asked for) its typed stream.
+"""What the read stage hands on: a source's numbered lines and links (pipeline.read.lines), its anchors, what
+went wrong, and (built from its lines when first asked for) its typed stream.
 
 Plain data only; the readers in this package fill it in.
 """
@@ -9,10 +9,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Optional
 
+from ..model import Problem
+from .lines import ALONE, Line, Link
+
 if TYPE_CHECKING:
     from .stream import Element
 
-from ..model import Problem
+__all__ = ["ALONE", "Line", "Link", "SourceError", "SourceText"]
 
 
 class SourceError(Exception):
@@ -21,32 +24,6 @@ class SourceError(Exception):
     def __init__(self, problem: Problem):
         super().__init__(str(problem))
         self.problem = problem
-
-
-ALONE = "alone"     # the hint of a short line an HTML converter set apart between empty spacers
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line of a source.
-
-    `hint` says what markup made it: an HTML element ("h2", "li", "tr"), a Markdown heading,
-    a PDF or HTML font ("h1" for a larger one, "b" for a wholly bold paragraph), "alone" for a
-    short line an HTML converter set between empty spacers; "" for plain text. `page` is the
-    PDF page it is on.
-    """
-    number: int
-    text: str
-    hint: str = ""
-    page: Optional[int] = None
-
-
-@dataclass(frozen=True)
-class Link:
-    """A hyperlink in an HTML or Markdown source: where it is, what it says, where it goes."""
-    line: int
-    text: str
-    href: str
 
 
 @dataclass(frozen=True)
@@ -64,7 +41,7 @@ class SourceText:
     def stream(self) -> tuple[Element, ...]:
         """Its typed stream (pipeline.read.stream), the read stage's last step: built the first time it is asked
         for and kept, so a source parsed twice builds it once (detection, which reads the lines, never asks)."""
-        from .stream import typed_stream  # (that module imports this one)
+        from .stream import typed_stream  # (only when a parser asks: detection never does)
         return typed_stream(self.lines, self.format)
 
     def __getstate__(self) -> dict:

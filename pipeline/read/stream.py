@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from ..model import without_cycle_collection
+from .lines import ALONE, Line
 from .pdftotext import LONGEST_SPLIT_OFF, is_split_off, rejoin_split_lines
 from .shapes import (
     DOT_LEADER,
@@ -37,7 +38,6 @@ from .shapes import (
     page_number_runs,
     strip_dot_leader,
 )
-from .source import ALONE, Line
 
 SOFT_HYPHEN = "\u00ad"
 MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")

@@ -8,16 +8,16 @@ import shutil
 import tempfile
 from datetime import date
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from .. import cache, kinds
-from ..addresses import Addresses
 from ..build_date import build_date
 from ..model import Corpus
-from .browser import browser_files
-from .entries import entries, searched_documents
 from .index import KnowledgeBase, index_state, write_index
 from .question import ABBREVIATIONS_FILE, JUDGES_WORDS_FILE
+
+if TYPE_CHECKING:
+    from ..addresses import Addresses
 
 INDEXES_KEPT = 2
 
@@ -40,6 +40,9 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
                        browser_folder: Optional[Path] = None, build: str = "") -> dict:
     """Write the search index of `corpus` into the new folder `folder` (and, into `browser_folder`, the
     files of the site's own search); say what it holds."""
+    # (imported here: `rulekb search` reads an index, it does not write one)
+    from .browser import browser_files
+    from .entries import entries, searched_documents
     found = entries(corpus, addresses)
     write_index(found, folder, corpus_fingerprint(corpus))
     documents = searched_documents(corpus)
@@ -63,12 +66,13 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
     """The index of a sources folder as of `today` (the build's date by default: which editions are in
     force), from the cache when nothing changed (loads the corpus otherwise); with the annotations of the
     `notes` folder, which `attach` adds to the corpus."""
-    from ..corpus import load_corpus
     today = today or build_date()
     fingerprint = _sources_fingerprint(Path(sources), today, notes)
     folder = cache.folder() / "indexes" / fingerprint
     if index_state(folder) is not None:
         return folder
+    # (imported only when the index must be made: reading one parses nothing)
+    from ..corpus import load_corpus
     corpus = load_corpus(sources, today=today)
     if attach is not None:
         corpus = attach(corpus)
@@ -88,20 +92,7 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
 def _sources_fingerprint(sources: Path, today: date, notes: Optional[Path] = None) -> str:
     """A hash of every file in a sources folder (and of the notes folder), the code, the search's word lists
     and the day (an edition may take effect on it): cheap, no parsing."""
-    digest = hashlib.sha256(cache.code_version().encode() + _word_lists() + today.isoformat().encode())
-    digest.update(str(sources.resolve()).encode())
-    for path in sorted(sources.iterdir()):
-        if path.is_file() and not path.name.startswith("."):
-            digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    if notes is not None:
-        digest.update(b"notes\0" + str(notes.resolve()).encode())
-        for path in sorted(notes.rglob("*")):      # a link is hashed as where it points: never read through
-            name = path.relative_to(notes).as_posix().encode() + b"\0"
-            if path.is_symlink():
-                digest.update(name + os.readlink(path).encode())
-            elif path.is_file():
-                digest.update(name + hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()[:24]
+    return cache.key(cache.folder_fingerprint(sources, today, notes), _word_lists().decode("utf-8", "replace"))[:24]
 
 
 def _word_lists() -> bytes:

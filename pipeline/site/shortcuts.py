@@ -25,6 +25,8 @@ TYPED_NUMBER = re.compile(r"[0-9][0-9a-z.]*")      # as a folder name: "702.19b"
 
 # Reads "<folder>/<number>/" from the address (with or without the slash or index.html, under any prefix)
 # and goes to the page that holds the number; a number it cannot place (offline, say) is searched for.
+# The page stands at two depths (assets/number.html and cr/702.19b/): "../" is a contents page from both,
+# but no relative address reaches the search from both, so the script writes that link from the root.
 # The numbers are fetched, not carried: a host that copies the page to each address (a deployment that
 # does not keep hard links) then holds 3,000 copies of a kilobyte, not of the list.
 FORWARD_SCRIPT = """(function () {
@@ -42,6 +44,11 @@ FORWARD_SCRIPT = """(function () {
     }
     search();
   }).catch(search);
+  document.addEventListener("DOMContentLoaded", function () {
+    var link = document.getElementById("rk-search");
+    link.href = root + "search/";
+    link.parentNode.hidden = false;
+  });
 })();""".replace("__NUMBERS__", NUMBERS)
 
 
@@ -81,7 +88,8 @@ def number_page() -> str:
             '<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex">'
             '<link rel="icon" href="data:,">'       # no request for /favicon.ico on the way
             f'<script>{FORWARD_SCRIPT}</script></head>'
-            '<body><p><a href="../">The document’s contents</a> · <a href="../../search/">Search the rules</a></p>'
+            '<body><p><a href="../">The document’s contents</a>'
+            '<span hidden> · <a id="rk-search">Search the rules</a></span></p>'
             '</body></html>')
 
 
