@@ -31,11 +31,13 @@ TYPED_NUMBER = re.compile(r"[0-9][0-9a-z.]*")      # as a folder name: "702.19b"
 # does not keep hard links) then holds 3,000 copies of a kilobyte, not of the list.
 FORWARD_SCRIPT = """(function () {
   "use strict";
+  var SEARCH_UP = "";
   var parts = location.pathname.replace(/index\\.html$/, "").split("/").filter(Boolean);
   var number = decodeURIComponent(parts.pop() || "").toLowerCase();
   var folder = decodeURIComponent(parts.pop() || "");
   var root = "/" + parts.map(function (part) { return part + "/"; }).join("");
-  var search = function () { location.replace(root + "search/?q=" + encodeURIComponent(folder + " " + number)); };
+  var searchRoot = root + SEARCH_UP;
+  var search = function () { location.replace(searchRoot + "search/?q=" + encodeURIComponent(folder + " " + number)); };
   fetch(root + "__NUMBERS__").then(function (response) { return response.json(); }).then(function (pages) {
     for (var page in pages) {
       if (page.split("/")[0] !== folder) continue;
@@ -46,7 +48,7 @@ FORWARD_SCRIPT = """(function () {
   }).catch(search);
   document.addEventListener("DOMContentLoaded", function () {
     var link = document.getElementById("rk-search");
-    link.href = root + "search/";
+    link.href = searchRoot + "search/";
     link.parentNode.hidden = false;
   });
 })();""".replace("__NUMBERS__", NUMBERS)

@@ -71,8 +71,7 @@ def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]
             if path.split("/")[0] in translated_ids:
                 found.links[folder(code, path)] = shared
         # one level deeper than the English: its links and its fallback to the search go one level up more
-        found.files[shared] = (number_page.replace('href="../../search/"', 'href="../../../search/"')
-                               .replace('root + "search/?q="', 'root + "../search/?q="'))
+        found.files[shared] = number_page.replace('var SEARCH_UP = "";', 'var SEARCH_UP = "../";')
     return found
 
 
