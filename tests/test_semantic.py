@@ -28,8 +28,12 @@ COMPARED = 10
 def small_table() -> semantic.Table:
     """Four tokens in two dimensions: cat and dog alike, the far from both."""
     tokens = ["cat", "dog", "##s", "the"]
-    vectors = struct.pack("8b", 127, 10, 120, 30, 0, 0, -5, 127)
+    vectors = bytes(pack(x, y) for x, y in ((7, 1), (6, 2), (0, 0), (-1, 7)))
     return semantic.Table(tokens, array("f", [0.01, 0.01, 0.01, 0.0001]), vectors, dimensions=2)
+
+
+def pack(low: int, high: int) -> int:
+    return (low + 8) | ((high + 8) << 4)
 
 
 def test_words_are_lower_case_without_accents_split_around_punctuation():
@@ -48,7 +52,7 @@ def test_wordpieces_take_the_longest_match_and_give_nothing_for_an_unknown_piece
 
 def test_a_table_file_reads_back_and_ranks_the_entry_of_the_same_meaning_first():
     table = small_table()
-    entries = struct.pack("4b", 127, 0, 0, 127)          # an entry about cats, one about something else
+    entries = bytes([pack(7, 0), pack(0, 7)])          # an entry about cats, one about something else
     read = semantic.read_table(semantic.table_bytes(table, entries))
     assert read.table.tokens == table.tokens and len(read.entries) == 2
     assert read.table.embed("The dogs") == table.embed("The dogs")

@@ -8,7 +8,8 @@ One module a family of figures, each with `run(args)`:
 - serving: `rulekb serve` under 100 concurrent clients;
 - archive: builds of 10, 40 and all CR editions of an archive (pages, time, memory, disk, rebuild);
 - pdf: PDF read+parse time per document;
-- annotating: what 100 and 1,000 annotations add to a build.
+- annotating: what 100 and 1,000 annotations add to a build;
+- meaning: the semantic signal (build cost, file size, latency in Python and Node, quality alone and fused).
 """
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ import importlib
 import os
 import sys
 
-PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating")
+PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating", "meaning")
 DEFAULT = ("parsing", "building", "searching", "browsing", "serving")
 ALIASES = {"parse": "parsing", "build": "building", "search": "searching", "browser": "browsing",
-           "serve": "serving", "annotations": "annotating"}
+           "serve": "serving", "annotations": "annotating", "semantic": "meaning"}
 
 
 def main(args) -> int:

@@ -11,7 +11,7 @@
   "use strict";
 
   var MAGIC = "RKSV";
-  var VERSION = 1;
+  var VERSION = 2;
   var QUESTION_SCALE = 32767;
   var MAX_WORD = 100;
   var MARK = /\p{Mn}/u;
@@ -86,6 +86,16 @@
     return pieces;
   }
 
+  /* Signed 4-bit values, two a byte (low half first), each stored plus 8. */
+  function unpack(packed) {
+    var out = new Int8Array(packed.length * 2);
+    for (var i = 0; i < packed.length; i++) {
+      out[2 * i] = (packed[i] & 15) - 8;
+      out[2 * i + 1] = (packed[i] >> 4) - 8;
+    }
+    return out;
+  }
+
   function read(buffer) {
     var bytes = new Uint8Array(buffer);
     var magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
@@ -106,10 +116,13 @@
     var scales = new Float32Array(tokens);
     for (var i = 0; i < tokens; i++) scales[i] = view.getFloat32(at + 4 * i, true);
     at += 4 * tokens;
-    var vectors = new Int8Array(buffer, at, tokens * dims);
-    at += tokens * dims;
-    var entryVectors = new Int8Array(buffer, at, entries * dims);
-    if (list.length !== tokens || entryVectors.length !== entries * dims) throw new Error("semantic table truncated");
+    var width = dims / 2;
+    if (list.length !== tokens || at + (tokens + entries) * width !== bytes.length) {
+      throw new Error("semantic table truncated");
+    }
+    var vectors = unpack(bytes.subarray(at, at + tokens * width));
+    at += tokens * width;
+    var entryVectors = unpack(bytes.subarray(at, at + entries * width));
     var vocabulary = new Map();
     for (var t = 0; t < list.length; t++) vocabulary.set(list[t], t);
     var norms = new Float64Array(entries);
