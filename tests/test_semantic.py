@@ -29,7 +29,7 @@ def small_table() -> semantic.Table:
     """Four tokens in two dimensions: cat and dog alike, the far from both."""
     tokens = ["cat", "dog", "##s", "the"]
     vectors = bytes(pack(x, y) for x, y in ((7, 1), (6, 2), (0, 0), (-1, 7)))
-    return semantic.Table(tokens, array("f", [0.01, 0.01, 0.01, 0.0001]), vectors, dimensions=2)
+    return semantic.Table(tokens, array("H", [100, 100, 100, 1]), vectors, dimensions=2)
 
 
 def pack(low: int, high: int) -> int:

