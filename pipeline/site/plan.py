@@ -25,8 +25,8 @@ from .collect import Build, collect
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
 # Assets that live elsewhere than assets/: the service worker at the root (its scope is the whole
-# site), the search worker beside the files it reads.
-ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js"}
+# site), the search worker and its semantic signal (which it imports) beside the files they read.
+ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js", "semantic.js": "search/semantic.js"}
 
 
 @dataclass
