@@ -24,7 +24,7 @@ QUESTION_SETS = ("tests/fixtures/situations.tsv", "tests/fixtures/real-questions
 LONG_QUESTION = ("Player A, Alice, casts a creature spell and attacks with her 2/2. Bob says \"ok, no blocks\" and "
                  "takes two. Then Alice notices she forgot to put a counter on her saga in her precombat main "
                  "phase, and Bob wants to call a judge. What happens now, is that a warning for both of them, "
-                 "at Competitive?")
+                 "at Competitive? Thanks.")
 NODE_TIMER = """
 const semantic = require(process.argv[1]);
 const data = require("fs").readFileSync(process.argv[2]);
