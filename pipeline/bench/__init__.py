@@ -9,7 +9,8 @@ One module a family of figures, each with `run(args)`:
 - archive: builds of 10, 40 and all CR editions of an archive (pages, time, memory, disk, rebuild);
 - pdf: PDF read+parse time per document;
 - annotating: what 100 and 1,000 annotations add to a build;
-- cli: the wall time of `rulekb search`, `show` and `--help` in fresh processes.
+- cli: the wall time of `rulekb search`, `show` and `--help` in fresh processes;
+- meaning: the semantic signal (build cost, file size, latency in Python and Node, quality alone and fused).
 `--against DIR` (another checkout) times its code too, alternately with this one's, where a part says so
 (cli, parsing).
 """
@@ -19,10 +20,11 @@ import importlib
 import os
 import sys
 
-PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating", "cli")
+PARTS = ("parsing", "building", "searching", "browsing", "serving", "archive", "pdf", "annotating", "cli",
+         "meaning")
 DEFAULT = ("parsing", "building", "searching", "browsing", "serving")
 ALIASES = {"parse": "parsing", "build": "building", "search": "searching", "browser": "browsing",
-           "serve": "serving", "annotations": "annotating"}
+           "serve": "serving", "annotations": "annotating", "semantic": "meaning"}
 
 
 def main(args) -> int:

@@ -10,7 +10,9 @@ question the same way). Files, all JSON:
   entries holding them: [field, n, entry, score, entry, score, ...] (entries as gaps, scores x100);
 - `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, what to do, snippet text), for
   consecutive entries up to CHUNK_BYTES (a long MTR section fills a file with few others);
-- `n.<hash>.json`: every number of every document, for number questions and jump-on-Enter.
+- `n.<hash>.json`: every number of every document, for number questions and jump-on-Enter;
+- `s.<hash>.bin`: the semantic table and every entry's vector (`semantic.table_bytes`), fetched by a
+  long question only.
 Pure function of an index: no I/O but reading it.
 """
 from __future__ import annotations
@@ -28,10 +30,12 @@ TERM_SHARD_BYTES = 24_000       # raw JSON per term file (about a fifth of that 
 FIELDS = list(FIELD_BOOSTS)
 
 
-def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[str, str]:
-    """site path -> JSON text, for every file of the browser's search. `documents`: id, kind, title, short."""
+def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
+                  semantic: bytes | None = None) -> dict[str, str | bytes]:
+    """site path -> JSON text (bytes for the semantic table), for every file of the browser's search.
+    `documents`: id, kind, title, short."""
     stored = kb.stored()
-    files: dict[str, str] = {}
+    files: dict[str, str | bytes] = {}
 
     def add(stem: str, data) -> str:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -92,6 +96,10 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str) -> dict[
                 "entries": len(stored), "documents": ranges, "words": word_files, "terms": term_files,
                 "chunks": chunks, "numbers": numbers_file,
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
+    if semantic is not None:
+        name = f"s.{hashlib.sha256(semantic).hexdigest()[:10]}.bin"
+        files[f"search/{name}"] = semantic
+        manifest["semantic"] = name
     files["search/manifest.json"] = json.dumps(manifest, ensure_ascii=False, separators=(",", ":"))
     return files
 

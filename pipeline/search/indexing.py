@@ -15,6 +15,7 @@ from ..build_date import build_date
 from ..model import Corpus
 from .index import KnowledgeBase, index_state, write_index
 from .question import ABBREVIATIONS_FILE, JUDGES_WORDS_FILE
+from .semantic import TABLE_FILE, semantic_file
 
 if TYPE_CHECKING:
     from ..addresses import Addresses
@@ -45,6 +46,8 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
     from .entries import entries, searched_documents
     found = entries(corpus, addresses)
     write_index(found, folder, corpus_fingerprint(corpus))
+    meaning = semantic_file(found)
+    (Path(folder) / TABLE_FILE).write_bytes(meaning)
     documents = searched_documents(corpus)
     if browser_folder is not None:
         kb = KnowledgeBase(folder)
@@ -52,10 +55,13 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
             described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title,
                           "short": kinds.short_name(d.info.kind)}
                          for d in documents]
-            for path, text in browser_files(kb, described, build).items():
+            for path, text in browser_files(kb, described, build, meaning).items():
                 target = Path(browser_folder) / path
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+                if isinstance(text, bytes):
+                    target.write_bytes(text)
+                else:
+                    target.write_text(text, encoding="utf-8")
         finally:
             kb.close()
     return {"entries": len(found), "documents": [document.id for document in documents]}

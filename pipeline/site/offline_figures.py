@@ -34,7 +34,8 @@ def offline_files(site: Path) -> set[Path]:
     pages |= {f"{id}/" for id in current} | set(QUICK_PAGES)
     files = {site / page / "index.html" for page in pages}
     files |= page_assets(site, {path for path in files if path.is_file()})
-    search = ["manifest.json", "worker.js", manifest.get("numbers"), *manifest.get("words", {}).values(),
+    # not the semantic table (search/s.<hash>.bin): a long question fetches it, and sw.js keeps what is fetched
+    search = ["manifest.json", "worker.js", "semantic.js", manifest.get("numbers"), *manifest.get("words", {}).values(),
               *manifest.get("terms", {}).values(), *(name for _, name in manifest.get("chunks", []))]
     files |= {site / "search" / name for name in search if name}
     return {path for path in files if path.is_file()}

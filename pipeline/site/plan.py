@@ -25,8 +25,9 @@ from .collect import Build, collect
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
 # Assets that live elsewhere than assets/: the service worker at the root (its scope is the whole
-# site), the search worker beside the files it reads.
-ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js",
+# site), the search worker, its semantic signal and its translations' search (which it imports) beside the
+# files they read.
+ASSET_PLACES = {"sw.js": "sw.js", "search-worker.js": "search/worker.js", "semantic.js": "search/semantic.js",
                 "translated-search.js": "search/translated-search.js"}
 
 

@@ -183,7 +183,7 @@ async function offlineGroups(cache, resources) {
   }
   const order = [...FIRST.filter((id) => pagesOf[id]), ...current.filter((id) => !FIRST.includes(id) && id !== "cr" && pagesOf[id])];
   if (pagesOf.cr) order.push("cr");
-  const searchFiles = ["manifest.json", "worker.js", manifest.numbers, ...Object.values(manifest.words || {}),
+  const searchFiles = ["manifest.json", "worker.js", "semantic.js", manifest.numbers, ...Object.values(manifest.words || {}),
     ...Object.values(manifest.terms || {}), ...(manifest.chunks || []).map((chunk) => chunk[1])].filter(Boolean);
   const label = (id) => ((manifest.documents || []).find((document) => document.id === id) || {}).short || id.toUpperCase();
   const groups = [{ label: "", addresses: [...CORE, ...QUICK, ...PAGE_ASSETS].map(url).concat(resources.filter(sameSite)) }];
