@@ -10,9 +10,10 @@ import re
 
 from ..addresses import Addresses, address_corpus, glossary_id
 from ..model import PARAGRAPH, Corpus, Document, Section
+from ..parse.remedy import ordinary_fix
 from .index import Entry
 
-ACTION_CHARACTERS = 220       # what a result shows of what to do
+ACTION_CHARACTERS = 260       # what a result shows of what to do
 SENTENCE_END = re.compile(r"(?<=[a-z0-9)”’\"][.!?])\s+(?=[A-Z“\"(])")
 
 
@@ -62,10 +63,11 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
 
 
 def action(kind: str, section: Section) -> str:
-    """What a judge does, as a result shows it: the first sentence of an infraction's remedy, of a
-    Regular REL situation's fix (the JAR's first paragraph)."""
+    """What a judge does, as a result shows it: the first sentence of an infraction's fix in the ordinary case
+    (parse.remedy: not a simple backup or another exception the remedy opens with), of a Regular REL
+    situation's fix (the JAR's first paragraph)."""
     if section.infraction is not None:
-        text = section.infraction.additional_remedy
+        text = ordinary_fix(section)
     elif kind == "jar":
         text = next((block.text for block in section.blocks if block.kind == PARAGRAPH), "")
     else:
