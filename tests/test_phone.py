@@ -62,23 +62,55 @@ def test_long_cr_sections_are_a_third_shorter(page, site_url, path):
     assert abs(number["y"] + number["height"] / 2 - (text["y"] + 12)) < 12
 
 
-def test_tapping_a_rule_number_offers_to_copy_its_link(browser, site_url):
+def test_tapping_a_rule_number_offers_to_share_copy_and_show_it_over_the_header(browser, site_url):
     page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
+    page.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); };")
     page.goto(site_url + "cr/704/")
     number = page.locator('a.rk-num[href="#704.5k"]')
     number.scroll_into_view_if_needed()
     before = page.evaluate("() => scrollY")
     number.tap()
     toast = page.locator(".rk-toast")
-    toast.get_by_role("button", name="Copy link").wait_for(state="visible")
-    assert "704.5k" in toast.inner_text()
+    toast.get_by_role("button", name="Link").wait_for(state="visible")
+    assert "CR 704.5k" in toast.inner_text()
     assert page.url.endswith("/cr/704/#704.5k")
     assert page.evaluate("() => scrollY") == before              # no jump: the rule stays where it was
-    toast.get_by_role("button", name="Copy link").tap()
+    # the toast covers the header, never the rules' text
+    header = page.locator(".md-header").bounding_box()
+    box = toast.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= header["y"] + header["height"] + 1, (box, header)
+    toast.get_by_role("button", name="Share").tap()
+    shared = page.evaluate("() => window.shared")
+    assert shared["url"] == site_url + "cr/704/#704.5k" and shared["title"] == "CR 704.5k"
+    assert shared["text"].startswith("704.5k If two or more permanents have the supertype world")
+    assert "Referenced by" not in shared["text"] and "Cited" not in shared["text"]
+    number.tap()
+    toast.get_by_role("button", name="Copy").tap()
+    page.wait_for_function("() => document.querySelector('.rk-toast').textContent.includes('Rule copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == shared["text"] + "\n" + shared["url"]
+    number.tap()
+    toast.get_by_role("button", name="Link").tap()
     page.wait_for_function("() => document.querySelector('.rk-toast').textContent.includes('Link copied')")
     assert page.evaluate("() => navigator.clipboard.readText()") == site_url + "cr/704/#704.5k"
     assert page.errors == []
     page.context.close()
+
+
+def test_show_the_player_sets_one_rule_in_large_type(page, site_url):
+    page.goto(site_url + "ipg/2.3/")
+    page.locator("h1 a.rk-num").tap()
+    page.locator(".rk-toast").get_by_role("button", name="Show").tap()
+    shown = page.locator("dialog.rk-player")
+    shown.wait_for(state="visible")
+    assert shown.locator(".rk-player__name").inner_text() == "IPG 2.3"
+    text = shown.locator(".rk-player__text")
+    assert "Hidden Card Error" in text.inner_text() and "reveals the set of cards" in text.inner_text()
+    size = text.locator("p").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 24, size                                        # read from across the table
+    box = shown.bounding_box()
+    assert box["width"] == PHONE["width"] and box["height"] == PHONE["height"]
+    shown.get_by_role("button", name="Close").tap()
+    shown.wait_for(state="hidden")
 
 
 # -- keyboard --------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
    - Once the page is idle, the worker saves every current document; unless the phone asks to save data
      (Data Saver, a metered or mobile connection): then the page offers to save them, and one tap does,
      now and for the builds after (this phone asked).
+   - In the header, near the top, a short word while the phone is offline or the copy is not saved (yet):
+     "Offline · saved copy", "Saving for offline…", "Not saved offline" (a tap saves).
    - A lasting line at the end of each page says where the copy stands: "Saved offline (2.4 MB, build of
      November 25, 2026)", "Saving…", the offer, or a failure to try again. It is in the footer, whose room
      is kept for it (rulekb.css), so nothing on the screen moves when it appears.
@@ -174,6 +176,7 @@
       line.appendChild(text(" \u00b7 A newer version of the rules is ready. "));
       line.appendChild(button("Reload", "rk-offline__reload", reload));
     }
+    showTop();
   }
 
   function newerReady() {
@@ -187,6 +190,35 @@
   function tryAgain() {
     return button("Try again", "rk-offline__retry", function () { save(true); });
   }
+
+  /* -- near the top: in the header, when the phone is offline or the copy is not saved (yet) ---------- */
+  // In the header's row, after the title (which gives it room): nothing on the page moves when it appears.
+  var topMark = null;
+  function showTop() {
+    var state = root.getAttribute("data-rk-offline") || "";
+    var offline = navigator.onLine === false;
+    var words = offline ? (state === "saved" ? "Offline \u00b7 saved copy" : "Offline \u00b7 not saved")
+      : {saving: "Saving for offline\u2026", offered: "Not saved offline", failed: "Not saved offline"}[state] || "";
+    if (!topMark) {
+      var title = document.querySelector(".md-header__title");
+      if (!title || !words) return;
+      topMark = document.createElement("button");
+      topMark.type = "button";
+      topMark.className = "rk-offline-top";
+      topMark.addEventListener("click", function () {
+        var now = root.getAttribute("data-rk-offline");
+        if (now === "offered" || now === "failed") saveAsked();
+        else if (line) line.scrollIntoView({block: "center"});
+      });
+      title.parentNode.insertBefore(topMark, title.nextSibling);
+    }
+    topMark.textContent = words;
+    topMark.hidden = !words;
+    root.setAttribute("data-rk-online", offline ? "no" : "yes");
+  }
+  window.addEventListener("online", showTop);
+  window.addEventListener("offline", showTop);
+  if (navigator.onLine === false) showTop();
 
   /* -- the notice, docked at the bottom ------------------------------------------------------------ */
   var box = null;
