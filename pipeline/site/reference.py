@@ -94,8 +94,8 @@ def penalties_page(ipg: Document, addresses: Addresses, notice: str = "",
     order = sorted(groups, key=lambda c: next((i for i, name in enumerate(CATEGORY_ORDER) if name.lower() in c.lower()), 9))
     out = ['<h1 id="penalties">Penalty quick reference</h1>',
            f'<p class="rk-edition">From the Infraction Procedure Guide effective <span class="rk-date">'
-           f'{esc(ipg.info.edition or "")}</span>. Each row links to its infraction; what changes a penalty is '
-           f'under it.</p>', notice,
+           f'{esc(ipg.info.edition or "")}</span>. Each row links to its infraction; its fix and what changes its '
+           f'penalty are under it.</p>', notice,
            '<nav class="rk-chips" aria-label="Categories">' + "".join(
                f'<a href="#{esc(slug(category))}">{esc(plural(category))}</a>' for category in order) + '</nav>']
     for category in order:

@@ -51,7 +51,7 @@
   function look(worker) {
     current = worker;
     ask({type: "status"}).then(function (state) {
-      if (state.complete) show("saved");
+      if (state.complete) { show("saved"); probe(); }
       else if (savingData() && !remembered(localStorage, WANTED)) offer();
       else whenIdle(function () { save(false); });
     }, function () {});
@@ -192,16 +192,19 @@
   }
 
   /* -- near the top: in the header, when the phone is offline or the copy is not saved (yet) ---------- */
-  // In the header's row, after the title (which gives it room): nothing on the page moves when it appears.
+  // Over the header's title (the site's name), in its place: nothing in the header or on the page moves when it
+  // appears. A screen too narrow for the title (200 % zoom) has it first on the page, above the title.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 24em)") : {matches: false};
   var topMark = null;
+  var reachable = null;                     // whether the site answered the last probe (null: not asked)
   function showTop() {
     var state = root.getAttribute("data-rk-offline") || "";
-    var offline = navigator.onLine === false;
+    var offline = navigator.onLine === false || reachable === false;
     var words = offline ? (state === "saved" ? "Offline \u00b7 saved copy" : "Offline \u00b7 not saved")
       : {saving: "Saving for offline\u2026", offered: "Not saved offline", failed: "Not saved offline"}[state] || "";
+    var place = narrow.matches ? document.querySelector(".md-content__inner") : document.querySelector(".md-header__title");
     if (!topMark) {
-      var title = document.querySelector(".md-header__title");
-      if (!title || !words) return;
+      if (!place || !words) return;
       topMark = document.createElement("button");
       topMark.type = "button";
       topMark.className = "rk-offline-top";
@@ -210,13 +213,20 @@
         if (now === "offered" || now === "failed") saveAsked();
         else if (line) line.scrollIntoView({block: "center"});
       });
-      title.parentNode.insertBefore(topMark, title.nextSibling);
     }
+    if (place && topMark.parentNode !== place) place.insertBefore(topMark, place.firstChild);
     topMark.textContent = words;
     topMark.hidden = !words;
     root.setAttribute("data-rk-online", offline ? "no" : "yes");
   }
-  window.addEventListener("online", showTop);
+  // navigator.onLine can say "online" with no way out (a venue's wifi without internet, a host gone): a HEAD
+  // request, which the service worker lets through to the network (it answers GETs only), settles it.
+  function probe() {
+    fetch(siteUrl("manifest.webmanifest"), {method: "HEAD", cache: "no-store"})
+      .then(function (response) { reachable = response.ok || response.status < 500; }, function () { reachable = false; })
+      .then(showTop);
+  }
+  window.addEventListener("online", probe);
   window.addEventListener("offline", showTop);
   if (navigator.onLine === false) showTop();
 

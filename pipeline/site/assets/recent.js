@@ -57,5 +57,5 @@
   input.addEventListener("input", show);
   input.addEventListener("focus", show);
   box.querySelector(".rk-search__forget").addEventListener("click", function () { write([]); show(); input.focus(); });
-  show();
+  if (dialog.open) show();           // the search page opens with its dialog; elsewhere drawn once the box has the focus
 })();
