@@ -245,3 +245,18 @@ def test_an_infraction_page_jumps_to_its_remedy_and_folds_who_cites_a_rule(built
     beside = re.findall(r'<details class="rk-refby rk-refby--beside"><summary aria-label="Referenced by (\d+) places?">'
                         r'<span aria-hidden="true">Cited (\d+)\u00d7</span>', cr)
     assert len(beside) > 10 and all(said == shown for said, shown in beside)
+
+
+def test_the_fix_comes_first_on_the_page_and_in_one_line_on_the_quick_reference(built_site):
+    page = (built_site / "ipg" / "2.3" / "index.html").read_text(encoding="utf-8")
+    box = page[page.index('class="rk-penalty-path"'):page.index('id="definition"')]
+    fix = re.search(r'<li class="rk-fix"><strong>Fix</strong> (.*?) <a class="rk-jump" href="#remedy">Remedy</a></li>', box)
+    # Hidden Card Error's ordinary fix: the set holding too many cards, not the simple backup that opens the remedy
+    assert fix and fix.group(1).startswith("If a set affected by the error contains more cards than it is supposed to")
+    assert box.index('class="rk-fix"') < box.index('class="rk-up"')
+    sheet = (built_site / "penalties" / "index.html").read_text(encoding="utf-8")
+    row = sheet[sheet.index('href="../ipg/2.3/'):]
+    row = row[:row.index("</details>")]
+    said = re.search(r'<span class="rk-fix"><strong>Fix:</strong> (.*?)</span>', row).group(1)
+    assert said.startswith("If a set affected by the error") and said.endswith("correct size.")   # its first sentence
+    assert "<summary>Fix and upgrade</summary>" in row
