@@ -107,6 +107,39 @@ def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone
     assert phone.errors == [] or all("Failed to load resource" in error for error in phone.errors), phone.errors
 
 
+def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(phone, site_copy):
+    url, stop = served(site_copy)
+    try:
+        first_visit(phone, url)
+        links = phone.evaluate("""() => [...new Set([...document.querySelectorAll('a[href]')]
+          .map((a) => a.href.split('#')[0]).filter((href) => href.startsWith(location.origin)))]""")
+    finally:
+        stop()
+    phone.context.set_offline(True)
+    assert len(links) > 15 and any("/changes/" in link for link in links), links
+    for link in links:
+        phone.goto(link)
+        heading = phone.locator("h1").first
+        assert heading.is_visible(), link
+        assert heading.inner_text() != "Not saved offline yet", link
+        assert is_styled(phone), link
+    # "What changed" and the changes it lists: saved with the rest
+    phone.goto(url + "changes/")
+    changes = phone.locator(".rk-page a[href*='--']").evaluate_all("links => links.map((a) => a.href)")
+    assert changes
+    for change in changes:
+        phone.goto(change)
+        assert phone.locator("h1").first.inner_text() != "Not saved offline yet", change
+    # near the top, not only in the footer: the phone is offline, the copy is saved
+    phone.goto(url + "ipg/2.3/")
+    status = phone.locator(".rk-offline-top")
+    status.wait_for(state="visible")
+    assert status.inner_text() == "Offline \u00b7 saved copy"
+    assert status.bounding_box()["y"] < 60
+    assert phone.errors == [] or all("Failed to load resource" in error or "ERR_INTERNET_DISCONNECTED" in error
+                                     for error in phone.errors), phone.errors
+
+
 def test_a_page_never_saved_shows_the_offline_page_styled(phone, site_copy):
     url, stop = served(site_copy)
     try:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from browser import PHONE, chromium_browser, console_errors, require_browser, served
+from browser import CHROMIUM, FLAGS, PHONE, chromium_browser, console_errors, open_search, require_browser, served
 from conftest import CORPUS, ROOT
 
 pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
@@ -62,23 +62,55 @@ def test_long_cr_sections_are_a_third_shorter(page, site_url, path):
     assert abs(number["y"] + number["height"] / 2 - (text["y"] + 12)) < 12
 
 
-def test_tapping_a_rule_number_offers_to_copy_its_link(browser, site_url):
+def test_tapping_a_rule_number_offers_to_share_copy_and_show_it_over_the_header(browser, site_url):
     page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
+    page.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); };")
     page.goto(site_url + "cr/704/")
     number = page.locator('a.rk-num[href="#704.5k"]')
     number.scroll_into_view_if_needed()
     before = page.evaluate("() => scrollY")
     number.tap()
     toast = page.locator(".rk-toast")
-    toast.get_by_role("button", name="Copy link").wait_for(state="visible")
-    assert "704.5k" in toast.inner_text()
+    toast.get_by_role("button", name="Link").wait_for(state="visible")
+    assert "CR 704.5k" in toast.inner_text()
     assert page.url.endswith("/cr/704/#704.5k")
     assert page.evaluate("() => scrollY") == before              # no jump: the rule stays where it was
-    toast.get_by_role("button", name="Copy link").tap()
+    # the toast covers the header, never the rules' text
+    header = page.locator(".md-header").bounding_box()
+    box = toast.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= header["y"] + header["height"] + 1, (box, header)
+    toast.get_by_role("button", name="Share").tap()
+    shared = page.evaluate("() => window.shared")
+    assert shared["url"] == site_url + "cr/704/#704.5k" and shared["title"] == "CR 704.5k"
+    assert shared["text"].startswith("704.5k If two or more permanents have the supertype world")
+    assert "Referenced by" not in shared["text"] and "Cited" not in shared["text"]
+    number.tap()
+    toast.get_by_role("button", name="Copy").tap()
+    page.wait_for_function("() => document.querySelector('.rk-toast').textContent.includes('Rule copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == shared["text"] + "\n" + shared["url"]
+    number.tap()
+    toast.get_by_role("button", name="Link").tap()
     page.wait_for_function("() => document.querySelector('.rk-toast').textContent.includes('Link copied')")
     assert page.evaluate("() => navigator.clipboard.readText()") == site_url + "cr/704/#704.5k"
     assert page.errors == []
     page.context.close()
+
+
+def test_show_the_player_sets_one_rule_in_large_type(page, site_url):
+    page.goto(site_url + "ipg/2.3/")
+    page.locator("h1 a.rk-num").tap()
+    page.locator(".rk-toast").get_by_role("button", name="Show").tap()
+    shown = page.locator("dialog.rk-player")
+    shown.wait_for(state="visible")
+    assert shown.locator(".rk-player__name").inner_text() == "IPG 2.3"
+    text = shown.locator(".rk-player__text")
+    assert "Hidden Card Error" in text.inner_text() and "reveals the set of cards" in text.inner_text()
+    size = text.locator("p").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 24, size                                        # read from across the table
+    box = shown.bounding_box()
+    assert box["width"] == PHONE["width"] and box["height"] == PHONE["height"]
+    shown.get_by_role("button", name="Close").tap()
+    shown.wait_for(state="hidden")
 
 
 # -- keyboard --------------------------------------------------------------------------------------------
@@ -244,4 +276,75 @@ def test_the_regular_rel_quick_reference_prints_on_one_sheet_and_fits_a_phone(br
     assert page.locator("table.rk-regular tr").count() > 3
     assert page.evaluate("w => document.documentElement.scrollWidth <= w", page.viewport_size["width"])
     assert page.evaluate(BROKEN_WORDS, "table.rk-regular") == []
+    page.context.close()
+
+
+# -- an app on the phone -------------------------------------------------------------------------------------
+
+def test_chromium_finds_nothing_stopping_the_site_from_installing(browser, site_url, tmp_path):
+    # a profile of its own: a browser's private window installs nothing ("in-incognito")
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=FLAGS, viewport=PHONE, is_mobile=True)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(site_url)
+        page.wait_for_load_state("load")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"].endswith("/manifest.webmanifest") and not manifest.get("errors"), manifest.get("errors")
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_recent_searches_are_kept_on_the_phone_and_shown_while_the_box_is_empty(page, site_url):
+    box = open_search(page, site_url + "cr/704/")
+    recent = page.locator(".rk-search__recent")
+    assert recent.is_hidden()                                  # nothing asked yet on this phone
+    box.fill("trample")
+    page.wait_for_function("() => document.querySelector('.rk-search__results').getAttribute('data-query') === 'trample'")
+    box.press("Enter")
+    page.wait_for_url("**/cr/702/**")
+    box = open_search(page, site_url + "ipg/2.1/")
+    box.fill("")
+    box.dispatch_event("input")
+    recent.wait_for(state="visible")
+    assert recent.locator("button.rk-search__again").all_inner_texts() == ["trample"]
+    recent.locator("button.rk-search__again").first.tap()
+    assert box.input_value() == "trample" and recent.is_hidden()
+    page.wait_for_function("() => document.querySelector('.rk-search__results').getAttribute('data-query') === 'trample'")
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('rk-recent'))") == ["trample"]
+
+
+def test_the_search_placeholder_is_whole(page, site_url):
+    box = open_search(page, site_url)
+    room, needed = box.evaluate("""(box) => {
+      const style = getComputedStyle(box);
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = style.fontWeight + ' ' + style.fontSize + ' ' + style.fontFamily;
+      return [box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+              context.measureText(box.placeholder).width];
+    }""")
+    assert needed <= room, (needed, room)
+
+
+def test_held_sideways_the_first_screen_shows_a_whole_penalty_row(browser, site_url):
+    page = new_page(browser, viewport={"width": 844, "height": 390})
+    page.goto(site_url + "penalties/")
+    row = page.locator("table.rk-penalties tbody tr").first.bounding_box()
+    assert row["y"] > 0 and row["y"] + row["height"] <= 390, row
+    page.context.close()
+
+
+@pytest.mark.parametrize("large_text", [False, True])
+def test_the_penalty_box_stays_inside_the_screen_zoomed_or_with_large_text(browser, site_url, large_text):
+    page = new_page(browser, large_text=large_text, **({} if large_text else ZOOMED))
+    page.goto(site_url + "ipg/2.3/")
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    outside = page.evaluate("""(width) => [...document.querySelectorAll('.rk-penalty-path, .rk-penalty-path *, .rk-jumps a')]
+      .map((e) => [e.className, e.getBoundingClientRect()]).filter(([, r]) => r.width && (r.left < 0 || r.right > width + 0.5))
+      .map(([name, r]) => [name, r.left, r.right])""", width)
+    assert outside == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     page.context.close()

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
+import struct
+import zlib
 
 import pytest
 
@@ -59,14 +62,16 @@ def test_penalty_page_lists_every_infraction_with_what_changes_its_penalty(built
 def test_an_infraction_shows_its_penalty_path_beside_the_penalty(built_site):
     page = (built_site / "ipg" / "2.1" / "index.html").read_text(encoding="utf-8")
     box = page.index('class="rk-penalty-path"')
-    definition = page.index("Definition")
+    definition = page.index('id="definition"')
     assert box < page.index('class="rk-up"') < definition
     assert box < page.index('class="rk-repeat"') < definition
 
 
 def test_rules_read_with_their_number_inline(built_site):
     page = (built_site / "cr" / "704" / "index.html").read_text(encoding="utf-8")
-    assert '<div id="704.5k" class="rk-rule rk-subrule"><p><a class="rk-num" href="#704.5k">704.5k</a> If two' in page
+    # what cites the rule ("Cited 1×", folded) comes first, set beside the first line
+    assert re.search(r'<div id="704.5k" class="rk-rule rk-subrule">(<details class="rk-refby rk-refby--beside">.*?'
+                     r'</details>)?<p><a class="rk-num" href="#704.5k">704.5k</a> If two', page)
 
 
 def test_a_long_section_opens_with_its_rules_and_the_contents_reach_them(built_site):
@@ -174,3 +179,84 @@ def test_links_resolve_with_several_editions_of_each_document(tmp_path):
     assert (site / "mtr-2019-01-21" / "index.html").is_file()
     broken = broken_links(site)
     assert not broken, broken[:10]
+
+
+# -- an app on the phone ------------------------------------------------------------------------------------
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_site_names_its_manifest_and_icons_of_the_sizes_they_say(built_site):
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="manifest" href="manifest.webmanifest">' in home
+    colour = re.search(r'<meta name="theme-color" content="(#[0-9a-f]{6})">', home).group(1)
+    manifest = json.loads((built_site / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./" and manifest["name"]
+    assert manifest["theme_color"] == colour
+    purposes = set()
+    for icon in manifest["icons"]:
+        width, height = png_size((built_site / icon["src"]).read_bytes())
+        assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png", icon
+        purposes.add((icon["purpose"], width))
+    assert {("any", 192), ("any", 512), ("maskable", 192), ("maskable", 512)} <= purposes
+    # the favicon: named by every page, and at /favicon.ico for what asks there by habit
+    favicon = re.search(r'<link rel="icon" href="([^"]+)">', home).group(1)
+    assert png_size((built_site / favicon).read_bytes()) == (32, 32)
+    ico = (built_site / "favicon.ico").read_bytes()
+    assert ico[:4] == b"\0\0\1\0" and ico[22:30] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_maskable_icon_keeps_its_drawing_inside_the_safe_circle(built_site):
+
+    data = (built_site / "assets/icons/maskable-192.png").read_bytes()
+    raw = zlib.decompress(data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8])
+    ground = raw[1:4]
+    ink = []
+    for row in range(192):
+        line = raw[row * (192 * 3 + 1) + 1:(row + 1) * (192 * 3 + 1)]
+        ink += [(column, row) for column in range(192) if line[column * 3:column * 3 + 3] != ground]
+    assert len(ink) > 1000                                    # something is drawn
+    assert all((x - 95.5) ** 2 + (y - 95.5) ** 2 <= (0.4 * 192) ** 2 for x, y in ink)
+
+
+def test_the_service_worker_asks_only_for_what_the_build_made(built_site):
+    worker = (built_site / "sw.js").read_text(encoding="utf-8")
+    listed = [json.loads("[" + re.search(rf"const {name} = \[(.*?)\];", worker).group(1) + "]")
+              for name in ("QUICK", "LINKED")]
+    for path in listed[0] + listed[1]:
+        assert (built_site / path / "index.html").is_file() or (built_site / path).is_file(), path
+    assert ("annotations/" in listed[0]) == (built_site / "annotations" / "index.html").is_file()
+    # every page linked from home is saved: "What changed" and each change among them
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    assert 'href="changes/"' in home
+    changes = [path for path in listed[1] if path.startswith("changes/")]
+    assert "changes/" in changes and len(changes) == len(list((built_site / "changes").glob("*/index.html"))) + 1
+
+
+def test_an_infraction_page_jumps_to_its_remedy_and_folds_who_cites_a_rule(built_site):
+    page = (built_site / "ipg" / "2.3" / "index.html").read_text(encoding="utf-8")
+    jumps = page[page.index('<nav class="rk-jumps"'):page.index("</nav>", page.index('<nav class="rk-jumps"'))]
+    assert '<a href="#remedy">Remedy</a>' in jumps
+    assert page.index('<nav class="rk-jumps"') < page.index('class="rk-penalty-path"')     # near the top
+    assert re.search(r'<p class="rk-subheading" id="remedy"[^>]*><strong>Additional Remedy</strong>', page)
+    cr = (built_site / "cr" / "704" / "index.html").read_text(encoding="utf-8")
+    beside = re.findall(r'<details class="rk-refby rk-refby--beside"><summary aria-label="Referenced by (\d+) places?">'
+                        r'<span aria-hidden="true">Cited (\d+)\u00d7</span>', cr)
+    assert len(beside) > 10 and all(said == shown for said, shown in beside)
+
+
+def test_the_fix_comes_first_on_the_page_and_in_one_line_on_the_quick_reference(built_site):
+    page = (built_site / "ipg" / "2.3" / "index.html").read_text(encoding="utf-8")
+    box = page[page.index('class="rk-penalty-path"'):page.index('id="definition"')]
+    fix = re.search(r'<li class="rk-fix"><strong>Fix</strong> (.*?) <a class="rk-jump" href="#remedy">Remedy</a></li>', box)
+    # Hidden Card Error's ordinary fix: the set holding too many cards, not the simple backup that opens the remedy
+    assert fix and fix.group(1).startswith("If a set affected by the error contains more cards than it is supposed to")
+    assert box.index('class="rk-fix"') < box.index('class="rk-up"')
+    sheet = (built_site / "penalties" / "index.html").read_text(encoding="utf-8")
+    row = sheet[sheet.index('href="../ipg/2.3/'):]
+    row = row[:row.index("</details>")]
+    said = re.search(r'<span class="rk-fix"><strong>Fix:</strong> (.*?)</span>', row).group(1)
+    assert said.startswith("If a set affected by the error") and said.endswith("correct size.")   # its first sentence
+    assert "<summary>Fix and upgrade</summary>" in row

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from ..site.offline_figures import linked_pages
+
 
 def best_of(runs: int, function) -> float:
     """The shortest time of `runs` calls of `function`: until it returns its result, which is freed after the
@@ -112,8 +114,9 @@ def offline_set(site: Path) -> tuple[int, list[str]]:
     manifest = json.loads((site / "search" / "manifest.json").read_text(encoding="utf-8"))
     current = [document["id"] for document in manifest["documents"] if not document.get("archived")]
     pages = {page for page in manifest["pages"] if page.split("/")[0] in current}
-    pages |= {f"{id}/" for id in current} | set(OFFLINE_PAGES)
-    files = {site / page / "index.html" for page in pages}
+    linked = linked_pages(site)       # every other page linked from home, and those beneath it ("What changed")
+    pages |= {f"{id}/" for id in current} | set(OFFLINE_PAGES) | {page for page in linked if page.endswith("/")}
+    files = {site / page / "index.html" for page in pages} | {site / name for name in linked if not name.endswith("/")}
     for page in OFFLINE_PAGES:
         if (site / page / "index.html").is_file():
             files |= set(page_assets(site, page))

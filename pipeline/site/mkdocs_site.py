@@ -23,6 +23,7 @@ from mkdocs.exceptions import Abort, ConfigurationError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File
 
+from . import icons
 from .plan import SitePlan, plan_from_sources
 
 THEME_DIR = Path(__file__).resolve().parent / "theme"
@@ -55,7 +56,10 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         config.extra_javascript[-1].defer = True
         config.extra_javascript.append(config_options.ExtraScriptValue("assets/offline.js"))   # the offline copy
         config.extra_javascript[-1].defer = True
+        config.extra_javascript.append(config_options.ExtraScriptValue("assets/recent.js"))    # recent searches
+        config.extra_javascript[-1].defer = True
         config.extra["rulekb"] = dict(self.plan.template_flags)
+        config.theme["favicon"] = "assets/icons/favicon-32.png"      # drawn by the build (site/icons.py)
         return config
 
     def on_env(self, env, config, files):
@@ -75,6 +79,9 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
             files.append(File.generated(config, page.path, content="---\nrulekb: generated\n---\n"))
         for path, content in self.plan.files.items():
             files.append(File.generated(config, path, content=content))
+        name = str(config.site_name)
+        files.append(File.generated(config, icons.MANIFEST, content=icons.manifest(
+            name, name if len(name) <= 12 else name.split()[0], str(config.site_description or name))))
         config.nav = list(config.nav) + [path for path in sorted(written) if path not in self.plan.pages]
         return files
 

@@ -2,8 +2,9 @@
 rules for offline use (2.4 MB)", "Saved offline (2.4 MB, build of November 25, 2026)".
 
 The service worker (assets/sw.js) saves the home page and the quick references, every page of each current
-document, the search's files, and every file of the site's own those pages load (stylesheets, scripts,
-icons: some pages load a script of their own). The size is their gzip bytes. All of it is known only once
+document, the search's files, every other page linked from home with those beneath it ("What changed", the
+older editions' readers), and every file of the site's own those pages load (stylesheets, scripts, icons:
+some pages load a script of their own). It asks for nothing the build did not make. The size is their gzip bytes. All of it is known only once
 the pages and the search files are written, so the build writes it into the built sw.js last, in place of
 its placeholders.
 """
@@ -16,13 +17,72 @@ from pathlib import Path
 from ..build_date import build_date, long_date
 from .compress import compressed
 
-# What the service worker saves besides the current documents' pages (assets/sw.js: CORE and QUICK).
-QUICK_PAGES = ("", "penalties/", "regular/", "search-tips/", "annotations/")
+# What the service worker saves besides the current documents' pages, where the build made them (sw.js: QUICK):
+# the quick references, the search's own address, what typed addresses (/cr/702.19b) need.
+QUICK_PAGES = ("", "penalties/", "regular/", "search-tips/", "annotations/", "search/")
+QUICK_FILES = ("assets/number.html", "assets/typed-numbers.json")
 WORKER = "sw.js"
+QUICK_MARK = "/*__RULEKB_QUICK__*/"
+LINKED_MARK = "/*__RULEKB_LINKED_PAGES__*/"
 SIZE_MARK = "__RULEKB_OFFLINE_BYTES__"
 DATE_MARK = "__RULEKB_BUILT_ON__"
 ASSETS_MARK = "/*__RULEKB_OFFLINE_ASSETS__*/"
 _ASSET = re.compile(rb'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"')
+_LINK = re.compile(rb'<a\b[^>]*?\bhref="([^"]*)"')
+_DATA = re.compile(rb'\bdata-edition="([^"]+)"')        # an older edition's reader: where its contents are
+
+
+def quick(site: Path) -> list[str]:
+    """The quick pages and files the build made (a site without an IPG has no penalty page to save)."""
+    pages = [page for page in QUICK_PAGES if (site / page / "index.html").is_file()]
+    return pages + [name for name in QUICK_FILES if (site / name).is_file()]
+
+
+def linked_pages(site: Path) -> list[str]:
+    """Every page the home page links to, and the pages beneath each ("What changed" and each change), with
+    the data an older edition's reader draws its contents from: what a judge reaches from home opens offline
+    too. The current documents' pages are left out (saved anyway). Site-relative ("changes/", "data/….json")."""
+    site = site.resolve()
+    home = site / "index.html"
+    if not home.is_file():
+        return []
+    current = _current_documents(site)
+    found = set()
+    for page in _links(site, home):
+        found.add(page)
+        if page:
+            found |= {beneath for beneath in _links(site, site / page / "index.html") if beneath.startswith(page)}
+    pages = {page for page in found - {""} - set(QUICK_PAGES) if page.split("/")[0] not in current}
+    data = set()
+    for page in pages:
+        html_file = site / page / "index.html"
+        for reference in _DATA.findall(html_file.read_bytes()):
+            target = (html_file.parent / reference.decode("utf-8", "replace")).resolve()
+            if target.is_file() and target.is_relative_to(site):
+                data.add(target.relative_to(site).as_posix())
+    return sorted(pages | data)
+
+
+def _current_documents(site: Path) -> set[str]:
+    manifest = site / "search" / "manifest.json"
+    if not manifest.is_file():
+        return set()
+    return {document["id"] for document in json.loads(manifest.read_text(encoding="utf-8"))["documents"]
+            if not document.get("archived")}
+
+
+def _links(site: Path, html_file: Path) -> set[str]:
+    """The pages of the site a page links to ("cr/702/"), as folders of the site."""
+    found = set()
+    for reference in set(_LINK.findall(html_file.read_bytes())):
+        reference = reference.decode("utf-8", "replace").split("#")[0].split("?")[0]
+        if not reference or reference.startswith(("http:", "https:", "//", "data:", "mailto:")):
+            continue
+        target = (html_file.parent / reference).resolve()
+        if target.is_relative_to(site) and (target / "index.html").is_file():
+            relative = target.relative_to(site).as_posix()
+            found.add("" if relative == "." else relative + "/")
+    return found
 
 
 def offline_files(site: Path) -> set[Path]:
@@ -31,8 +91,10 @@ def offline_files(site: Path) -> set[Path]:
     manifest = json.loads((site / "search" / "manifest.json").read_text(encoding="utf-8"))
     current = [document["id"] for document in manifest["documents"] if not document.get("archived")]
     pages = {page for page in manifest["pages"] if page.split("/")[0] in current}
-    pages |= {f"{id}/" for id in current} | set(QUICK_PAGES)
-    files = {site / page / "index.html" for page in pages}
+    linked = linked_pages(site)
+    pages |= {f"{id}/" for id in current} | set(QUICK_PAGES) | {page for page in linked if page.endswith("/")}
+    files = {site / page / "index.html" for page in pages} | {site / name for name in QUICK_FILES}
+    files |= {site / name for name in linked if not name.endswith("/")}
     files |= page_assets(site, {path for path in files if path.is_file()})
     # not the semantic table (search/s.<hash>.bin): a long question fetches it, and sw.js keeps what is fetched
     search = ["manifest.json", "worker.js", "semantic.js", manifest.get("numbers"), *manifest.get("words", {}).values(),
@@ -69,8 +131,10 @@ def stamp(site: Path) -> int:
     assets = sorted(path.relative_to(site).as_posix() for path in files
                     if path.suffix != ".html" and path.parent != site / "search")
     text = worker.read_text(encoding="utf-8")
+    listed = lambda paths: ", ".join(json.dumps(path) for path in paths)  # noqa: E731
     text = (text.replace(SIZE_MARK, str(size)).replace(DATE_MARK, long_date(build_date().isoformat()))
-            .replace(ASSETS_MARK, ", ".join(json.dumps(path) for path in assets)))
+            .replace(ASSETS_MARK, listed(assets)).replace(QUICK_MARK, listed(quick(site)))
+            .replace(LINKED_MARK, listed(linked_pages(site))))
     worker.unlink()                 # a new file, not a write through a link the staging folder may share
     worker.write_text(text, encoding="utf-8")
     return size

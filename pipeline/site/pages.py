@@ -14,8 +14,9 @@ from typing import Callable, Optional
 from .. import kinds
 from ..addresses import (Addresses, anchor_of, document_label, glossary_id, term_anchor)
 from ..build_date import long_date
-from ..model import ERROR, Corpus, Document, DocumentInfo, GlossaryEntry, Section
-from .render import (backlinks_html, blocks_html, boxed_blocks, esc, examples_html, heading_html, linked_text,
+from ..model import ERROR, SUBHEADING, Corpus, Document, DocumentInfo, GlossaryEntry, Section
+from .render import (backlinks_html, blocks_html, boxed_blocks, esc, examples_html, heading_html, jumps_html,
+                     linked_text,
                      penalty_path_html, rule_html)
 
 # A section page with this many titled rules or more opens with a contents list of them.
@@ -23,6 +24,8 @@ CONTENTS_FROM = 8
 # A document whose index lists more sections than this shows it folded, chapter by chapter.
 FOLD_INDEX_FROM = 60
 UPGRADE = re.compile(r"\bupgrad", re.I)
+REMEDY = re.compile(r"\bremedy\b", re.I)
+REMEDY_ANCHOR = "remedy"
 
 
 @dataclass
@@ -51,6 +54,19 @@ class Histories:
     upcoming: dict[str, list[tuple[DocumentInfo, str, str]]] = field(default_factory=dict)
 
 
+def part_anchors(section: Section) -> dict[int, str]:
+    """An id for each subheading of a section ("definition", "philosophy"); its remedy's is "remedy", the
+    jump near the top of an infraction leads there."""
+    anchors: dict[int, str] = {}
+    for index, block in enumerate(section.blocks):
+        if block.kind != SUBHEADING:
+            continue
+        anchor = REMEDY_ANCHOR if REMEDY.search(block.text) else re.sub(r"[^a-z0-9]+", "-", block.text.lower()).strip("-")
+        if anchor and anchor not in anchors.values():
+            anchors[index] = anchor
+    return anchors
+
+
 def current_documents(corpus: Corpus) -> list[Document]:
     return sorted(corpus.documents, key=lambda d: (kinds.order(d.info.kind), d.info.edition or ""))
 
@@ -59,8 +75,9 @@ class DocumentPages:
     """Renders every page of the current editions."""
 
     def __init__(self, corpus: Corpus, layout: Layout, histories: Histories,
-                 notes: Optional[Callable[[Section, str], str]] = None):
+                 notes: Optional[Callable[[Section, str], str]] = None, fix: Optional[Callable[[Section], str]] = None):
         self.corpus = corpus
+        self.fix = fix or (lambda section: "")           # an infraction's fix in the ordinary case
         self.notes = notes or (lambda section, path: "")     # the annotations under a rule (site.annotations)
         self.layout = layout
         self.addresses = layout.addresses
@@ -198,24 +215,29 @@ class DocumentPages:
         history = self.histories.pages.get(path)
         if history:
             out.append(self.changed_note(top, path, history, page=True))
+        anchors = part_anchors(top) if top.infraction else {}
         if top.infraction:
-            out.append(penalty_path_html(top.infraction, self.repeat_rule(document, top, path), url_for))
+            remedy = next((anchor for anchor in anchors.values() if anchor == REMEDY_ANCHOR), "")
+            out.append(jumps_html(anchors, top.blocks))
+            out.append(penalty_path_html(top.infraction, self.repeat_rule(document, top, path), url_for,
+                                         self.fix(top), remedy))
         out.append(self.page_contents(sections, self.addresses.relative(path, "index.md")))
-        out.append(blocks_html(top.blocks, top.refs, url_for, heading_level=2, leave_out=boxed_blocks(top)))
+        out.append(blocks_html(top.blocks, top.refs, url_for, heading_level=2, anchors=anchors,
+                               leave_out=boxed_blocks(top)))
         out.append(examples_html(top, url_for))
         out.append(self.notes(top, path))
         out.append(backlinks_html(self.citing(top.id, document, path)))
         for section in sections[1:]:
-            after = (self.changed_note(section, path, history) + self.notes(section, path)
-                     + backlinks_html(self.citing(section.id, document, path)))
+            after = self.changed_note(section, path, history) + self.notes(section, path)
+            citing = self.citing(section.id, document, path)
             if section.title or not section.number:
                 depth = max(2, min(section.level - top.level + 1, 4))
                 out.append(heading_html(section, depth))
                 out.append(blocks_html(section.blocks, section.refs, url_for, heading_level=depth + 1))
                 out.append(examples_html(section, url_for))
-                out.append(after)
+                out.append(after + backlinks_html(citing))
             else:
-                out.append(rule_html(section, url_for, after))
+                out.append(rule_html(section, url_for, after, backlinks_html(citing, beside=True)))
         if document.glossary:
             out.append(self.terms_used(document, sections, path))
         if history:

@@ -18,9 +18,10 @@ from ..corpus import load_corpus
 from ..diff.history import KindHistory
 from ..export import document_json, dumps
 from ..model import ERROR, Corpus, Document, DocumentInfo
+from ..parse.remedy import ordinary_fix
 from . import annotations as notes
 from . import editions as older
-from . import history_pages, reference, shortcuts, translated
+from . import history_pages, icons, reference, shortcuts, translated
 from .collect import Build, collect
 from .pages import DocumentPages, Histories, Layout, Page, current_documents
 
@@ -54,7 +55,7 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
                              for index, info in enumerate(history.editions[1:])]
                       for kind, history in previews.items()}
 
-    documents = DocumentPages(corpus, layout, marks, _notes_under_rules(corpus, addresses, marks))
+    documents = DocumentPages(corpus, layout, marks, _notes_under_rules(corpus, addresses, marks), ordinary_fix)
     document_nav = [{document.info.title: documents.render(document)} for document in current_documents(corpus)]
 
     readers: dict[str, str] = {}
@@ -96,7 +97,7 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     ipg = corpus.document("ipg")
     if ipg and ipg.penalties:
         layout.pages[reference.PENALTIES] = reference.penalties_page(
-            ipg, addresses, documents.upcoming_note(ipg, reference.PENALTIES))
+            ipg, addresses, documents.upcoming_note(ipg, reference.PENALTIES), ordinary_fix)
         nav.append({"Penalty quick reference": reference.PENALTIES})
     if reference.has_regular(corpus):
         layout.pages[reference.REGULAR] = reference.regular_page(corpus.document("jar"), addresses)
@@ -113,7 +114,8 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     plan.pages = layout.pages
     plan.nav = nav
     plan.template_flags = {"has_penalties": reference.PENALTIES in layout.pages,
-                           "has_regular": reference.REGULAR in layout.pages, "build": build_id}
+                           "has_regular": reference.REGULAR in layout.pages, "build": build_id,
+                           "theme_colour": icons.THEME_COLOUR}
     _add_files(plan, build, build_id)
     typed = shortcuts.typed_addresses(addresses, plan.pages, plan.files)     # /cr/702.19b, /search/?q=…
     plan.pages.update(typed.pages)
@@ -273,6 +275,7 @@ def _add_files(plan: SitePlan, build: Build, build_id: str) -> None:
             content = content.replace("__RULEKB_BUILD__", build_id)
         plan.files[ASSET_PLACES.get(name, f"assets/{name}")] = content
     plan.files[older.FORWARD] = older.forward_page()
+    plan.files.update(icons.icon_files())       # the manifest naming them is mkdocs_site's (it knows the site's name)
     plan.files["assets/numbers.json"] = json.dumps(addresses.numbers, ensure_ascii=False, sort_keys=True)
     documents = []
     for document in corpus.documents:

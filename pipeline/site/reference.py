@@ -7,7 +7,7 @@ JAR's common issues) and print on one sheet. Pure functions of the corpus.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from .. import kinds
 from ..addresses import Addresses
@@ -81,9 +81,11 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str],
     return Page("index.md", "Home", "".join(out), description="Magic: The Gathering tournament rules reference")
 
 
-def penalties_page(ipg: Document, addresses: Addresses, notice: str = "") -> Page:
-    """Every infraction and its penalty, by category; under each, what changes it; printable on one sheet.
-    `notice`: what the IPG's pages say of an edition not in force yet."""
+def penalties_page(ipg: Document, addresses: Addresses, notice: str = "",
+                   fix: Optional[Callable[[Section], str]] = None) -> Page:
+    """Every infraction and its penalty, by category; under each, its fix in one line (`fix`: an infraction's
+    fix in the ordinary case; its first sentence is shown) and what changes the penalty; printable on one
+    sheet. `notice`: what the IPG's pages say of an edition not in force yet."""
     path = PENALTIES
     sections = {section.id: section for section in ipg.sections}
     groups: dict[str, list] = {}
@@ -92,8 +94,8 @@ def penalties_page(ipg: Document, addresses: Addresses, notice: str = "") -> Pag
     order = sorted(groups, key=lambda c: next((i for i, name in enumerate(CATEGORY_ORDER) if name.lower() in c.lower()), 9))
     out = ['<h1 id="penalties">Penalty quick reference</h1>',
            f'<p class="rk-edition">From the Infraction Procedure Guide effective <span class="rk-date">'
-           f'{esc(ipg.info.edition or "")}</span>. Each row links to its infraction; what changes a penalty is '
-           f'under it.</p>', notice,
+           f'{esc(ipg.info.edition or "")}</span>. Each row links to its infraction; its fix and what changes its '
+           f'penalty are under it.</p>', notice,
            '<nav class="rk-chips" aria-label="Categories">' + "".join(
                f'<a href="#{esc(slug(category))}">{esc(plural(category))}</a>' for category in order) + '</nav>']
     for category in order:
@@ -113,6 +115,9 @@ def penalties_page(ipg: Document, addresses: Addresses, notice: str = "") -> Pag
             infraction = sections[penalty.section].infraction if penalty.section in sections else None
             changes = ([("up", "Upgrade", text) for text in infraction.upgrades] +
                        [("down", "Downgrade", text) for text in infraction.downgrades]) if infraction else []
+            said = first_sentence(fix(sections[penalty.section])) if fix and infraction else ""
+            if said:
+                changes.insert(0, ("fix", "Fix", said))
             if changes:   # folded: each category fits a phone's screen; open one to read what changes it
                 lines = "".join(f'<span class="rk-{kind}"><strong>{label}:</strong> {esc(text)}</span>'
                                 for kind, label, text in changes)
@@ -126,6 +131,12 @@ def penalties_page(ipg: Document, addresses: Addresses, notice: str = "") -> Pag
         out.append(general)
     return Page(path, "Penalty quick reference", '<div class="rk-sheet">' + "".join(out) + "</div>",
                 description="Every IPG infraction, its penalty and what changes it")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a paragraph (a sentence ends at ". " before a capital), the whole if it is one."""
+    match = re.search(r"(?<=[.!?])\s+(?=[A-Z\u2018\u201c(])", text.strip())
+    return text.strip()[:match.start()] if match else text.strip()
 
 
 def _category_rule(ipg: Document, penalties: list, sections: dict[str, Section]) -> Optional[str]:

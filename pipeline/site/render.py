@@ -70,10 +70,12 @@ def refs_of(refs: Sequence[Reference], block: int) -> list[Reference]:
 
 
 def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: UrlFor, heading_level: int = 4,
-                first_block: int = 0, leave_out: frozenset[int] = frozenset()) -> str:
+                first_block: int = 0, anchors: Optional[dict[int, str]] = None,
+                leave_out: frozenset[int] = frozenset()) -> str:
     """Paragraphs as <p>, list items grouped into <ul>/<ol>, table rows into a <table>, subheadings.
     `first_block` is the index of blocks[0] among the section's texts (for the references' spans);
-    `leave_out`, the indices of blocks shown elsewhere on the page (boxed_blocks)."""
+    `anchors`: the id of a subheading, by its index (what a page's jumps lead to); `leave_out`, the indices
+    of blocks shown elsewhere on the page (boxed_blocks)."""
     out: list[str] = []
     open_list: Optional[str] = None
 
@@ -117,7 +119,9 @@ def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: Url
         close_list()
         if block.kind == SUBHEADING:
             level = min(heading_level, 6)
-            out.append(f'<p class="rk-subheading" role="heading" aria-level="{level}"><strong>{body}</strong></p>')
+            anchor = (anchors or {}).get(index)
+            attribute = f' id="{esc(anchor)}"' if anchor else ""
+            out.append(f'<p class="rk-subheading"{attribute} role="heading" aria-level="{level}"><strong>{body}</strong></p>')
         else:
             out.append(f"<p>{body}</p>")
     close_list()
@@ -163,10 +167,11 @@ def heading_html(section: Section, level: int) -> str:
             f'{number}{" " if number and title else ""}{title}</h{level}>')
 
 
-def rule_html(section: Section, url_for: UrlFor, after: str = "") -> str:
+def rule_html(section: Section, url_for: UrlFor, after: str = "", cited: str = "") -> str:
     """An untitled rule: its number inline at the start of its first paragraph, then its other
-    paragraphs and examples; `after` (a changes note, "referenced by") closes it."""
-    out = [f'<div id="{esc(anchor_of(section))}" class="rk-rule rk-{esc(section.kind)}">']
+    paragraphs and examples; `after` (a changes note, annotations) closes it. `cited` ("referenced by",
+    folded) comes first, set beside the rule's first line (rulekb.css): a rule list keeps its length."""
+    out = [f'<div id="{esc(anchor_of(section))}" class="rk-rule rk-{esc(section.kind)}">', cited]
     blocks = list(section.blocks)
     first = blocks[0] if blocks and blocks[0].kind not in (TABLE_ROW, BULLET, NUMBERED, SUBHEADING) else None
     if first is not None:
@@ -190,14 +195,18 @@ def examples_html(section: Section, url_for: UrlFor) -> str:
     return "".join(out)
 
 
-def backlinks_html(citing: Iterable[tuple[str, str]]) -> str:
-    """"Referenced by" list; `citing` holds (label, url) pairs."""
+def backlinks_html(citing: Iterable[tuple[str, str]], beside: bool = False) -> str:
+    """"Referenced by" list; `citing` holds (label, url) pairs. `beside`: the short form set beside a rule's
+    first line ("Cited 3×"), its full words for screen readers."""
     citing = list(citing)
     if not citing:
         return ""
     links = " ".join(f'<a href="{esc(url)}">{esc(label)}</a>' for label, url in citing)
     noun = "place" if len(citing) == 1 else "places"
-    return (f'<details class="rk-refby"><summary>Referenced by {len(citing)} {noun}</summary>'
+    words = f"Referenced by {len(citing)} {noun}"
+    summary = (f'<summary aria-label="{words}"><span aria-hidden="true">Cited {len(citing)}\u00d7</span></summary>'
+               if beside else f"<summary>{words}</summary>")
+    return (f'<details class="rk-refby{" rk-refby--beside" if beside else ""}">{summary}'
             f'<p class="rk-chips">{links}</p></details>')
 
 
@@ -230,10 +239,24 @@ def penalty_html(penalty: str) -> str:
             f'<strong class="rk-penalty-value">{esc(penalty)}</strong></div>')
 
 
-def penalty_path_html(infraction: Infraction, repeat_rule: Optional[tuple[str, str]], url_for: UrlFor) -> str:
-    """The penalty box with what changes it beside it: the infraction's upgrades and downgrades, and its
-    category's rule for repeated offenses (`repeat_rule`: (its text, the link to where it is written))."""
+def jumps_html(anchors: dict[int, str], blocks: Sequence[Block]) -> str:
+    """A page's parts, one tap each ("Definition · Examples · Philosophy · Remedy"), near its top."""
+    if len(anchors) < 2:
+        return ""
+    links = "".join(f'<a href="#{esc(anchor)}">{esc("Remedy" if anchor == "remedy" else blocks[index].text)}</a>'
+                    for index, anchor in sorted(anchors.items()))
+    return f'<nav class="rk-jumps" aria-label="On this page">{links}</nav>'
+
+
+def penalty_path_html(infraction: Infraction, repeat_rule: Optional[tuple[str, str]], url_for: UrlFor,
+                      fix: str = "", remedy: str = "") -> str:
+    """The penalty box with what to do beside it: the fix in the ordinary case (`fix`, with a jump to the
+    whole remedy at `remedy`), the infraction's upgrades and downgrades, and its category's rule for repeated
+    offenses (`repeat_rule`: (its text, the link to where it is written))."""
     items = []
+    if fix:
+        jump = f' <a class="rk-jump" href="#{esc(remedy)}">Remedy</a>' if remedy else ""
+        items.append(f'<li class="rk-fix"><strong>Fix</strong> {esc(fix)}{jump}</li>')
     for upgrade in infraction.upgrades:
         items.append(f'<li class="rk-up"><strong>Upgrade</strong> {esc(upgrade)}</li>')
     for downgrade in infraction.downgrades:

@@ -3,6 +3,8 @@
    - Once the page is idle, the worker saves every current document; unless the phone asks to save data
      (Data Saver, a metered or mobile connection): then the page offers to save them, and one tap does,
      now and for the builds after (this phone asked).
+   - In the header, near the top, a short word while the phone is offline or the copy is not saved (yet):
+     "Offline · saved copy", "Saving for offline…", "Not saved offline" (a tap saves).
    - A lasting line at the end of each page says where the copy stands: "Saved offline (2.4 MB, build of
      November 25, 2026)", "Saving…", the offer, or a failure to try again. It is in the footer, whose room
      is kept for it (rulekb.css), so nothing on the screen moves when it appears.
@@ -49,7 +51,7 @@
   function look(worker) {
     current = worker;
     ask({type: "status"}).then(function (state) {
-      if (state.complete) show("saved");
+      if (state.complete) { show("saved"); probe(); }
       else if (savingData() && !remembered(localStorage, WANTED)) offer();
       else whenIdle(function () { save(false); });
     }, function () {});
@@ -174,6 +176,7 @@
       line.appendChild(text(" \u00b7 A newer version of the rules is ready. "));
       line.appendChild(button("Reload", "rk-offline__reload", reload));
     }
+    showTop();
   }
 
   function newerReady() {
@@ -187,6 +190,45 @@
   function tryAgain() {
     return button("Try again", "rk-offline__retry", function () { save(true); });
   }
+
+  /* -- near the top: in the header, when the phone is offline or the copy is not saved (yet) ---------- */
+  // Over the header's title (the site's name), in its place: nothing in the header or on the page moves when it
+  // appears. A screen too narrow for the title (200 % zoom) has it first on the page, above the title.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 24em)") : {matches: false};
+  var topMark = null;
+  var reachable = null;                     // whether the site answered the last probe (null: not asked)
+  function showTop() {
+    var state = root.getAttribute("data-rk-offline") || "";
+    var offline = navigator.onLine === false || reachable === false;
+    var words = offline ? (state === "saved" ? "Offline \u00b7 saved copy" : "Offline \u00b7 not saved")
+      : {saving: "Saving for offline\u2026", offered: "Not saved offline", failed: "Not saved offline"}[state] || "";
+    var place = narrow.matches ? document.querySelector(".md-content__inner") : document.querySelector(".md-header__title");
+    if (!topMark) {
+      if (!place || !words) return;
+      topMark = document.createElement("button");
+      topMark.type = "button";
+      topMark.className = "rk-offline-top";
+      topMark.addEventListener("click", function () {
+        var now = root.getAttribute("data-rk-offline");
+        if (now === "offered" || now === "failed") saveAsked();
+        else if (line) line.scrollIntoView({block: "center"});
+      });
+    }
+    if (place && topMark.parentNode !== place) place.insertBefore(topMark, place.firstChild);
+    topMark.textContent = words;
+    topMark.hidden = !words;
+    root.setAttribute("data-rk-online", offline ? "no" : "yes");
+  }
+  // navigator.onLine can say "online" with no way out (a venue's wifi without internet, a host gone): a HEAD
+  // request, which the service worker lets through to the network (it answers GETs only), settles it.
+  function probe() {
+    fetch(siteUrl("manifest.webmanifest"), {method: "HEAD", cache: "no-store"})
+      .then(function (response) { reachable = response.ok || response.status < 500; }, function () { reachable = false; })
+      .then(showTop);
+  }
+  window.addEventListener("online", probe);
+  window.addEventListener("offline", showTop);
+  if (navigator.onLine === false) showTop();
 
   /* -- the notice, docked at the bottom ------------------------------------------------------------ */
   var box = null;

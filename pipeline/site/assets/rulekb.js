@@ -1,4 +1,5 @@
-/* rulekb: the search dialog (its engine runs in search/worker.js), copy-link from a rule's number, the
+/* rulekb: the search dialog (its engine runs in search/worker.js), a rule's number (share, copy, show the
+   player in large type), the
    theme's menu, colour scheme and header title (Material's own script is not loaded). Saving the
    reference for offline use is offline.js's.
    Text from the rules is only ever set as text (textContent), never as HTML. */
@@ -16,9 +17,9 @@
   }
   function siteUrl(path) { return new URL(path, base()).href; }
 
-  /* -- a short message at the bottom of the screen, with at most one action ---------------------- */
+  /* -- a short message over the header (never over the rules' text), with a few actions ------------ */
   var toast;
-  function say(message, action) {
+  function say(message, actions) {
     if (!toast) {
       toast = document.createElement("div");
       toast.className = "rk-toast";
@@ -34,23 +35,25 @@
     text.className = "rk-toast__text";
     text.textContent = message;
     toast.appendChild(text);
-    if (action) {
+    (actions ? [].concat(actions) : []).forEach(function (action) {
       var button = document.createElement("button");
       button.type = "button";
       button.textContent = action.label;
       button.addEventListener("click", action.run);
       toast.appendChild(button);
-    }
+    });
     toast.classList.add("rk-show");
-    hideSoon(action ? 6000 : 2500);
+    hideSoon(actions ? 8000 : 2500);
   }
   function hideSoon(ms) {
     clearTimeout(say.timer);
     say.timer = setTimeout(function () { if (toast) toast.classList.remove("rk-show"); }, ms);
   }
 
-  /* -- a rule's number: its link, to copy ------------------------------------------------------ */
-  // Tapping a rule's number puts the rule's address in the address bar (without a jump) and offers to copy it.
+  /* -- a rule's number: share the rule, copy it, show it to a player ------------------------------ */
+  // Tapping a rule's number puts the rule's address in the address bar (without a jump) and offers what to do
+  // with the rule: share it (the phone's own sheet: its number, its text, its address), copy its text and
+  // address, or show it in large type across the table.
   document.addEventListener("click", function (event) {
     var number = event.target.closest && event.target.closest("a.rk-num");
     if (!number || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button) return;
@@ -59,12 +62,81 @@
     event.preventDefault();
     var url = location.href.split("#")[0] + hash;
     history.replaceState(history.state, "", hash);
-    var name = number.textContent.trim();
-    say((/^\d/.test(name) ? "Rule " : "") + name, {label: "Copy link", run: function () { copyText(url); }});
+    var rule = ruleOf(number, url);
+    var actions = [];
+    if (navigator.share) actions.push({label: "Share", run: function () { share(rule); }});
+    actions.push({label: "Copy", run: function () { copyText(rule.text + "\n" + rule.url, "Rule copied"); }});
+    actions.push({label: "Show", run: function () { showPlayer(rule); }});
+    actions.push({label: "Link", run: function () { copyText(rule.url, "Link copied"); }});
+    say(rule.name, actions);
   });
 
-  function copyText(text) {
-    var done = function () { say("Link copied"); };
+  // A rule as words: "CR 704.5k", its text (number, title, paragraphs, examples; not the notes under it), its address.
+  function ruleOf(number, url) {
+    var element = document.getElementById(decodeURIComponent(number.getAttribute("href").slice(1)));
+    var parts = [];
+    var take = function (node) {
+      var copy = node.cloneNode(true);
+      copy.querySelectorAll("details, .rk-changed, .rk-annotation, script").forEach(function (n) { n.remove(); });
+      var words = (copy.innerText || copy.textContent || "").replace(/[ \t]+/g, " ").replace(/\n{3,}/g, "\n\n").trim();
+      if (words) parts.push(words);
+    };
+    if (element && /^H[1-6]$/.test(element.tagName)) {
+      // a titled rule: its heading and what follows it up to the next rule
+      parts.push(element.textContent.replace(/\s+/g, " ").trim());
+      for (var next = element.nextElementSibling; next && !next.matches(".rk-h, .rk-rule, h1, h2, h3, .rk-page-history");
+        next = next.nextElementSibling) {
+        if (!next.matches("details, .rk-changed, .rk-annotation, script, .rk-toc, .rk-edition, .rk-banner")) take(next);
+      }
+    } else if (element) {
+      take(element);
+    }
+    var doc = (document.querySelector(".rk-edition") || {}).textContent || "";
+    var short = doc.split("\u00b7")[0].trim();
+    var name = number.textContent.trim();
+    var label = (short && short.length < 12 ? short + " " : "") + name;
+    return {name: label, title: label, text: parts.join("\n"), url: url};
+  }
+
+  function share(rule) {
+    navigator.share({title: rule.title, text: rule.text, url: rule.url}).catch(function () { /* put aside */ });
+  }
+
+  /* -- "show the player": one rule in large type, over the page, closed by a tap or Back -------------- */
+  var shown = null;
+  function showPlayer(rule) {
+    if (!shown) {
+      shown = document.createElement("dialog");
+      shown.className = "rk-player";
+      shown.setAttribute("aria-label", "The rule in large type");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "rk-player__close";
+      close.textContent = "Close";
+      close.addEventListener("click", function () { shown.close(); });
+      var head = document.createElement("p");
+      head.className = "rk-player__name";
+      var body = document.createElement("div");
+      body.className = "rk-player__text";
+      shown.append(close, head, body);
+      shown.addEventListener("click", function (event) { if (event.target === shown) shown.close(); });
+      document.body.appendChild(shown);
+    }
+    shown.querySelector(".rk-player__name").textContent = rule.name;
+    var text = shown.querySelector(".rk-player__text");
+    text.textContent = "";
+    rule.text.split(/\n+/).forEach(function (paragraph) {
+      var p = document.createElement("p");
+      p.textContent = paragraph;
+      text.appendChild(p);
+    });
+    if (toast) toast.classList.remove("rk-show");
+    shown.showModal();
+    shown.scrollTop = 0;
+  }
+
+  function copyText(text, said) {
+    var done = function () { say(said || "Copied"); };
     var byHand = function () {
       // no clipboard API (an http address on a phone): copy through a hidden field
       var field = document.createElement("textarea");
@@ -77,7 +149,7 @@
       var copied = false;
       try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
       field.remove();
-      if (copied) done(); else say("The link is in the address bar");
+      if (copied) done(); else say("Could not copy: the link is in the address bar");
     };
     if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, byHand);
     else byHand();

@@ -20,16 +20,19 @@
 const BUILD = "__RULEKB_BUILD__";
 // Written by the build once the site is complete (pipeline/site/offline_figures.py): the files of the
 // site's own the saved pages load (some pages load a script of their own), the gzip bytes of what "save"
-// fetches, and the build's day as people write it. Left as they are by `mkdocs serve`.
+// fetches, the build's day as people write it, and (below) the pages it made. Left as they are by `mkdocs serve`.
 const PAGE_ASSETS = [/*__RULEKB_OFFLINE_ASSETS__*/];
 const OFFLINE_BYTES = Number("__RULEKB_OFFLINE_BYTES__") || 0;
 const BUILT_ON = "__RULEKB_BUILT_ON__".startsWith("__") ? "" : "__RULEKB_BUILT_ON__";
 const CACHE = "rulekb-" + BUILD;
 const SCOPE = new URL("./", self.location.href).href;
 const STATE = new URL("offline-state.json", SCOPE).href;      // what "save" completed (stored in the cache)
-const CORE = ["./", "penalties/", "search-tips/", "search/manifest.json", "search/worker.js"];
-// the quick references, the search's own address (/search/?q=…) and what typed addresses (/cr/702.19b) need
-const QUICK = ["penalties/", "regular/", "search-tips/", "annotations/", "search/", "assets/number.html", "assets/typed-numbers.json"];
+// The quick references, the search's own address (/search/?q=…) and what typed addresses (/cr/702.19b) need,
+// and every other page linked from home with the pages beneath it ("What changed"): those the build made.
+const QUICK = [/*__RULEKB_QUICK__*/];
+const LINKED = [/*__RULEKB_LINKED_PAGES__*/];
+const CORE = ["./", ...QUICK.filter((page) => page === "penalties/" || page === "search-tips/"),
+  "search/manifest.json", "search/worker.js"];
 const TYPED = /^([a-z]+\/[0-9][0-9a-z.]*?)\.?\/?(index\.html)?$/i;     // "<document>/<number>", slash or not (from the scope)
 const FILE = /\.(html?|json|js|css|xml|txt|png|svg|ico|webmanifest|br|gz)$/i;   // a file, not a folder typed without "/"
 const FIRST = ["ipg", "mtr", "jar"];                              // then every other current document, the CR last
@@ -192,6 +195,7 @@ async function offlineGroups(cache, resources) {
     groups.push({ label: label(id), addresses: [...pagesOf[id]].map(url) });
   }
   if (!pagesOf.cr) groups.push({ label: "search", addresses: [...new Set(searchFiles)].map((name) => url("search/" + name)) });
+  groups.push({ label: "", addresses: LINKED.map(url) });       // what changed, older editions: last
   return groups;
 }
 
