@@ -38,7 +38,7 @@ from .question import (
     number_kinds,
     understand,
 )
-from .scoring import at_level, glossary_weight, group_weight, rarity, rounded
+from .scoring import at_level, fused, glossary_weight, group_weight, rarity, rounded
 from .signals import largest_factor
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
@@ -50,10 +50,16 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     found = Answer(question.query, suggestion=question.suggestion)
     if question.number:
         return _answer_number(index, found, question, kind, limit)
-    best = min(limit, MAX_RANKED)                   # a glossary term's rules come from its row, not the ranking
-    ranked = _ranked(index, question, kind or question.kind, best)
+    meaning = index.semantic() if question.long else None
+    # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
+    best = MAX_RANKED if meaning is not None else min(limit, MAX_RANKED)
+    wanted = kind or question.kind
+    ranked = _ranked(index, question, wanted, best)
     if not ranked and question.kind and not kind:
+        wanted = None
         ranked = _ranked(index, question, None, best)      # "mtr deathtouch": the document names nothing that matches
+    if meaning is not None and ranked:
+        ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None
