@@ -10,6 +10,8 @@ nearest numbers by bisection in lists sorted once.
 What it does not do: score the entries that cannot be among the answers shown (`_ranked`: the best
 `limit`, where the engine ranks MAX_RANKED and shows `limit`), so a question holding a word of thousands
 of entries ("rule", "card") costs about what a rare word costs.
+A long question on a site with a semantic table ranks all MAX_RANKED and then reads their meaning
+(`scoring.fused`), as the engine does.
 tests/test_server.py holds its answers equal to `engine.search`'s, scores included, on every question
 set, on misspelt ones and on questions naming a level, and its best MAX_RANKED to scoring's.
 """
