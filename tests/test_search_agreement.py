@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +26,7 @@ from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import read_questions
 from pipeline.search.question import QueryError, abbreviations, meanings
+from pipeline.search.signals import SIGNALS
 from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES, ROOT
@@ -32,7 +34,7 @@ from conftest import FIXTURES, ROOT
 NODE = shutil.which("node") or shutil.which("nodejs")
 WORKER = ROOT / "pipeline" / "site" / "assets" / "search-worker.js"
 HARNESS = ROOT / "tests" / "worker_harness.js"
-QUESTION_SETS = ("search.tsv", "search-more.tsv", "situations.tsv", "common-calls.tsv")
+QUESTION_SETS = ("search.tsv", "search-more.tsv", "situations.tsv", "common-calls.tsv", "real-questions.tsv")
 COMPARED = 5          # the first answers that must be the same
 
 pytestmark = pytest.mark.node             # the worker under Node: outside the fast lane (make fast)
@@ -159,3 +161,31 @@ def test_made_up_questions_are_understood_and_answered_alike(kb, worker, words):
     assert len(made_up) >= 200
     found = differences(kb, worker, made_up)
     assert not found, "\n".join(found[:10])
+
+
+LONG = "my opponent forgot to reveal the card he drew for the turn, what do I do now"
+
+
+def test_a_long_question_reads_its_meaning_in_both(kb, worker, monkeypatch):
+    # the semantic signal is in the ranking of both: a long question's answers move with its weight
+    assert kb.semantic() is not None
+    with_meaning = python_answer(kb, LONG)["ids"]
+    assert worker_answer(worker, LONG)["ids"][:COMPARED] == with_meaning[:COMPARED]
+    monkeypatch.setitem(SIGNALS, "semantic", replace(SIGNALS["semantic"], weight=0.0))
+    assert python_answer(kb, LONG)["ids"] != with_meaning
+
+
+def test_without_the_semantic_table_the_worker_answers_by_words(kb, built_site, tmp_path, monkeypatch):
+    # offline before the table was ever fetched: the worker answers a long question as by words alone
+    search_folder = tmp_path / "search"
+    shutil.copytree(built_site / "search", search_folder)
+    manifest = json.loads((search_folder / "manifest.json").read_text(encoding="utf-8"))
+    (search_folder / manifest["semantic"]).unlink()
+    offline = Worker(search_folder)
+    try:
+        answered = worker_answer(offline, LONG)
+    finally:
+        offline.close()
+    monkeypatch.setitem(SIGNALS, "semantic", replace(SIGNALS["semantic"], weight=0.0))
+    words_alone = python_answer(kb, LONG)
+    assert answered["error"] is None and answered["ids"][:COMPARED] == words_alone["ids"][:COMPARED]

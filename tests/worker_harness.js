@@ -25,13 +25,14 @@ const self = {
 const fetchFile = async (url) => {
   const file = fileURLToPath(url instanceof URL ? url : new URL(url));
   try {
-    const text = await fs.promises.readFile(file, "utf-8");
-    return {ok: true, status: 200, json: async () => JSON.parse(text)};
+    const data = await fs.promises.readFile(file);
+    return {ok: true, status: 200, json: async () => JSON.parse(data.toString("utf-8")),
+            arrayBuffer: async () => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)};
   } catch (error) {
-    return {ok: false, status: 404, json: async () => null};
+    return {ok: false, status: 404, json: async () => null, arrayBuffer: async () => null};
   }
 };
-const context = vm.createContext({self, fetch: fetchFile, URL, performance, console, Map, Set, Promise});
+const context = vm.createContext({self, fetch: fetchFile, URL, performance, console, Map, Set, Promise, TextDecoder});
 // a worker's importScripts: the scripts beside it (search/translated-search.js), run in its context
 context.importScripts = (...names) => {
   for (const name of names) vm.runInContext(fs.readFileSync(path.join(searchFolder, name), "utf-8"), context, {filename: name});

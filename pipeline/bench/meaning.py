@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from .. import cache
@@ -17,9 +18,12 @@ from ..search.entries import entries
 from ..search.index import KnowledgeBase
 from ..search.indexing import write_search_index
 from ..search.quality import answer_rank, read_questions
+from ..search.question import QueryError, understand
+from ..search.signals import SIGNALS
 from .common import percentile
 
-QUESTION_SETS = ("tests/fixtures/situations.tsv", "tests/fixtures/real-questions.tsv")
+QUESTION_SETS = ("tests/fixtures/real-questions.tsv", "tests/fixtures/situations.tsv",
+                 "tests/fixtures/common-calls.tsv")
 # a long question as people write them: a story, names, what was said, then the question (300 characters)
 LONG_QUESTION = ("Player A, Alice, casts a creature spell and attacks with her 2/2. Bob says \"ok, no blocks\" and "
                  "takes two. Then Alice notices she forgot to put a counter on her saga in her precombat main "
@@ -78,39 +82,67 @@ def run(args) -> None:
         write_search_index(corpus, index)
         kb = KnowledgeBase(index)
         try:
-            ids = [fields["id"] for fields in kb.stored()]
-            for name in args.questions or QUESTION_SETS:
-                if Path(name).is_file():
-                    _quality(kb, table, ids, name)
+            _fit(kb, [name for name in args.questions or QUESTION_SETS if Path(name).is_file()])
         finally:
             kb.close()
 
 
-def _quality(kb, table, ids: list[str], name: str) -> None:
-    """Top-3 and top-10 of the semantic score alone, and of lexical/best lexical + weight x cosine."""
-    questions = read_questions(Path(name)) if not name.endswith("real-questions.tsv") else _real(Path(name))
-    weights = (0.0, 1.0, semantic.FUSION_WEIGHT, 3.0)
-    alone = [0, 0]
-    fused = {weight: [0, 0] for weight in weights}
+# the grid the semantic signal's weight and reach are fitted on (signals.py holds the values chosen)
+WEIGHTS = (0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+REACHES = (0, 20)
+
+
+def _fit(kb, names: list[str]) -> None:
+    """The ranker's answers to the dev questions of 5 words or more for each weight and reach of the grid
+    (short questions do not read the signal): top-3 and top-10 of each set, and the best by top-3 of all
+    (MRR breaking ties), that signals.py should declare."""
+    declared = SIGNALS["semantic"]
+    sets = {Path(name).stem: [(query, answers) for query, answers in _dev(Path(name)) if _long(kb, query)]
+            for name in names}
+    kept = kb.semantic()
+    cached: dict[str, list[float]] = {}
+
+    class Remembered:                   # each question's cosines computed once for the whole grid
+        def similarities(self, question: str) -> list[float]:
+            if question not in cached:
+                cached[question] = kept.similarities(question)
+            return cached[question]
+
+    kb._semantic = Remembered()
+    scores = {}
+    try:
+        for reach in REACHES:
+            for weight in WEIGHTS:
+                SIGNALS["semantic"] = replace(declared, weight=weight, reach=reach)
+                scores[weight, reach] = {name: _measured(kb, questions) for name, questions in sets.items()}
+    finally:
+        SIGNALS["semantic"] = declared
+        kb._semantic = kept
+    for name, questions in sets.items():
+        line = "  ".join(f"w={weight:g}/r={reach}: {found[name][0]}/{found[name][1]}"
+                         for (weight, reach), found in scores.items())
+        print(f"{name:<18} top-3/top-10 of {len(questions)} long dev questions: {line}")
+    best = max(scores, key=lambda key: (sum(found[0] for found in scores[key].values()),
+                                        sum(found[2] for found in scores[key].values())))
+    print(f"fitted: weight {best[0]:g}, reach {best[1]} (declared in signals.py: weight {declared.weight:g}, "
+          f"reach {declared.reach})")
+
+
+def _measured(kb, questions) -> tuple[int, int, float]:
+    counts = [0, 0]
+    reciprocal = 0.0
     for query, answers in questions:
-        scores = table.similarities(query)
-        best = sorted(range(len(ids)), key=lambda entry: -scores[entry])[:50]
-        _count(alone, answer_rank([ids[entry] for entry in best[:10]], answers))
-        try:
-            lexical = [(result.id, result.score) for result in search(kb, query, limit=50).results]
-        except ValueError:
-            lexical = []
-        top = max((score for _, score in lexical), default=1.0) or 1.0
-        where = {entry_id: entry for entry, entry_id in enumerate(ids)}
-        for weight in weights:
-            combined = {entry_id: score / top + weight * scores[where[entry_id]] for entry_id, score in lexical}
-            for entry in best:
-                combined.setdefault(ids[entry], weight * scores[entry])
-            order = sorted(combined, key=lambda entry_id: -combined[entry_id])
-            _count(fused[weight], answer_rank(order[:10], answers))
-    n = len(questions)
-    line = "  ".join(f"w={weight:g}: {top3}/{top10}" for weight, (top3, top10) in fused.items())
-    print(f"{Path(name).stem:<18} top-3/top-10 of {n}: semantic alone {alone[0]}/{alone[1]}; fused {line}")
+        rank = answer_rank([result.id for result in search(kb, query, limit=10).results], answers)
+        _count(counts, rank)
+        reciprocal += 1 / rank if rank else 0.0
+    return counts[0], counts[1], reciprocal
+
+
+def _long(kb, query: str) -> bool:
+    try:
+        return understand(query, kb).long
+    except QueryError:
+        return False
 
 
 def _count(counts: list[int], rank) -> None:
@@ -120,12 +152,6 @@ def _count(counts: list[int], rank) -> None:
         counts[1] += 1
 
 
-def _real(path: Path) -> list[tuple[str, list[str]]]:
-    """The dev part of the real questions (split, question, sections, ...): tuning is done on it only."""
-    questions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            split, query, sections = line.split("\t")[:3]
-            if split == "dev":
-                questions.append((query, sections.split()))
-    return questions
+def _dev(path: Path) -> list[tuple[str, list[str]]]:
+    """A question set's questions; of the real questions, the dev part only: tuning is done on it."""
+    return read_questions(path, "dev" if path.name == "real-questions.tsv" else None)

@@ -17,8 +17,8 @@ from functools import lru_cache
 from typing import Optional
 
 from .index import Hit, KnowledgeBase
-from .question import GLOSSARY_TARGETS, MAX_RANKED, Question, number_kinds, understand
-from .scoring import ranked
+from .question import GLOSSARY_TARGETS, Question, number_kinds, understand
+from .scoring import answers
 
 
 @dataclass
@@ -68,7 +68,7 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
 
 
 def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[Hit]:
-    return [kb.hit(position, score) for position, score in ranked(kb, question, kind)[:MAX_RANKED]]
+    return [kb.hit(position, score) for position, score in answers(kb, question, kind)]
 
 
 def _with_rules_of_terms(kb: KnowledgeBase, hits: list[Hit]) -> list[Hit]:

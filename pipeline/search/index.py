@@ -232,6 +232,14 @@ class KnowledgeBase:
         self._postings: dict[str, list] = {}
         self._facts: Optional[list[Fact]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
+        self._semantic: object = False               # not read yet
+
+    def semantic(self):
+        """The index's semantic table (`semantic.Semantic`), read at the first long question; None without one."""
+        if self._semantic is False:
+            from . import semantic
+            self._semantic = semantic.load(self.directory)
+        return self._semantic
 
     def close(self) -> None:
         self.searcher.close()

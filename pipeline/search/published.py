@@ -31,6 +31,8 @@ class PublishedIndex:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         read = lambda name: json.loads((folder / name).read_text(encoding="utf-8"))
         self.build = manifest["build"]
+        self._semantic_file = folder / manifest["semantic"] if manifest.get("semantic") else None
+        self._semantic: object = False               # not read yet
         self.fields: list[str] = manifest["fields"]
         self.pages: list[str] = manifest["pages"]
         self.documents: list[dict] = manifest["documents"]
@@ -65,6 +67,13 @@ class PublishedIndex:
                 self._document_of[position] = document
                 self._facts[position] = Fact(document["kind"], bool(document.get("archived")),
                                              glossary[0] <= position < glossary[1], position in variants)
+
+    def semantic(self):
+        """The site's semantic table (`semantic.Semantic`), read at the first long question; None without one."""
+        if self._semantic is False:
+            from . import semantic
+            self._semantic = semantic.read_table(self._semantic_file.read_bytes()) if self._semantic_file else None
+        return self._semantic
 
     def close(self) -> None:
         """Nothing to close (KnowledgeBase's interface)."""

@@ -10,6 +10,8 @@ nearest numbers by bisection in lists sorted once.
 What it does not do: score the entries that cannot be among the answers shown (`_ranked`: the best
 `limit`, where the engine ranks MAX_RANKED and shows `limit`), so a question holding a word of thousands
 of entries ("rule", "card") costs about what a rare word costs.
+A long question on a site with a semantic table ranks all MAX_RANKED and then reads their meaning
+(`scoring.fused`), as the engine does.
 tests/test_server.py holds its answers equal to `engine.search`'s, scores included, on every question
 set, on misspelt ones and on questions naming a level, and its best MAX_RANKED to scoring's.
 """
@@ -38,7 +40,7 @@ from .question import (
     number_kinds,
     understand,
 )
-from .scoring import at_level, glossary_weight, group_weight, rarity, rounded
+from .scoring import at_level, fused, glossary_weight, group_weight, rarity, rounded
 from .signals import largest_factor
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
@@ -50,10 +52,16 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     found = Answer(question.query, suggestion=question.suggestion)
     if question.number:
         return _answer_number(index, found, question, kind, limit)
-    best = min(limit, MAX_RANKED)                   # a glossary term's rules come from its row, not the ranking
-    ranked = _ranked(index, question, kind or question.kind, best)
+    meaning = index.semantic() if question.long else None
+    # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
+    best = MAX_RANKED if meaning is not None else min(limit, MAX_RANKED)
+    wanted = kind or question.kind
+    ranked = _ranked(index, question, wanted, best)
     if not ranked and question.kind and not kind:
+        wanted = None
         ranked = _ranked(index, question, None, best)      # "mtr deathtouch": the document names nothing that matches
+    if meaning is not None and ranked:
+        ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None

@@ -8,10 +8,14 @@ word weighing by its rarity (log(1 + N/n) for a word held by n of N entries), so
 level ("at FNM") multiplies the scores of the document answering at it by LEVEL_BOOST and divides those of
 the document answering at another level (the IPG does not apply at FNM) by it; a multiplayer
 or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant.
+For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
+the semantic signal's weight times its cosine with the question, beside the signal's `reach` entries nearest in
+meaning (signals.py).
 site/assets/search-worker.js does the same operations in the same order (tests/test_search_agreement.py).
 """
 from __future__ import annotations
 
+import heapq
 import math
 from typing import Optional
 
@@ -22,6 +26,7 @@ from .question import (
     FIELD_BOOSTS,
     GLOSSARY_WEIGHT,
     LEVEL_BOOST,
+    MAX_RANKED,
     NAMING_FIELDS,
     STEMMED_FIELDS,
     UNLEVELED_WEIGHT,
@@ -29,6 +34,7 @@ from .question import (
     Question,
     level_kinds,
 )
+from .signals import SIGNALS
 
 
 def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
@@ -36,6 +42,38 @@ def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[t
     facts = kb.facts()
     definition = glossary_weight(question)
     return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts, definition))
+
+
+def answers(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+    """The first MAX_RANKED (entry position, score) answering the question, best first: `ranked`, and for a
+    long question on an index with a semantic table, `fused`."""
+    found = ranked(kb, question, kind)[:MAX_RANKED]
+    meaning = kb.semantic() if question.long and found else None
+    if meaning is None:
+        return found
+    return fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind)
+
+
+def fused(lexical: list[tuple[int, float]], cosines, facts, definition: float,
+          kind: Optional[str]) -> list[tuple[int, float]]:
+    """A long question's answers with their meaning: each lexical answer's score over the best one plus the
+    semantic weight times its cosine, and the signal's `reach` entries (in `kind`) nearest in meaning at the
+    weight times their cosine alone; in the order of `_rank_key`, the first MAX_RANKED."""
+    weight = SIGNALS["semantic"].weight
+    top = max(score for _, score in lexical) or 1.0
+    scores = {position: score / top + weight * cosines[position] for position, score in lexical}
+    for position in nearest(cosines, facts, kind, SIGNALS["semantic"].reach):
+        if position not in scores:
+            scores[position] = weight * cosines[position]
+    return sorted(scores.items(), key=lambda item: _rank_key(item, facts, definition))[:MAX_RANKED]
+
+
+def nearest(cosines, facts, kind: Optional[str], count: int) -> list[int]:
+    """The `count` entries (in `kind`) of highest cosine, the first in document order among equals; none of
+    cosine 0 or less."""
+    held = (position for position in range(len(cosines))
+            if cosines[position] > 0 and (not kind or facts[position].kind == kind))
+    return heapq.nsmallest(count, held, key=lambda position: (-cosines[position], position))
 
 
 def glossary_weight(question: Question) -> float:

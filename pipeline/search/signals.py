@@ -17,8 +17,10 @@ class Signal:
     name: str
     weight: float
     acts: str          # "score": multiplies an entry's score where it applies; "order": sorts before the score;
-                       # "words": weighs a question's words (their scores and their share of its coverage)
+                       # "words": weighs a question's words (their scores and their share of its coverage);
+                       # "fused": added to a long question's scores, each over the best (scoring.fused)
     says: str
+    reach: int = 0     # a "fused" signal: the entries nearest by it ranked beside the lexical answers
 
 
 SIGNALS = {signal.name: signal for signal in (
@@ -33,8 +35,11 @@ SIGNALS = {signal.name: signal for signal in (
                                      "what a term is"),
     Signal("variant", 0.5, "score", "a multiplayer or casual-variant rule, unless the question names its variant"),
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
-    Signal("semantic", 0.0, "score", "meaning beyond shared words: the slot for a semantic similarity (not wired: "
-                                     "weight 0)"),
+    Signal("semantic", 1.5, "fused", "meaning beyond shared words, for a long question: an answer's lexical score "
+                                     "over the best one, plus this many times the cosine of its vector and the "
+                                     "question's (semantic.py); fitted on the dev questions "
+                                     "(rulekb bench --only meaning)",
+           reach=0),       # fitted: the entries nearest in meaning alone, 20 of them, lost more than they found
 )}
 
 
@@ -51,7 +56,8 @@ def largest_factor(level_named: bool) -> float:
 
 def exported() -> dict[str, dict]:
     """The declaration as the site's worker receives it."""
-    return {name: {"weight": signal.weight, "acts": signal.acts} for name, signal in SIGNALS.items()}
+    return {name: {"weight": signal.weight, "acts": signal.acts, "reach": signal.reach}
+            for name, signal in SIGNALS.items()}
 
 
 class Fact(NamedTuple):

@@ -13,6 +13,9 @@
 try {                 // search in the translations (offline without it, the English search still answers)
   if (typeof importScripts === "function") importScripts("translated-search.js");
 } catch (error) { /* not saved offline */ }
+try {                 // the semantic signal (a long question): without it, the search answers by words alone
+  if (typeof importScripts === "function") importScripts("semantic.js");
+} catch (error) { /* not saved offline */ }
 
 let manifest = null;
 let rules = null;
@@ -29,6 +32,22 @@ function load(name) {
     files.set(name, promise);
   }
   return files.get(name);
+}
+
+let meaning = null;               // Promise of the semantic table (RulekbSemantic.read), once asked for
+
+/* The semantic table, fetched at the first long question (null where there is none or it cannot be fetched:
+   offline before it was ever fetched, the search answers by words alone and tries again next time). */
+function semanticTable() {
+  if (!manifest.semantic || !self.RulekbSemantic) return Promise.resolve(null);
+  if (!meaning) {
+    meaning = fetch(new URL(manifest.semantic, self.location.href)).then((response) => {
+      if (!response.ok) throw new Error(`${manifest.semantic}: ${response.status}`);
+      return response.arrayBuffer();
+    }).then((buffer) => self.RulekbSemantic.read(buffer));
+    meaning.catch(() => { meaning = null; });
+  }
+  return meaning.catch(() => null);
 }
 
 async function ready() {
@@ -484,6 +503,38 @@ async function matches(question, kind) {
   return rank(await match(question, kind), question).slice(0, rules.max_ranked);
 }
 
+/* A long question's answers with their meaning (scoring.fused): each lexical score over the best one plus the
+   semantic weight times the cosine, beside the entries nearest in meaning (in `kind`) at their cosine alone. */
+function fused(hits, cosines, question, kind) {
+  const weight = rules.signals.semantic.weight;
+  let top = 0;
+  for (const hit of hits) top = Math.max(top, hit.score);
+  top = top || 1;
+  const scores = new Map();
+  for (const hit of hits) scores.set(hit.entry, hit.score / top + weight * cosines[hit.entry]);
+  for (const entry of nearest(cosines, kind)) if (!scores.has(entry)) scores.set(entry, weight * cosines[entry]);
+  const all = [];
+  for (const [entry, score] of scores) all.push({entry, score});
+  return rank(all, question).slice(0, rules.max_ranked);
+}
+
+/* The entries (in `kind`) of highest cosine, the first in document order among equals (scoring.nearest). */
+function nearest(cosines, kind) {
+  const count = rules.signals.semantic.reach;
+  const best = [];                  // kept sorted, best first
+  const before = (a, b) => cosines[a] > cosines[b] || (cosines[a] === cosines[b] && a < b);
+  for (let entry = 0; entry < cosines.length; entry++) {
+    if (!(cosines[entry] > 0)) continue;
+    if (best.length === count && !before(entry, best[count - 1])) continue;
+    if (kind && (documentOf(entry) || {}).kind !== kind) continue;
+    let at = best.length;
+    while (at > 0 && before(entry, best[at - 1])) at--;
+    best.splice(at, 0, entry);
+    if (best.length > count) best.pop();
+  }
+  return best;
+}
+
 /* The display file holding an entry: the last one whose first entry is not after it. */
 function chunkOf(entry) {
   let low = 0;
@@ -675,10 +726,17 @@ async function search(query, limit = 10, kind = null) {
   answer.query = question.query;
   answer.suggestion = question.suggestion;
   if (question.number) return answerNumber(question, answer, kind, limit);
-  let hits = await matches(question, kind || question.kind);
-  if (!hits.length && question.kind && !kind) hits = await matches(question, null);
-  const ordered = await withRulesOfTerms(hits, limit);
   const long = (question.query.match(patterns.queryWord) || []).length >= rules.long_question;
+  const table = long ? semanticTable() : null;          // fetched while the words are
+  let wanted = kind || question.kind;
+  let hits = await matches(question, wanted);
+  if (!hits.length && question.kind && !kind) {
+    wanted = null;
+    hits = await matches(question, null);
+  }
+  const semantic = table && hits.length ? await table : null;
+  if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
+  const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
   return answer;
