@@ -80,13 +80,18 @@ def temporary_cache(tmp_path_factory):
     with a new edition) is handed the outer suite's, by PARSE_CACHE_OF_OUTER_SUITE: what both parse is parsed once."""
     outer = os.environ.get(PARSE_CACHE_OF_OUTER_SUITE)
     folder = Path(outer) if outer else made_once(tmp_path_factory, "cache")
-    previous = os.environ.get("RULEKB_CACHE")
+    # the semantic model's outputs per token depend on the model alone: one distillation for the whole suite,
+    # however many caches its builds start from (a rebuild's, a wheel's, a copy of the project's)
+    model_outputs = Path(os.environ.get("RULEKB_MODEL_CACHE") or folder / "model-outputs")
+    previous = {name: os.environ.get(name) for name in ("RULEKB_CACHE", "RULEKB_MODEL_CACHE")}
     os.environ["RULEKB_CACHE"] = str(folder)      # read at each use, and inherited by subprocesses
+    os.environ["RULEKB_MODEL_CACHE"] = str(model_outputs)
     yield folder
-    if previous is None:
-        os.environ.pop("RULEKB_CACHE", None)
-    else:
-        os.environ["RULEKB_CACHE"] = previous
+    for name, value in previous.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

@@ -337,6 +337,13 @@ def _kept_tokens(full: list[str], counts: dict[int, int]) -> list[int]:
     return sorted(kept)
 
 
+def outputs_folder() -> Path:
+    """Where the model's outputs per token are kept: they depend on the model alone, not on our code, so
+    RULEKB_MODEL_CACHE may keep them apart from the parse cache (whose generations follow the code)."""
+    configured = os.environ.get("RULEKB_MODEL_CACHE")
+    return Path(configured) if configured else cache.folder() / "semantic"
+
+
 def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
     """(vectors in 4 bits, quantisation step per token) of the kept tokens: the model's outputs of each token
     come from a cache kept per model (a new edition's new words cost only their own forward pass),
@@ -346,7 +353,7 @@ def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
     import numpy as np
 
     model = folder / "model.safetensors"
-    path = cache.folder() / "semantic" / f"outputs-{cache.key(DISTILLATION, str(model.stat().st_size))[:16]}.npz"
+    path = outputs_folder() / f"outputs-{cache.key(DISTILLATION, str(model.stat().st_size))[:16]}.npz"
     known: dict[int, object] = {}
     try:
         with np.load(path) as stored:
