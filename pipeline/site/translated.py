@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import kinds
-from ..addresses import Addresses, anchor_of
+from ..addresses import Addresses, anchor_of, glossary_id, term_anchor
 from ..model import Document, Section
-from ..pairing import left_in_english
+from ..pairing import left_in_english, pair_glossary
 from ..search import translated as translated_search
 from .pages import Page
 from .render import blocks_html, esc, examples_html
@@ -103,6 +103,33 @@ def _current(found: TranslatedPages, addresses: Addresses, translation: Document
         found.alternates.setdefault(path, []).append((language.id, page))
     found.pages[folder(language.id, index)] = _index(addresses, translation, english, language, ours)
     found.alternates.setdefault(index, []).append((language.id, folder(language.id, index)))
+    _glossary(found, addresses, translation, english, language)
+
+
+def _glossary(found: TranslatedPages, addresses: Addresses, translation: Document, english: Document,
+              language: kinds.Language) -> None:
+    """The translated glossary, at the English glossary's address under the language's folder: each entry
+    under its English entry's anchor (so the two pair both ways), its English term beside it, linked."""
+    pairs, _ = pair_glossary(translation, english)
+    if not pairs or not english.glossary:
+        return
+    path = addresses.locations.get(glossary_id(english, english.glossary[0]), ("",))[0]
+    if not path:
+        return
+    page = folder(language.id, path)
+    url_for = _url_for(addresses, path, english.id)
+    english_page = Addresses.relative(Addresses(), page, path)
+    out = [_head(translation, language, page, path), f'<h1 id="glossary">{esc(language.glossary)}</h1>']
+    for ours, theirs in pairs:
+        anchor = esc(term_anchor(theirs))
+        out.append(f'<h3 id="{anchor}" class="rk-h rk-term"><a class="rk-num" href="#{anchor}">{esc(ours.term)}</a> '
+                   f'<a class="rk-tr-term" lang="en" hreflang="en" href="{esc(english_page)}#{anchor}">'
+                   f'{esc(theirs.term)}</a></h3>')
+        out.extend(f"<p>{_linked(text, url_for, english.id)}</p>" for text in ours.text.split("\n") if text.strip())
+    found.pages[page] = Page(page, language.glossary, _wrap(language, "".join(out)),
+                             description=f"{kinds.short_name(english.info.kind)} {language.glossary} ({language.name})",
+                             alternates=(("en", path), (language.id, page)))
+    found.alternates.setdefault(path, []).append((language.id, page))
 
 
 def _older(found: TranslatedPages, translation: Document, english: Document, language: kinds.Language) -> None:
@@ -159,14 +186,12 @@ def _title(section: Section, translated: Optional[Section], language: kinds.Lang
 
 
 def _texts(section: Section, translated: Section, language: kinds.Language) -> list[str]:
-    """A translated rule's paragraphs: a rule the English writes without a title may come out of the parser
-    with its first sentence as a title (a line ending in "。" reads as a heading): it is text here."""
+    """A translated rule's paragraphs, then its examples (each a paragraph of its own, as in the English). A
+    title the English rule lacks is read as its first paragraph (the two pair by the English's shape)."""
     paragraphs = [block.as_text() for block in translated.blocks] + list(translated.examples)
     if translated.title and not section.title:
         paragraphs.insert(0, translated.title)
-    # an example the text runs on into ("... 例如：...") is a paragraph of its own, as in the English
-    return [piece.strip() for paragraph in paragraphs
-            for piece in re.split(rf"\s+(?={re.escape(language.example)})", paragraph) if piece.strip()]
+    return [paragraph.strip() for paragraph in paragraphs if paragraph.strip()]
 
 
 def _linked(text: str, url_for, document_id: str) -> str:
@@ -292,6 +317,11 @@ def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]])
             title = translated.title if section.title else ""
             rows.append((section.id, section.number, title, f"{language.id}/{link}",
                          " ".join(_texts(section, translated, language))))
+        for ours, theirs in pair_glossary(translation, english)[0] if english.info.current else ():
+            link = addresses.link(glossary_id(english, theirs))
+            if link is not None:
+                rows.append((glossary_id(english, theirs), "", f"{ours.term} · {theirs.term}",
+                             f"{language.id}/{link}", ours.text.replace("\n", " ")))
     return found
 
 
