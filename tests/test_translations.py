@@ -377,3 +377,22 @@ def test_a_translated_example_is_a_paragraph_of_its_own_on_the_page(built_site):
     rule = page[page.index('id="101.2"'):]
     rule = rule[:rule.index("</section>")]
     assert re.search(r"<p[^>]*>例如：如果某效应为", rule) and "为优先。</p>" in rule
+
+
+def test_what_changed_between_two_editions_of_a_translation(chinese_beside_english):
+    from pipeline.addresses import address_corpus
+    from pipeline.corpus import load_edition
+    from pipeline.site.translated import translated_pages
+    corpus = chinese_beside_english
+    older = next(info for info in corpus.translations if info.source == CHINESE_2024.name).translates
+    pairs = [(load_translation(corpus, "zh", older), load_edition(corpus, older)),
+             (load_translation(corpus, "zh", "cr"), corpus.document("cr"))]
+    pages = translated_pages(address_corpus(corpus), pairs).pages
+    page = pages[f"zh/changes/{older}--cr.md"]
+    assert page.title == "What changed: CR 2024-07-30 → 2026-01-16" and "本译文为非官方翻译" in page.body
+    change = page.body[page.body.index('href="../../cr/100/#100.6"'):]
+    change = change[:change.index('<div class="rk-change">')]
+    # the words changed, character by character in Chinese ("resources/" left the address)
+    assert re.search(r"<del>[^<]*resources", change) and "WPN.Wizards.com/en/" in change
+    assert "<del>" not in change.split("这些规则可能限制")[0].split("比赛规则规定的附加规则")[0]
+    assert f'href="changes/{older}--cr/"' in pages["zh/index.md"].body

@@ -65,7 +65,7 @@ def test_the_language_chosen_is_remembered(page, site_url):
     assert "/zh/" not in page.url and page.evaluate("localStorage.getItem('rk-language')") == "en"
 
 
-SAVED = "() => document.documentElement.getAttribute('data-rk-offline') === 'saved'"
+SAVED_OR_FAILED = "() => ['saved', 'failed'].includes(document.documentElement.getAttribute('data-rk-offline'))"
 CACHED_PATHS = """async () => {
   const paths = [];
   for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
@@ -90,7 +90,8 @@ def test_the_phone_saves_the_language_chosen_and_only_it(browser, built_site, tm
                 context.add_init_script(f"localStorage.setItem('rk-language', '{choice}')")
             phone = context.new_page()
             phone.goto(url + "cr/")      # the home page: not sent on to the language's own
-            phone.wait_for_function(SAVED, timeout=90000)
+            phone.wait_for_function(SAVED_OR_FAILED, timeout=180000)
+            assert phone.evaluate("() => document.documentElement.getAttribute('data-rk-offline')") == "saved", choice
             phones[choice] = phone
     finally:
         stop()                                     # no signal from here on

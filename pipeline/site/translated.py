@@ -17,9 +17,11 @@ from typing import Optional
 
 from .. import kinds
 from ..addresses import Addresses, anchor_of, glossary_id, term_anchor
+from ..diff import compare
 from ..model import Document, Section
 from ..pairing import left_in_english, pair_glossary
 from ..search import translated as translated_search
+from .history_pages import pair_page, pair_path
 from .pages import Page
 from .render import blocks_html, esc, examples_html
 
@@ -61,8 +63,9 @@ def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]
     languages = {translation.info.language for translation, english in pairs if english.info.current}
     _search_files(found, addresses, [(translation, english) for translation, english in pairs
                                      if english.info.current])
+    changes = _changes(found, addresses, pairs)
     for code in sorted({translation.info.language for translation, _ in pairs} & set(kinds.LANGUAGE_BY_ID)):
-        found.pages[folder(code, "index.md")] = _home(code, pairs)
+        found.pages[folder(code, "index.md")] = _home(code, pairs, changes.get(code, []))
     for code in languages:
         translated_ids = {english.id for translation, english in pairs
                           if english.info.current and translation.info.language == code}
@@ -325,7 +328,42 @@ def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]])
     return found
 
 
-def _home(code: str, pairs: list[tuple[Document, Document]]) -> Page:
+def _changes(found: TranslatedPages, addresses: Addresses,
+             pairs: list[tuple[Document, Document]]) -> dict[str, list[tuple[str, str]]]:
+    """What changed between two editions of a translation (the Chinese of 2024-08-02 → of 2026-01-16), as the
+    English "What changed" shows it (pipeline.diff on the two translations: they keep the English numbers),
+    at `zh/changes/<old>--<new>/`, each rule linked to its translated page; per language, (path, title)."""
+    made: dict[str, list[tuple[str, str]]] = {}
+    editions: dict[tuple[str, str], list[tuple[Document, Document]]] = {}
+    for translation, english in pairs:
+        editions.setdefault((translation.info.language, english.info.kind), []).append((translation, english))
+    for (code, _), found_pairs in sorted(editions.items()):
+        language = kinds.language(code)
+        if language is None:
+            continue
+        found_pairs.sort(key=lambda pair: pair[1].info.edition or "")
+        for (old, old_english), (new, new_english) in zip(found_pairs, found_pairs[1:]):
+            path = folder(code, pair_path(old.info, new.info))
+            sections = {section.id: section for document in (old, new) for section in document.sections}
+            current = {document.id for document in (old_english, new_english) if document.info.current}
+
+            def href(section_id: str, current=current) -> Optional[str]:
+                document_id = section_id.split(":", 1)[0]
+                link = addresses.link(section_id) if document_id in current else (
+                    f"{document_id}/#{anchor_of(sections[section_id])}" if section_id in sections else None)
+                return f"../../{link}" if link else None
+
+            def title_of(section_id: str, sections=sections) -> str:
+                section = sections.get(section_id)
+                return section.title if section is not None else ""
+            page = pair_page(old.info, new.info, compare(old, new), href, title_of)
+            body = _head(new, language, path, "changes/index.md") + page.body
+            found.pages[path] = Page(path, page.title, _wrap(language, body), description=page.description)
+            made.setdefault(code, []).append((path, page.title))
+    return made
+
+
+def _home(code: str, pairs: list[tuple[Document, Document]], changes: list[tuple[str, str]] = ()) -> Page:
     """A language's front page (`zh/`): its translations, each beside the edition it translates."""
     language = kinds.LANGUAGE_BY_ID[code]
     path = folder(code, "index.md")
@@ -334,8 +372,11 @@ def _home(code: str, pairs: list[tuple[Document, Document]]) -> Page:
         f'{esc(translation.info.title)}</a> <span lang="en">({esc(kinds.short_name(english.info.kind))} '
         f'{esc(english.info.edition or english.id)}{"" if english.info.current else ", an older edition"})</span></li>'
         for translation, english in pairs if translation.info.language == code)
+    changed = "".join(f'<li><a href="{esc(Addresses.relative(Addresses(), path, change))}" lang="en">{esc(title)}</a>'
+                      f'</li>' for change, title in changes)
     body = (f'<h1 id="top">{esc(language.name)}</h1>'
             f'<div class="admonition warning rk-unofficial" role="note"><p>{esc(language.unofficial)}</p>'
             f'<p lang="en">{esc(kinds.UNOFFICIAL_IN_ENGLISH)}</p></div><ul class="rk-contents">{rows}</ul>'
-            f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
+            + (f'<h2 id="changes" lang="en">What changed</h2><ul class="rk-contents">{changed}</ul>' if changed else "")
+            +             f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
     return Page(path, language.name, _wrap(language, body), description=f"{language.english} translations")
