@@ -135,8 +135,12 @@ def language_files(site: Path) -> dict[str, set[Path]]:
     for code in sorted(kinds.LANGUAGE_BY_ID):
         if code == kinds.ENGLISH.id or not (site / code / "index.html").is_file():
             continue
+        # not the typed numbers' copies of the forwarding page (zh/cr/702.19b/): sw.js answers them from it
+        forwarding = _read(site / code / "assets" / "number.html")
         files = {path for path in (site / code).rglob("*") if path.is_file()
                  and (path.name == "index.html" or path.parent == site / code / "assets")}
+        files = {path for path in files if path.parent == site / code / "assets" or path.stat().st_size !=
+                 len(forwarding.encode("utf-8")) or _read(path) != forwarding}
         search = json.loads(_read(site / "search" / "translated.json") or "{}").get("languages", {})
         named = search.get(code, {}).get("file")
         files |= {site / name for name in LANGUAGE_SEARCH} | ({site / "search" / named} if named else set())
