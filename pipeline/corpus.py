@@ -20,7 +20,7 @@ from . import cache, kinds
 from .build_date import build_date, far_ahead, in_force
 from .link import found_in_any_current_document, link_corpus, references_from_links
 from .model import ERROR, WARNING, Corpus, Document, DocumentInfo, Problem
-from .pairing import pair, unpaired
+from .pairing import pair, pair_glossary, unpaired
 from .parallel import each
 from .parse import parse
 from .parse.common import changed
@@ -168,7 +168,7 @@ def _pairing_problems(corpus: Corpus, path: Path, info: DocumentInfo, use_cache:
     english = load_edition(corpus, info.translates or "", use_cache, linked=False)
     if translation is None or english is None:
         return []
-    return list(translation.problems) + pair(translation, english)[1]
+    return list(translation.problems) + pair(translation, english)[1] + pair_glossary(translation, english)[1]
 
 
 def load_translation(corpus: Corpus, language: str, edition_id: str, use_cache: bool = True) -> Optional[Document]:

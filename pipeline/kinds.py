@@ -37,7 +37,9 @@ class Language:
     untranslated: str = ""          # "this rule is not translated: the English", in the language
     credit: str = ""                # "translated by", in the language
     english_label: str = "English"  # the English text, as a button in the language names it
-    example: str = "Example:"       # how it starts an example (a paragraph of its own on the pages)
+    glossary: str = "Glossary"      # a glossary page's heading
+    sentence_marks: str = ""        # where its sentences end, besides the Latin ".!?:;" ("。")
+    closing_marks: str = ""         # what may close a sentence after its mark ("）", "」")
 
 
 ENGLISH = Language("en", "English", "English", "", frozenset(
@@ -49,11 +51,13 @@ LANGUAGES: tuple[Language, ...] = (
              spaced=False,
              unofficial="本译文为非官方翻译，仅供参考；规则以英文原文为准。",
              untranslated="此条规则尚无译文，以下为英文原文。", credit="译者", english_label="英文原文",
-             example="例如："),
+             glossary="词汇表",
+             sentence_marks="。！？：；", closing_marks="）」』”’"),
     Language("ko", "한국어", "Korean", "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f",
              dates=(re.compile(r"(?P<year>\d{4})\s*년\s*(?P<month>\d{1,2})\s*월\s*(?P<day>\d{1,2})\s*일"),),
              unofficial="이 번역은 비공식 번역입니다. 영어 원문이 우선합니다.",
-             untranslated="이 규칙은 번역되지 않았습니다. 영어 원문입니다.", credit="번역", english_label="영어 원문"),
+             untranslated="이 규칙은 번역되지 않았습니다. 영어 원문입니다.", credit="번역", english_label="영어 원문",
+             glossary="용어집"),
 )
 LANGUAGE_BY_ID = {language.id: language for language in LANGUAGES}
 UNOFFICIAL_IN_ENGLISH = ("This translation is unofficial and for reference only: the English text of the rules "
@@ -62,10 +66,14 @@ UNOFFICIAL_IN_ENGLISH = ("This translation is unofficial and for reference only:
 
 @dataclass(frozen=True)
 class Lexicon:
-    """A kind in one language: its name, as its title line writes it."""
+    """A kind in one language: its name, as its title line writes it, and the words its parser reads as
+    marks (the English's where a translation keeps them)."""
     language: str
     title: str                      # "万智牌完整规则"
     title_line: re.Pattern
+    glossary: str = "Glossary"      # the heading of the part after the rules that defines the terms
+    credits: str = "Credits"        # the heading of the closing part
+    examples: tuple[str, ...] = ("Example:", "Examples:")   # how an example paragraph starts
 
 
 @dataclass(frozen=True)
@@ -114,7 +122,8 @@ KINDS: tuple[Kind, ...] = (
          number=re.compile(r"[1-9](?:\d{2}(?:\.\d{1,3}[a-z]?)?)?"),
          structure=(Structure(CR_RULE_LINE, 20, 8.0, "rule lines like 100.1"),),
          numbered_titles=False, checks=("contents", "unique terms", "terms are names"),
-         translated=(Lexicon("zh", "万智牌完整规则", re.compile(r"完整规则")),
+         translated=(Lexicon("zh", "万智牌完整规则", re.compile(r"完整规则"), glossary="词汇表", credits="版权信息",
+                             examples=("例如：", "例：")),
                      Lexicon("ko", "매직: 더 개더링 종합 규칙서", re.compile(r"종합\s*규칙")))),
     Kind("ipg", "Infraction Procedure Guide", "IPG", ("ipg", "infraction procedure guide"),
          re.compile(r"Infraction Procedure Guide|Penalty Guidelines", re.I), "ipg", page_level=2, search_order=0,

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
 from typing import Optional
 
 from . import kinds
-from .model import INFO, WARNING, Document, DocumentInfo, Problem, Section
+from .model import INFO, WARNING, Document, DocumentInfo, GlossaryEntry, Problem, Section
 
 LATIN = re.compile(r"[A-Za-z]")
+RULE_CITED = re.compile(r"(?<![\d.])[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?!\d)")   # "702.19" in any language's words
 MAX_LISTED = 400          # problems of one kind listed for a translation (the rest counted in one line)
 
 
@@ -86,3 +88,36 @@ def unpaired(info: DocumentInfo, english: list[DocumentInfo]) -> Problem:
                    f"the sources have no English edition of that date ({kinds.short_name(info.kind)} editions: "
                    f"{dates or 'none'}): it is not published (add that English edition, or say its edition in "
                    f"sources/manifest.toml if the date was misread)")
+
+
+def pair_glossary(translation: Document, english: Document) -> tuple[list[tuple[GlossaryEntry, GlossaryEntry]],
+                                                                     list[Problem]]:
+    """Each translated glossary entry with its English one. A translation keeps the English entries' order
+    (its terms are not in its own alphabetical order) and cites the same rules: the two lists are aligned
+    by the rules each entry cites (difflib's longest matching runs), and a run that differs in length on the
+    two sides is not guessed at: its entries are listed, with their lines, as not paired."""
+    ours, theirs = translation.glossary, english.glossary
+    cited = lambda entries: [tuple(RULE_CITED.findall(entry.text)) for entry in entries]
+    our_cited, their_cited = cited(ours), cited(theirs)
+    pairs, left, their_left = [], [], []
+    matcher = SequenceMatcher(None, our_cited, their_cited, autojunk=False)
+    for tag, start, end, their_start, their_end in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and end - start == their_end - their_start):
+            pairs.extend(zip(range(start, end), range(their_start, their_end)))
+        else:
+            left.extend(range(start, end))
+            their_left.extend(range(their_start, their_end))
+    # an entry the translation moved (sorted by its own term): the one English entry left that cites the same rules
+    by_cited: dict[tuple, list[int]] = {}
+    for position in their_left:
+        by_cited.setdefault(their_cited[position], []).append(position)
+    problems = []
+    for position in left:
+        found = by_cited.get(our_cited[position], [])
+        if our_cited[position] and len(found) == 1:
+            pairs.append((position, found.pop()))
+        else:
+            problems.append(Problem(WARNING, translation.info.source, ours[position].line,
+                                    f"glossary term {ours[position].term!r} does not pair with a term of "
+                                    f"{english.info.source}"))
+    return [(ours[mine], theirs[their]) for mine, their in sorted(pairs)], problems[:MAX_LISTED]

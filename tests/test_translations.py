@@ -12,7 +12,7 @@ import pytest
 from pipeline import api, kinds
 from pipeline.cli import main
 from pipeline.corpus import load_corpus, load_translation
-from pipeline.pairing import pair
+from pipeline.pairing import pair, pair_glossary
 from pipeline.read import read_bytes
 from pipeline.read.detect import detect
 from pipeline.read.language import read_language
@@ -327,3 +327,72 @@ def test_markup_in_a_translation_is_text_on_its_page(frozen_corpus):
     page = translated_pages(address_corpus(frozen_corpus), [(fake, english)]).pages["zh/cr/702.md"].body
     assert "<script>alert" not in page and "<img" not in page and "<b>" not in page and "<i>x" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;i&gt;x&lt;/i&gt;" in page
+
+
+def test_the_chinese_glossary_is_read_and_pairs_with_the_english_entry_by_entry(chinese_beside_english):
+    chinese, english = load_translation(chinese_beside_english, "zh", "cr"), chinese_beside_english.document("cr")
+    assert len(chinese.glossary) == len(english.glossary) > 700
+    pairs, problems = pair_glossary(chinese, english)
+    assert not problems and len(pairs) == len(english.glossary)
+    paired = {ours.term: [] for ours, _ in pairs}
+    for ours, theirs in pairs:
+        paired[ours.term].append(theirs.term)
+    assert paired["践踏"] == ["Trample"] and paired["异能"] == ["Ability"]
+    assert paired["关键字动作"] == ["Keyword Action"]        # an entry the translation sorted elsewhere
+    assert paired["平原行者"] == ["Plainscycling", "Plainswalk"]   # two English terms, one word: both kept
+
+
+def test_the_translated_glossary_pairs_both_ways_with_the_english(built_site):
+    glossary = (built_site / "zh" / "cr" / "glossary" / "index.html").read_text(encoding="utf-8")
+    entry = glossary[glossary.index('id="term-trample"'):]
+    entry = entry[:entry.index("<h3", 10)]
+    assert "践踏" in entry and '"../../../cr/glossary/#term-trample"' in entry and ">Trample</a>" in entry
+    assert '"../702/#702.19"' in entry                       # its rule, in the language
+    english = (built_site / "cr" / "glossary" / "index.html").read_text(encoding="utf-8")
+    assert 'hreflang="zh" href="../../zh/cr/glossary/"' in english
+
+
+def test_a_chinese_glossary_term_finds_its_english_entry(built_site):
+    from pipeline.search.translated import answer_from_folder
+    found = {result.id: result for result in answer_from_folder(built_site / "search", "践踏鹏洛客").results}
+    entry = found["cr:glossary/term-trample-over-planeswalkers"]
+    assert "Trample Over Planeswalkers" in entry.title and entry.url == "zh/cr/glossary/#term-trample-over-planeswalkers"
+
+
+def test_a_translation_s_examples_are_examples_and_its_untitled_rules_have_no_title(chinese_beside_english):
+    chinese, english = load_translation(chinese_beside_english, "zh", "cr"), chinese_beside_english.document("cr")
+    rule = chinese.section("cr:101.2")
+    assert rule.title == "" and rule.text.startswith("当某个规则或效应允许") and "例如" not in rule.text
+    assert len(rule.examples) == 1 and rule.examples[0].startswith("例如：如果某效应为")
+    assert chinese.section("cr:100.1").title == "" and chinese.section("cr:702.19").title == "践踏"
+    ours = {section.id: section for section in chinese.sections}
+    titled = [section.id for section in english.sections if bool(section.title) != bool(ours[section.id].title)]
+    assert not titled                                       # titled where the English is, and only there
+    examples = sum(len(section.examples) == len(ours[section.id].examples) for section in english.sections)
+    assert examples >= len(english.sections) - 3, examples  # the translation's own slips aside
+
+
+def test_a_translated_example_is_a_paragraph_of_its_own_on_the_page(built_site):
+    page = (built_site / "zh" / "cr" / "101" / "index.html").read_text(encoding="utf-8")
+    rule = page[page.index('id="101.2"'):]
+    rule = rule[:rule.index("</section>")]
+    assert re.search(r"<p[^>]*>例如：如果某效应为", rule) and "为优先。</p>" in rule
+
+
+def test_what_changed_between_two_editions_of_a_translation(chinese_beside_english):
+    from pipeline.addresses import address_corpus
+    from pipeline.corpus import load_edition
+    from pipeline.site.translated import translated_pages
+    corpus = chinese_beside_english
+    older = next(info for info in corpus.translations if info.source == CHINESE_2024.name).translates
+    pairs = [(load_translation(corpus, "zh", older), load_edition(corpus, older)),
+             (load_translation(corpus, "zh", "cr"), corpus.document("cr"))]
+    pages = translated_pages(address_corpus(corpus), pairs).pages
+    page = pages[f"zh/changes/{older}--cr.md"]
+    assert page.title == "What changed: CR 2024-07-30 → 2026-01-16" and "本译文为非官方翻译" in page.body
+    change = page.body[page.body.index('href="../../cr/100/#100.6"'):]
+    change = change[:change.index('<div class="rk-change">')]
+    # the words changed, character by character in Chinese ("resources/" left the address)
+    assert re.search(r"<del>[^<]*resources", change) and "WPN.Wizards.com/en/" in change
+    assert "<del>" not in change.split("这些规则可能限制")[0].split("比赛规则规定的附加规则")[0]
+    assert f'href="changes/{older}--cr/"' in pages["zh/index.md"].body

@@ -2,6 +2,10 @@
 answering a Chinese question, the language chosen remembered."""
 from __future__ import annotations
 
+import os
+import re
+import shutil
+
 import pytest
 
 from browser import PHONE, ask_question, chromium_browser, console_errors, open_search, served
@@ -59,3 +63,54 @@ def test_the_language_chosen_is_remembered(page, site_url):
     page.locator('.rk-unofficial a[data-rk-language="en"]').click()
     page.wait_for_url("**/cr/702/")
     assert "/zh/" not in page.url and page.evaluate("localStorage.getItem('rk-language')") == "en"
+
+
+SAVED_OR_FAILED = "() => ['saved', 'failed'].includes(document.documentElement.getAttribute('data-rk-offline'))"
+CACHED_PATHS = """async () => {
+  const paths = [];
+  for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+  return paths;
+}"""
+
+
+def test_the_phone_saves_the_language_chosen_and_only_it(browser, built_site, tmp_path):
+    from pipeline.bench.common import offline_set
+    from pipeline.site.offline_figures import language_sizes
+    copy = tmp_path / "site"
+    shutil.copytree(built_site, copy, copy_function=os.link)
+    english_bytes, _ = offline_set(copy)
+    chinese_bytes = language_sizes(copy)["zh"]
+    assert chinese_bytes > 100_000
+    url, stop = served(copy)
+    phones = {}
+    try:
+        for choice in ("en", "zh"):
+            context = browser.new_context(viewport=PHONE, service_workers="allow", has_touch=True, is_mobile=True)
+            if choice != "en":       # the reader chose the language on an earlier visit
+                context.add_init_script(f"localStorage.setItem('rk-language', '{choice}')")
+            phone = context.new_page()
+            phone.goto(url + "cr/")      # the home page: not sent on to the language's own
+            phone.wait_for_function(SAVED_OR_FAILED, timeout=180000)
+            assert phone.evaluate("() => document.documentElement.getAttribute('data-rk-offline')") == "saved", choice
+            phones[choice] = phone
+    finally:
+        stop()                                     # no signal from here on
+    english, chinese = phones["en"], phones["zh"]
+    # the English reader's phone saves no page of the translation, and says the English size
+    assert not [path for path in english.evaluate(CACHED_PATHS) if path.startswith("/zh/")]
+    mark = english.locator(".rk-offline-mark").inner_text()
+    assert re.search(r"\((\d+\.\d)\sMB", mark).group(1) == f"{english_bytes / 1e6:.1f}", mark
+    # the Chinese reader's: every page of the translation opens offline, and its search answers
+    saved = chinese.evaluate(CACHED_PATHS)
+    assert "/zh/cr/702/" in saved and "/search/translated-zh.json" in saved
+    mark = chinese.locator(".rk-offline-mark").inner_text()
+    assert re.search(r"\((\d+\.\d)\sMB", mark).group(1) == f"{(english_bytes + chinese_bytes) / 1e6:.1f}", mark
+    chinese.goto(url + "zh/cr/702.19b")                 # a typed address in the language, offline
+    chinese.wait_for_url("**/zh/cr/702/#702.19b")
+    assert "具有践踏的攻击生物" in chinese.locator('section.rk-tr-rule:has([id="702.19b"])').inner_text()
+    chinese.goto(url + "cr/702/")                       # the English page sends the reader to the language
+    chinese.wait_for_url("**/zh/cr/702/")
+    answer = chinese.evaluate("() => window.rulekbSearch('践踏')")
+    assert answer["answer"]["results"][0]["id"] == "cr:702.19"
+    for phone in phones.values():
+        phone.context.close()

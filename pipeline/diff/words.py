@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import re
 
+from .. import kinds
 from ..distance import opcodes
 
-# Words, runs of spaces, and single other characters: joined back they give the text.
-_TOKEN = re.compile(r"\w+(?:['’]\w+)*|\s+|[^\w\s]")
+# Words, runs of spaces, and single other characters: joined back they give the text. A letter of a script
+# written without spaces (Chinese) is a word of its own: a sentence of it is not one word.
+_UNSPACED = "".join(language.letters for language in kinds.LANGUAGES if not language.spaced)
+_TOKEN = re.compile((f"[{_UNSPACED}]|" if _UNSPACED else "") + r"\w+(?:['’]\w+)*|\s+|[^\w\s]")
 
 
 def _opcodes(a: list[str], b: list[str]) -> list[tuple]:

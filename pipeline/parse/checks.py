@@ -133,7 +133,11 @@ def layout_recognised(document: Document, min_words: int = STRUCTURE_MIN_WORDS) 
 # --- the glossary -----------------------------------------------------------------------------------
 
 def unique_terms(document: Document) -> list[Problem]:
-    """Each glossary term once: a term defined twice leaves a reader one of two meanings."""
+    """Each glossary term once: a term defined twice leaves a reader one of two meanings. A translation is
+    exempt: it may give two English terms one word ("平原行者" for Plainscycling and Plainswalk), and each of
+    its entries pairs with its own English one (pipeline.pairing.pair_glossary says what does not)."""
+    if document.info.translation:
+        return []
     first: dict[str, int] = {}
     problems = []
     for entry in document.glossary:

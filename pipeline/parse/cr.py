@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from .. import kinds
 from ..model import (
     ERROR,
     INFO,
@@ -82,7 +83,6 @@ NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0
 # The value of every string of one to three digits ("7", "07", "702"): looked up, as every numbered line of the
 # rules needs two, for less than int() costs.
 DIGITS_VALUE = {f"{value:0{width}d}": value for width in (1, 2, 3) for value in range(10 ** width)}
-EXAMPLE = re.compile(r"Examples?:")
 GLOSSARY_SENSE = re.compile(r"\d{1,2}\.\s")     # "2. An activated or triggered ability...": a sense of its own
 # Source typos in a number: "606. 8b Players..." (a space inside it), "306.b If an effect..." (rule digits lost).
 MISTYPED_NUMBER = re.compile(r"([1-9]\d{2})\.(?: (\d{1,3})([a-z]?)|([a-z]))\s+(\S.*)", re.S)
@@ -92,8 +92,13 @@ SENTENCE_SECTION = re.compile(r"([1-9]\d{2})\. +(\S.*)", re.S)
 GLUED_TERM = re.compile(r"([^\d\s](?:[^\d]*[^\d\s])?)(1\.\s+\S.*)", re.S)
 GLOSSARY_LABEL = "glossary"
 CREDITS_LABEL = "credits"
-# A CR sentence also ends at a semicolon (the items of a list of rules text).
-SENTENCE_END = ".!?:;"
+# A CR sentence also ends at a semicolon (the items of a list of rules text); a translation's at its own marks
+# ("。"), which closing marks of its own may follow ("。）"): the registry's languages say them.
+SENTENCE_END = ".!?:;" + "".join(language.sentence_marks for language in kinds.LANGUAGES)
+CLOSING = CLOSING_MARKS + "".join(language.closing_marks for language in kinds.LANGUAGES)
+# A title never holds a sentence mark of a language that has its own ("这些规则适用于…。" is a rule's text).
+OWN_SENTENCE_MARKS = re.compile("[" + re.escape("".join(language.sentence_marks for language in kinds.LANGUAGES))
+                                + "]" if any(language.sentence_marks for language in kinds.LANGUAGES) else "(?!)")
 RULE_TEXT_OPENERS = "“\"'‘{[(∞−-+—–•*_"
 TITLE_MAX = 100          # a heading or glossary term is no longer than this
 SENTENCE_INSIDE = re.compile(r"[a-z]{3}[.?!] +[A-Z]")    # "… have. See rule", not "Team vs. Team"
@@ -117,12 +122,13 @@ RULE_KINDS = ("rule", "subrule")     # (chapters and sections are headings)
 
 
 def ends_sentence(text: str) -> bool:
-    return common.ends_sentence(text, SENTENCE_END)
+    return text.rstrip(CLOSING)[-1:] in SENTENCE_END if text else True
 
 
 def reads_like_title(text: str) -> bool:
     """"Game Concepts", "Supertypes", "∞ (Infinity)"; not "These rules apply...", "game.", "each"."""
-    return looks_like_title(text, TITLE_MAX, max_words=TITLE_MAX, trailing=SENTENCE_END + ",")
+    return looks_like_title(text, TITLE_MAX, max_words=TITLE_MAX, trailing=SENTENCE_END + ",") \
+        and not OWN_SENTENCE_MARKS.search(text)
 
 
 def _starts_rule_text(text: str) -> bool:
@@ -207,6 +213,14 @@ class _Term:
 class _CrParser:
     def __init__(self, source: SourceText, info: DocumentInfo):
         self.info = info
+        # the words read as marks, in the document's language (the kind's lexicon; the English where it has none)
+        cr = kinds.kind(info.kind or "cr") or kinds.kind("cr")
+        words = cr.lexicon(info.language or kinds.ENGLISH.id) or cr.lexicon(kinds.ENGLISH.id)
+        english = cr.lexicon(kinds.ENGLISH.id)
+        self.labels = {words.glossary.casefold(): GLOSSARY_LABEL, words.credits.casefold(): CREDITS_LABEL,
+                       english.glossary.casefold(): GLOSSARY_LABEL, english.credits.casefold(): CREDITS_LABEL}
+        self.label_starts = "".join({label[0] + label[0].upper() for label in self.labels})
+        self.examples = tuple(dict.fromkeys(words.examples + english.examples))
         self.handle: Callable[[Element], None] = self.front_line      # what the current part does with a line
         self.in_rules = False
         self.front: list[_Paragraph] = []
@@ -321,12 +335,12 @@ class _CrParser:
                 return
             if shape is None and self.odd_heading(stripped, line):
                 return
-        elif first == "E" and EXAMPLE.match(stripped):
+        elif stripped.startswith(self.examples):
             self.start_example(stripped, line)
             return
-        elif first in "GgCc":
-            label = stripped.casefold()
-            if label in (GLOSSARY_LABEL, CREDITS_LABEL):
+        elif first in self.label_starts:
+            label = self.labels.get(stripped.casefold())
+            if label is not None:
                 self.label_line(label, stripped, line)
                 return
         self.rule_text(element)
@@ -467,7 +481,7 @@ class _CrParser:
     def label_line(self, label: str, stripped: str, line: int) -> None:
         """"Glossary" / "Credits": before any rule a contents entry, after the rules the part it names."""
         if not self.rules_seen:
-            self.contents_names.setdefault(label, line)
+            self.contents_names.setdefault(stripped.casefold(), line)
             return
         self.end_of_rules(glossary_follows=label == GLOSSARY_LABEL)
         if label == GLOSSARY_LABEL:
@@ -493,7 +507,7 @@ class _CrParser:
 
     def glossary_line(self, element: Element) -> None:
         stripped, line = element.text, element.line
-        if stripped[0] in "Cc" and stripped.casefold() == CREDITS_LABEL:
+        if self.labels.get(stripped.casefold()) == CREDITS_LABEL:
             self.finish_term()
             self.start_credits(stripped, line)
             return

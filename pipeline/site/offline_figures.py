@@ -7,6 +7,10 @@ older editions' readers), and every file of the site's own those pages load (sty
 some pages load a script of their own). It asks for nothing the build did not make. The size is their gzip bytes. All of it is known only once
 the pages and the search files are written, so the build writes it into the built sw.js last, in place of
 its placeholders.
+
+A translation's pages (`zh/…`) and its search files are saved only on a phone whose reader chose that
+language (assets/translations.js remembers the choice): each language's files and their size are listed
+apart, and the English copy's size does not count them.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import json
 import re
 from pathlib import Path
 
+from .. import kinds
 from ..build_date import build_date, long_date
 from .compress import compressed
 
@@ -27,6 +32,9 @@ LINKED_MARK = "/*__RULEKB_LINKED_PAGES__*/"
 SIZE_MARK = "__RULEKB_OFFLINE_BYTES__"
 DATE_MARK = "__RULEKB_BUILT_ON__"
 ASSETS_MARK = "/*__RULEKB_OFFLINE_ASSETS__*/"
+LANGUAGES_MARK = "/*__RULEKB_LANGUAGES__*/"
+# what a translation's search needs in the browser's worker, besides its own file (search/translated-zh.json)
+LANGUAGE_SEARCH = ("search/translated.json", "search/translated-search.js")
 _ASSET = re.compile(rb'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"')
 _LINK = re.compile(rb'<a\b[^>]*?\bhref="([^"]*)"')
 _DATA = re.compile(rb'\bdata-edition="([^"]+)"')        # an older edition's reader: where its contents are
@@ -119,6 +127,39 @@ def page_assets(site: Path, pages: set[Path]) -> set[Path]:
     return found
 
 
+def language_files(site: Path) -> dict[str, set[Path]]:
+    """Each translation's language (its folder of pages, `zh/`): the files a phone saves when its reader
+    chose it: the pages, the typed numbers' page, the language's search files, what the pages load."""
+    site = site.resolve()
+    found = {}
+    for code in sorted(kinds.LANGUAGE_BY_ID):
+        if code == kinds.ENGLISH.id or not (site / code / "index.html").is_file():
+            continue
+        # not the typed numbers' copies of the forwarding page (zh/cr/702.19b/): sw.js answers them from it
+        forwarding = _read(site / code / "assets" / "number.html")
+        files = {path for path in (site / code).rglob("*") if path.is_file()
+                 and (path.name == "index.html" or path.parent == site / code / "assets")}
+        files = {path for path in files if path.parent == site / code / "assets" or path.stat().st_size !=
+                 len(forwarding.encode("utf-8")) or _read(path) != forwarding}
+        search = json.loads(_read(site / "search" / "translated.json") or "{}").get("languages", {})
+        named = search.get(code, {}).get("file")
+        files |= {site / name for name in LANGUAGE_SEARCH} | ({site / "search" / named} if named else set())
+        files |= page_assets(site, {path for path in files if path.suffix == ".html" and path.is_file()})
+        found[code] = {path for path in files if path.is_file()}
+    return found
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def language_sizes(site: Path) -> dict[str, int]:
+    """The gzip bytes a phone saves for each language chosen, besides the English copy."""
+    english = offline_files(site) if (site / "search" / "manifest.json").is_file() else set()
+    return {code: sum(len(compressed(path.read_bytes(), ".gz")) for path in files - english)
+            for code, files in language_files(site).items()}
+
+
 def stamp(site: Path) -> int:
     """Write into the built sw.js the files the saved pages load, the offline copy's size and the build's
     day; the size. A site without a search manifest (no search files) says no size and no files."""
@@ -130,11 +171,16 @@ def stamp(site: Path) -> int:
     site = site.resolve()
     assets = sorted(path.relative_to(site).as_posix() for path in files
                     if path.suffix != ".html" and path.parent != site / "search")
+    languages = {code: {"files": sorted(path.relative_to(site).as_posix().removesuffix("index.html")
+                                        for path in paths - files),
+                        "bytes": sum(len(compressed(path.read_bytes(), ".gz")) for path in paths - files)}
+                 for code, paths in language_files(site).items()}
     text = worker.read_text(encoding="utf-8")
     listed = lambda paths: ", ".join(json.dumps(path) for path in paths)  # noqa: E731
     text = (text.replace(SIZE_MARK, str(size)).replace(DATE_MARK, long_date(build_date().isoformat()))
             .replace(ASSETS_MARK, listed(assets)).replace(QUICK_MARK, listed(quick(site)))
-            .replace(LINKED_MARK, listed(linked_pages(site))))
+            .replace(LINKED_MARK, listed(linked_pages(site)))
+            .replace(LANGUAGES_MARK, json.dumps(languages, ensure_ascii=False)[1:-1]))
     worker.unlink()                 # a new file, not a write through a link the staging folder may share
     worker.write_text(text, encoding="utf-8")
     return size

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import kinds
-from ..addresses import Addresses, anchor_of
+from ..addresses import Addresses, anchor_of, glossary_id, term_anchor
+from ..diff import compare
 from ..model import Document, Section
-from ..pairing import left_in_english
+from ..pairing import left_in_english, pair_glossary
 from ..search import translated as translated_search
+from .history_pages import pair_page, pair_path
 from .pages import Page
 from .render import blocks_html, esc, examples_html
 
@@ -61,8 +63,9 @@ def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]
     languages = {translation.info.language for translation, english in pairs if english.info.current}
     _search_files(found, addresses, [(translation, english) for translation, english in pairs
                                      if english.info.current])
+    changes = _changes(found, addresses, pairs)
     for code in sorted({translation.info.language for translation, _ in pairs} & set(kinds.LANGUAGE_BY_ID)):
-        found.pages[folder(code, "index.md")] = _home(code, pairs)
+        found.pages[folder(code, "index.md")] = _home(code, pairs, changes.get(code, []))
     for code in languages:
         translated_ids = {english.id for translation, english in pairs
                           if english.info.current and translation.info.language == code}
@@ -103,6 +106,33 @@ def _current(found: TranslatedPages, addresses: Addresses, translation: Document
         found.alternates.setdefault(path, []).append((language.id, page))
     found.pages[folder(language.id, index)] = _index(addresses, translation, english, language, ours)
     found.alternates.setdefault(index, []).append((language.id, folder(language.id, index)))
+    _glossary(found, addresses, translation, english, language)
+
+
+def _glossary(found: TranslatedPages, addresses: Addresses, translation: Document, english: Document,
+              language: kinds.Language) -> None:
+    """The translated glossary, at the English glossary's address under the language's folder: each entry
+    under its English entry's anchor (so the two pair both ways), its English term beside it, linked."""
+    pairs, _ = pair_glossary(translation, english)
+    if not pairs or not english.glossary:
+        return
+    path = addresses.locations.get(glossary_id(english, english.glossary[0]), ("",))[0]
+    if not path:
+        return
+    page = folder(language.id, path)
+    url_for = _url_for(addresses, path, english.id)
+    english_page = Addresses.relative(Addresses(), page, path)
+    out = [_head(translation, language, page, path), f'<h1 id="glossary">{esc(language.glossary)}</h1>']
+    for ours, theirs in pairs:
+        anchor = esc(term_anchor(theirs))
+        out.append(f'<h3 id="{anchor}" class="rk-h rk-term"><a class="rk-num" href="#{anchor}">{esc(ours.term)}</a> '
+                   f'<a class="rk-tr-term" lang="en" hreflang="en" href="{esc(english_page)}#{anchor}">'
+                   f'{esc(theirs.term)}</a></h3>')
+        out.extend(f"<p>{_linked(text, url_for, english.id)}</p>" for text in ours.text.split("\n") if text.strip())
+    found.pages[page] = Page(page, language.glossary, _wrap(language, "".join(out)),
+                             description=f"{kinds.short_name(english.info.kind)} {language.glossary} ({language.name})",
+                             alternates=(("en", path), (language.id, page)))
+    found.alternates.setdefault(path, []).append((language.id, page))
 
 
 def _older(found: TranslatedPages, translation: Document, english: Document, language: kinds.Language) -> None:
@@ -159,14 +189,12 @@ def _title(section: Section, translated: Optional[Section], language: kinds.Lang
 
 
 def _texts(section: Section, translated: Section, language: kinds.Language) -> list[str]:
-    """A translated rule's paragraphs: a rule the English writes without a title may come out of the parser
-    with its first sentence as a title (a line ending in "。" reads as a heading): it is text here."""
+    """A translated rule's paragraphs, then its examples (each a paragraph of its own, as in the English). A
+    title the English rule lacks is read as its first paragraph (the two pair by the English's shape)."""
     paragraphs = [block.as_text() for block in translated.blocks] + list(translated.examples)
     if translated.title and not section.title:
         paragraphs.insert(0, translated.title)
-    # an example the text runs on into ("... 例如：...") is a paragraph of its own, as in the English
-    return [piece.strip() for paragraph in paragraphs
-            for piece in re.split(rf"\s+(?={re.escape(language.example)})", paragraph) if piece.strip()]
+    return [paragraph.strip() for paragraph in paragraphs if paragraph.strip()]
 
 
 def _linked(text: str, url_for, document_id: str) -> str:
@@ -292,10 +320,50 @@ def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]])
             title = translated.title if section.title else ""
             rows.append((section.id, section.number, title, f"{language.id}/{link}",
                          " ".join(_texts(section, translated, language))))
+        for ours, theirs in pair_glossary(translation, english)[0] if english.info.current else ():
+            link = addresses.link(glossary_id(english, theirs))
+            if link is not None:
+                rows.append((glossary_id(english, theirs), "", f"{ours.term} · {theirs.term}",
+                             f"{language.id}/{link}", ours.text.replace("\n", " ")))
     return found
 
 
-def _home(code: str, pairs: list[tuple[Document, Document]]) -> Page:
+def _changes(found: TranslatedPages, addresses: Addresses,
+             pairs: list[tuple[Document, Document]]) -> dict[str, list[tuple[str, str]]]:
+    """What changed between two editions of a translation (the Chinese of 2024-08-02 → of 2026-01-16), as the
+    English "What changed" shows it (pipeline.diff on the two translations: they keep the English numbers),
+    at `zh/changes/<old>--<new>/`, each rule linked to its translated page; per language, (path, title)."""
+    made: dict[str, list[tuple[str, str]]] = {}
+    editions: dict[tuple[str, str], list[tuple[Document, Document]]] = {}
+    for translation, english in pairs:
+        editions.setdefault((translation.info.language, english.info.kind), []).append((translation, english))
+    for (code, _), found_pairs in sorted(editions.items()):
+        language = kinds.language(code)
+        if language is None:
+            continue
+        found_pairs.sort(key=lambda pair: pair[1].info.edition or "")
+        for (old, old_english), (new, new_english) in zip(found_pairs, found_pairs[1:]):
+            path = folder(code, pair_path(old.info, new.info))
+            sections = {section.id: section for document in (old, new) for section in document.sections}
+            current = {document.id for document in (old_english, new_english) if document.info.current}
+
+            def href(section_id: str, current=current) -> Optional[str]:
+                document_id = section_id.split(":", 1)[0]
+                link = addresses.link(section_id) if document_id in current else (
+                    f"{document_id}/#{anchor_of(sections[section_id])}" if section_id in sections else None)
+                return f"../../{link}" if link else None
+
+            def title_of(section_id: str, sections=sections) -> str:
+                section = sections.get(section_id)
+                return section.title if section is not None else ""
+            page = pair_page(old.info, new.info, compare(old, new), href, title_of)
+            body = _head(new, language, path, "changes/index.md") + page.body
+            found.pages[path] = Page(path, page.title, _wrap(language, body), description=page.description)
+            made.setdefault(code, []).append((path, page.title))
+    return made
+
+
+def _home(code: str, pairs: list[tuple[Document, Document]], changes: list[tuple[str, str]] = ()) -> Page:
     """A language's front page (`zh/`): its translations, each beside the edition it translates."""
     language = kinds.LANGUAGE_BY_ID[code]
     path = folder(code, "index.md")
@@ -304,8 +372,11 @@ def _home(code: str, pairs: list[tuple[Document, Document]]) -> Page:
         f'{esc(translation.info.title)}</a> <span lang="en">({esc(kinds.short_name(english.info.kind))} '
         f'{esc(english.info.edition or english.id)}{"" if english.info.current else ", an older edition"})</span></li>'
         for translation, english in pairs if translation.info.language == code)
+    changed = "".join(f'<li><a href="{esc(Addresses.relative(Addresses(), path, change))}" lang="en">{esc(title)}</a>'
+                      f'</li>' for change, title in changes)
     body = (f'<h1 id="top">{esc(language.name)}</h1>'
             f'<div class="admonition warning rk-unofficial" role="note"><p>{esc(language.unofficial)}</p>'
             f'<p lang="en">{esc(kinds.UNOFFICIAL_IN_ENGLISH)}</p></div><ul class="rk-contents">{rows}</ul>'
-            f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
+            + (f'<h2 id="changes" lang="en">What changed</h2><ul class="rk-contents">{changed}</ul>' if changed else "")
+            +             f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
     return Page(path, language.name, _wrap(language, body), description=f"{language.english} translations")

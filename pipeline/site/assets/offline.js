@@ -19,6 +19,7 @@
   var servedBy = workers.controller;        // the worker that answered this page: another one is a newer build
   var WANTED = "rk-offline-wanted";         // (localStorage) this phone asked to save, Data Saver or not
   var LATER = "rk-offline-later";           // (sessionStorage) the offer's notice was put aside
+  var LANGUAGE = "rk-language";             // (localStorage) the translation chosen (assets/translations.js)
   var root = document.documentElement;
   var about = {};                           // the worker's build: {build, builtOn, offlineBytes}
   var current = null;                       // the worker asked
@@ -51,7 +52,10 @@
   function look(worker) {
     current = worker;
     ask({type: "status"}).then(function (state) {
-      if (state.complete) { show("saved"); probe(); }
+      if (state.complete && chosen().every(function (code) { return savedLanguage(state, code); })) {
+        show("saved"); probe();
+      }
+      else if (state.complete) whenIdle(function () { save(false); });      // a language chosen since
       else if (savingData() && !remembered(localStorage, WANTED)) offer();
       else whenIdle(function () { save(false); });
     }, function () {});
@@ -64,11 +68,23 @@
       var channel = new MessageChannel();
       channel.port1.onmessage = function (event) {
         var state = event.data || {};
-        about = {build: state.build, builtOn: state.builtOn, offlineBytes: state.offlineBytes};
+        about = {build: state.build, builtOn: state.builtOn, offlineBytes: state.offlineBytes,
+                 languageBytes: state.languageBytes || {}};
         resolve(state);
       };
       worker.postMessage(message, [channel.port2]);
     });
+  }
+
+  // The translation the reader chose, saved besides the English ([] for English alone).
+  function chosen() {
+    var code = null;
+    try { code = localStorage.getItem(LANGUAGE); } catch (error) { code = null; }
+    return code && code !== "en" ? [code] : [];
+  }
+  // Saved, or not on this site (nothing to save)
+  function savedLanguage(state, code) {
+    return (state.languages || []).indexOf(code) >= 0 || !(about.languageBytes || {})[code];
   }
 
   // Data Saver, or a connection the phone says is metered or mobile.
@@ -96,7 +112,7 @@
   function save(asked) {
     show("saving");
     if (asked) notice(savingText(), []);
-    ask({type: "save", resources: pageResources()}).then(function (state) {
+    ask({type: "save", resources: pageResources(), languages: chosen()}).then(function (state) {
       if (state.complete) {
         show("saved");
         if (asked) { notice(savedText(), []); setTimeout(putAside, 4000); }
@@ -134,7 +150,9 @@
     return (bytes / 1e6).toFixed(bytes < 1e5 ? 2 : 1) + "\u00a0MB";      // kept on one line
   }
   function size() {
-    return about.offlineBytes ? megabytes(about.offlineBytes) : "";
+    var bytes = about.offlineBytes || 0;
+    chosen().forEach(function (code) { bytes += bytes ? (about.languageBytes || {})[code] || 0 : 0; });
+    return bytes ? megabytes(bytes) : "";
   }
   function savedText() {
     var details = [size(), about.builtOn ? "build of " + about.builtOn : ""].filter(Boolean).join(", ");

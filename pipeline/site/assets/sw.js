@@ -15,7 +15,10 @@
      registration.update() from here instead keeps this worker busy, and the new one then waits for it.)
      A new build installs beside this one, takes over once saved, and the open pages say a newer version
      is ready (offline.js). Anything not saved: the network, then the "not saved offline yet" page.
-   The list of pages is read from the search's manifest (search/manifest.json: every current page). */
+   The list of pages is read from the search's manifest (search/manifest.json: every current page).
+   A translation's pages and search files (LANGUAGES) are saved only for the languages the reader chose
+   (offline.js asks, from what assets/translations.js remembered), after the English; the saved state
+   says which, and a language chosen later is saved then. */
 "use strict";
 const BUILD = "__RULEKB_BUILD__";
 // Written by the build once the site is complete (pipeline/site/offline_figures.py): the files of the
@@ -31,6 +34,7 @@ const STATE = new URL("offline-state.json", SCOPE).href;      // what "save" com
 // and every other page linked from home with the pages beneath it ("What changed"): those the build made.
 const QUICK = [/*__RULEKB_QUICK__*/];
 const LINKED = [/*__RULEKB_LINKED_PAGES__*/];
+const LANGUAGES = {/*__RULEKB_LANGUAGES__*/};      // "zh": {files: ["zh/", "zh/cr/702/", …], bytes}
 const CORE = ["./", ...QUICK.filter((page) => page === "penalties/" || page === "search-tips/"),
   "search/manifest.json", "search/worker.js"];
 const TYPED = /^([a-z]+\/[0-9][0-9a-z.]*?)\.?\/?(index\.html)?$/i;     // "<document>/<number>", slash or not (from the scope)
@@ -64,8 +68,9 @@ async function install() {
   const home = await cache.match(url("./"));
   const assets = home ? await keepAll(cache, assetsOf(await home.text(), url("./"))) : { missing: 1 };
   if (core.missing || assets.missing) throw new Error("offline: the core files could not be saved");
-  if (await previousSavedWhole()) {
-    const state = await save([]);
+  const previous = await previousSavedWhole();
+  if (previous) {
+    const state = await save([], previous.languages || []);
     if (!state.complete) throw new Error("offline: the new build could not be saved whole");
   }
 }
@@ -73,9 +78,10 @@ async function install() {
 async function previousSavedWhole() {
   for (const key of others(await caches.keys())) {
     const stored = await (await caches.open(key)).match(STATE);
-    if (stored && (await stored.json()).complete) return true;
+    const state = stored && (await stored.json());
+    if (state && state.complete) return state;
   }
-  return false;
+  return null;
 }
 
 function assetsOf(html, base) {
@@ -134,39 +140,45 @@ self.addEventListener("message", (event) => {
   if (data.type === "status") {
     event.waitUntil(readState().then(answer("status")));
   } else if (data.type === "save") {
-    saving = saving || save(data.resources || []).finally(() => { saving = null; });
+    saving = saving || save(data.resources || [], data.languages || []).finally(() => { saving = null; });
     event.waitUntil(saving.then(answer("saved")));
   }
 });
 
 /* What the page says about this build's copy: "Saved offline (2.4 MB, build of November 25, 2026)". */
 function about() {
-  return { build: BUILD, builtOn: BUILT_ON, offlineBytes: OFFLINE_BYTES };
+  const languageBytes = {};
+  for (const [code, language] of Object.entries(LANGUAGES)) languageBytes[code] = language.bytes;
+  return { build: BUILD, builtOn: BUILT_ON, offlineBytes: OFFLINE_BYTES, languageBytes };
 }
 
 async function readState() {
   const cache = await caches.open(CACHE);
   const stored = await cache.match(STATE);
-  return stored ? stored.json() : { complete: false, documents: [], bytes: 0 };
+  return stored ? stored.json() : { complete: false, documents: [], bytes: 0, languages: [] };
 }
 
 /* Saved whole only when every file was: a save that lost the network says so, and the next one fetches
-   only what is still missing. */
-async function save(resources) {
+   only what is still missing. `languages`: the translations the reader chose ("zh"), kept with those saved before. */
+async function save(resources, languages) {
   const before = await readState();
-  if (before.complete) return { ...before, fresh: false };
+  const wanted = [...new Set([...(before.languages || []), ...languages])].filter((code) => LANGUAGES[code]);
+  if (before.complete && wanted.every((code) => (before.languages || []).includes(code))) return { ...before, fresh: false };
   const cache = await caches.open(CACHE);
   const groups = await offlineGroups(cache, resources);
+  for (const code of wanted) groups.push({ label: code, addresses: LANGUAGES[code].files.map(url), language: code });
   const documents = [];
+  const saved = [];
   let bytes = 0;
   let missing = 0;
   for (const group of groups) {
     const kept = await keepAll(cache, group.addresses);
     bytes += kept.bytes;
     missing += kept.missing;
-    if (group.label && !kept.missing) documents.push(group.label);
+    if (group.language) { if (!kept.missing) saved.push(group.language); }
+    else if (group.label && !kept.missing) documents.push(group.label);
   }
-  const state = { complete: missing === 0, documents, bytes, missing };
+  const state = { complete: missing === 0, documents, bytes, missing, languages: saved };
   if (state.complete) {
     await cache.put(STATE, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
   }
@@ -240,9 +252,10 @@ async function typedAnswer(cache, address) {
   if (path && !path.endsWith("/") && !FILE.test(path) && (await cache.match(url(path + "/"), MATCH))) {
     return Response.redirect(url(path + "/") + address.search, 301);
   }
-  const typed = TYPED.exec(decoded(path));
+  const code = Object.keys(LANGUAGES).find((language) => path.startsWith(language + "/"));
+  const typed = TYPED.exec(decoded(code ? path.slice(code.length + 1) : path));
   if (!typed || !(await typedNumbers(cache)).has(typed[1].toLowerCase())) return undefined;
-  return cache.match(url("assets/number.html"), MATCH);
+  return cache.match(url((code ? code + "/" : "") + "assets/number.html"), MATCH);
 }
 
 let numbersSaved = null;         // "cr/702.19b", … : the numbers the forwarding page finds (one build, one list)
