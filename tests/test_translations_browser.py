@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from browser import PHONE, ask_question, chromium_browser, console_errors, open_search, served
+from browser import PHONE, ask_question, chromium_browser, open_search, phone_page, served
 
 browser = pytest.fixture(scope="module")(chromium_browser)
 
@@ -20,14 +20,7 @@ def site_url(built_site):
     stop()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, service_workers="block",
-                                  has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.errors = console_errors(page)
-    yield page
-    context.close()
+page = pytest.fixture(phone_page)
 
 
 def test_a_translated_rule_shows_its_english_on_a_tap(page, site_url):
