@@ -261,6 +261,22 @@ def test_a_page_not_found_searches_for_the_words_of_its_address(page, built_site
         stop()
 
 
+@pytest.mark.parametrize("address, anchor", [("cr-2025-11-14/702/", "702"), ("cr-2025-11-14/702/#702.19b", "702.19b"),
+                                             ("cr-2025-11-14/702", "702"), ("cr-2025-11-14/702/index.html", "702")])
+def test_an_older_editions_old_address_lands_on_its_reader_by_the_404_page(page, built_site, address, anchor):
+    """An address an older edition's page had when it was current has no folder: the 404 page forwards it."""
+    host, stop = served(built_site)
+    try:
+        page.goto(host + address)
+        page.wait_for_function("() => location.pathname === '/cr-2025-11-14/'", timeout=10000)
+        assert urlsplit(page.url).fragment == anchor
+        assert page.locator("[data-edition]").count() >= 1          # the edition's reader, not the 404 page
+        page.goto(host + "no-such-edition/702/")                    # not an edition: the 404 page stays
+        assert urlsplit(page.url).path == "/no-such-edition/702/" and page.locator("#not-found").count() == 1
+    finally:
+        stop()
+
+
 def ask_the_page_not_found(page, host: str) -> None:
     page.goto(host + "cr/702.19x")
     page.locator("#rk-main .rk-search-open").click()

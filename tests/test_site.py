@@ -106,11 +106,14 @@ def test_older_editions_are_compact_readers_with_shared_data(built_site, frozen_
     assert words[wording][1].startswith("If two or more permanents have the supertype world")
 
 
-def test_old_addresses_forward_to_the_older_edition(built_site):
-    forward = built_site / "cr-2025-11-14" / "702" / "index.html"
-    assert forward.is_file() and 'location.replace("../" + (location.hash' in forward.read_text(encoding="utf-8")
-    other = built_site / "cr-2025-11-14" / "704" / "index.html"
-    assert forward.stat().st_ino == other.stat().st_ino      # one file on disk, linked
+def test_old_addresses_are_forwarded_by_the_404_page_not_a_folder_each(built_site, frozen_corpus):
+    assert not (built_site / "cr-2025-11-14" / "702").exists()          # no folder per old address
+    not_found = (built_site / "404.html").read_text(encoding="utf-8")
+    listed = re.search(r"var editions = (\[[^\]]*\]);", not_found)
+    assert listed, "the 404 page forwards no older edition's addresses"
+    older = {info.id for info in frozen_corpus.editions if not info.current}
+    assert set(json.loads(listed.group(1))) == older
+    assert all((built_site / edition / "index.html").is_file() for edition in older)     # the readers forwarded to
 
 
 def test_history_pages_give_each_rule_its_wordings(built_site):

@@ -5,8 +5,10 @@ w-<page>.<hash>.json`, one file per page of the document: 702, 2.1 ...); each ed
 of its sections and the ids of their wordings (`data/editions/<kind>/<edition id>.json`). The
 reader page of an edition (`<edition id>/`) shows its contents and, for the part asked for in the
 address (`#702.19b`), its rules, an infraction with its penalty (site/assets/edition.js). The
-addresses an older edition's pages had when it was current (`<edition id>/702/#702.19b`) are small
-pages that forward there, so old links keep landing on the old wording. Pure functions: the files come back as data.
+addresses an older edition's pages had when it was current (`<edition id>/702/#702.19b`) are forwarded
+there by the site's 404 page (`not_found_script`), so old links keep landing on the old wording: a folder
+for each of them cost a hundred editions 13,000 folders, 55 MB of directory blocks. Pure functions: the
+files come back as data.
 """
 from __future__ import annotations
 
@@ -26,20 +28,18 @@ from .pages import Page
 from .render import esc, penalty_class
 
 NUMBER = re.compile(r"^[0-9][0-9a-z.]*$")     # a key that is the rule's number (shown as "current 702.19 →")
-FORWARD = "assets/forward.html"       # the one page every old address is a copy of (see plan: hard links)
 
 
 @dataclass
 class EditionPlan:
     pages: dict[str, Page] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)       # data files: site path -> JSON
-    forwards: list[str] = field(default_factory=list)         # site paths of old addresses ("cr-2019/702/index.html")
 
 
 def group_of(step: Step, steps: dict[str, Step], kind: str, known: Optional[dict] = None) -> str:
     """The page a section is on: its ancestor at the page level of its document (as `addresses` decides).
     `known` keeps the answers of the sections read before (a parent's answer is its children's)."""
-    level = kinds.page_level(kind)
+    level = _page_level(kind)
     if known is not None and step.parent in known and step.level > level:
         return known.setdefault(step.key, known[step.parent])
     current = step
@@ -51,6 +51,9 @@ def group_of(step: Step, steps: dict[str, Step], kind: str, known: Optional[dict
     return group
 
 
+_page_level = lru_cache(maxsize=None)(kinds.page_level)
+
+
 @lru_cache(maxsize=None)
 def _page_name(number: str, key: str) -> str:
     return slug(number) if number else key.replace("/", "--")
@@ -59,13 +62,15 @@ def _page_name(number: str, key: str) -> str:
 def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]], addresses: Addresses,
                    current: Optional[DocumentInfo], changes: Optional[dict[str, str]] = None,
                    now: Optional[dict[str, dict[str, str]]] = None) -> EditionPlan:
-    """The reader pages, data and forwarding addresses of a document's older editions (and excerpts), and of
+    """The reader pages and data of a document's older editions (and excerpts), and of
     its upcoming ones (previews). `changes`: an upcoming edition's id -> the page of what it changes; `now`:
     an edition's id -> {its section key: the key the same rule has in the current edition}."""
     changes, now = changes or {}, now or {}
     plan = EditionPlan()
     shards: dict[str, dict[str, list]] = {}
     listings = []
+    # (a hundred editions of 3,000 rules each, most wordings and places shared: each is worked out once)
+    current_href: dict[tuple[str, str], tuple[str, str]] = {}     # (reader folder depth, key now) -> (href, number)
     for info, summary in editions:
         steps = {step.key: step for step in summary.steps}
         groups: dict[str, tuple[str, str]] = {}     # page -> its heading: (number, title)
@@ -73,23 +78,35 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
         known: dict[str, str] = {}
         for step in summary.steps:
             group = group_of(step, steps, kind, known)
-            wording = summary.wordings[step.wording]
-            groups.setdefault(group, (step.number, wording.title))     # the page's own heading comes first
-            # [title, text, examples (those the text does not hold), and an infraction's penalty and its box's
-            # class if it has one]
-            shards.setdefault(group, {})[step.wording] = [wording.title, wording.text, list(wording.examples)] + (
-                [wording.penalty, penalty_class(wording.penalty)] if wording.penalty else [])
+            if group not in groups:
+                groups[group] = (step.number, summary.wordings[step.wording].title)   # the page's own heading first
+            shard = shards.get(group)
+            if shard is None:
+                shard = shards[group] = {}
+            if step.wording not in shard:
+                # [title, text, examples (those the text does not hold), and an infraction's penalty and its
+                # box's class if it has one]
+                wording = summary.wordings[step.wording]
+                shard[step.wording] = [wording.title, wording.text, list(wording.examples)] + (
+                    [wording.penalty, penalty_class(wording.penalty)] if wording.penalty else [])
             rows.append([step.number, step.level, step.kind, step.key, step.wording, group])
         for term, wording_id in summary.glossary:
             wording = summary.wordings[wording_id]
             shards.setdefault("glossary", {})[wording_id] = [wording.title, wording.text, []]
         if current is not None:      # where each rule is in the current edition ("" when it is gone)
             reader = f"{info.id}/index.md"
+            depth = str(reader.count("/"))
             keys = now.get(info.id, {})
             for row in rows:
                 moved = keys.get(row[3])
-                row.append(addresses.href(reader, f"{current.id}:{moved}") or "" if moved else "")
-                row.append(moved if moved and NUMBER.match(moved) else "")
+                if not moved:
+                    row += ("", "")
+                    continue
+                found = current_href.get((depth, moved))
+                if found is None:
+                    found = current_href[depth, moved] = (
+                        addresses.href(reader, f"{current.id}:{moved}") or "", moved if NUMBER.match(moved) else "")
+                row += found
         listings.append((info, summary, groups, rows))
     names = {group: _name(f"data/editions/{kind}/w-{group}", data) for group, data in sorted(shards.items())}
     for group, data in shards.items():
@@ -105,9 +122,6 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
         path = f"{info.id}/index.md"
         plan.pages[path] = reader_page(info, path, data_path, groups, summary, addresses, current,
                                        changes.get(info.id))
-        plan.forwards.extend(f"{info.id}/{group}/index.html" for group in groups)
-        if summary.glossary:
-            plan.forwards.append(f"{info.id}/glossary/index.html")
     return plan
 
 
@@ -163,19 +177,29 @@ def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str,
                 description=f"{info.title}, edition {info.edition or info.id}")
 
 
-# Written into the page itself, not loaded: an old address is then one request from its reader, not two.
-FORWARD_SCRIPT = """(function () {
+# In the 404 page: an address `<edition>/<page>/` (under any prefix, with or without index.html) of an edition in
+# the list goes to `<edition>/#<page>`, or to the anchor the address carried (`<edition>/702/#702.19b`).
+NOT_FOUND_SCRIPT = """(function () {
   "use strict";
+  var editions = __EDITIONS__;
   var parts = location.pathname.replace(/index\\.html$/, "").split("/").filter(Boolean);
-  var page = decodeURIComponent(parts[parts.length - 1] || "");
-  location.replace("../" + (location.hash || (page ? "#" + encodeURIComponent(page) : "")));
+  var page, edition;
+  try {
+    page = decodeURIComponent(parts.pop() || "");
+    edition = decodeURIComponent(parts.pop() || "");
+  } catch (error) {
+    return;
+  }
+  if (!page || editions.indexOf(edition) < 0) return;
+  var root = "/" + parts.map(function (part) { return part + "/"; }).join("");
+  location.replace(root + encodeURIComponent(edition) + "/" + (location.hash || "#" + encodeURIComponent(page)));
 })();"""
 
 
-def forward_page() -> str:
-    """An old address (`<edition>/702/#702.19b`) to its reader (`<edition>/#702.19b`); the page is the same for
-    every such address, so the site holds it once (hard links)."""
-    return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Older edition</title>'
-            '<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f'<meta name="robots" content="noindex"><script>{FORWARD_SCRIPT}</script></head>'
-            '<body><p><a href="../">This older edition</a></p></body></html>')
+def not_found_script(edition_ids: list[str]) -> str:
+    """The 404 page's script that forwards the old addresses of the editions `edition_ids` (their readers' folders)
+    to their readers; "" when there are none. Safe inside <script>: no "<" is written as such."""
+    if not edition_ids:
+        return ""
+    listed = json.dumps(sorted(edition_ids), ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
+    return NOT_FOUND_SCRIPT.replace("__EDITIONS__", listed)

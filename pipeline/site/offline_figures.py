@@ -20,7 +20,8 @@ from pathlib import Path
 
 from .. import kinds
 from ..build_date import build_date, long_date
-from .compress import compressed
+from ..parallel import each
+from .compress import compressed, gzip_form
 
 # What the service worker saves besides the current documents' pages, where the build made them (sw.js: QUICK):
 # the quick references, the search's own address, what typed addresses (/cr/702.19b) need.
@@ -167,13 +168,14 @@ def stamp(site: Path) -> int:
     if not worker.is_file():
         return 0
     files = offline_files(site) if (site / "search" / "manifest.json").is_file() else set()
-    size = sum(len(compressed(path.read_bytes(), ".gz")) for path in files)
+    # the gzip forms measured are written as the published site keeps them (compress.precompress), on every core
+    size = sum(each(gzip_form, sorted(files), str))
     site = site.resolve()
     assets = sorted(path.relative_to(site).as_posix() for path in files
                     if path.suffix != ".html" and path.parent != site / "search")
     languages = {code: {"files": sorted(path.relative_to(site).as_posix().removesuffix("index.html")
                                         for path in paths - files),
-                        "bytes": sum(len(compressed(path.read_bytes(), ".gz")) for path in paths - files)}
+                        "bytes": sum(each(gzip_form, sorted(paths - files), str))}
                  for code, paths in language_files(site).items()}
     text = worker.read_text(encoding="utf-8")
     listed = lambda paths: ", ".join(json.dumps(path) for path in paths)  # noqa: E731

@@ -69,7 +69,6 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
             part = older.older_editions(kind, editions, addresses, current, changes, now)
             layout.pages.update(part.pages)
             plan.files.update(part.files)
-            plan.links.update({path: older.FORWARD for path in part.forwards})
             readers.update({info.id: f"{info.id}/index.md" for info, _ in editions})
     for edition_id, orphans in notes.orphans_by_edition(corpus).items():   # kept with the edition they explain
         reader = layout.pages.get(f"{edition_id}/index.md")
@@ -115,7 +114,9 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     plan.nav = nav
     plan.template_flags = {"has_penalties": reference.PENALTIES in layout.pages,
                            "has_regular": reference.REGULAR in layout.pages, "build": build_id,
-                           "theme_colour": icons.THEME_COLOUR}
+                           "theme_colour": icons.THEME_COLOUR,
+                           # the 404 page forwards the older editions' old addresses (<edition>/702/) to their readers
+                           "not_found_script": older.not_found_script(sorted(readers))}
     _add_files(plan, build, build_id)
     typed = shortcuts.typed_addresses(addresses, plan.pages, plan.files)     # /cr/702.19b, /search/?q=…
     plan.pages.update(typed.pages)
@@ -274,7 +275,6 @@ def _add_files(plan: SitePlan, build: Build, build_id: str) -> None:
         if name == "sw.js":
             content = content.replace("__RULEKB_BUILD__", build_id)
         plan.files[ASSET_PLACES.get(name, f"assets/{name}")] = content
-    plan.files[older.FORWARD] = older.forward_page()
     plan.files.update(icons.icon_files())       # the manifest naming them is mkdocs_site's (it knows the site's name)
     plan.files["assets/numbers.json"] = json.dumps(addresses.numbers, ensure_ascii=False, sort_keys=True)
     documents = []
