@@ -211,3 +211,16 @@ def test_the_changes_index_counts_wording_and_says_layout_apart(built_site):
     page = (built_site / "changes" / "cr-2023-04-14--cr-2025-11-14" / "index.html").read_text(encoding="utf-8")
     changed = re.search(r'href="#changed">(\d+) changed<', page).group(1)
     assert f"{changed} changed," in entry and "; 2 in layout only, not counted" in entry
+
+
+def test_a_long_change_has_its_whole_text_apart_only_when_some_of_it_is_folded():
+    """The changed sentences of a long rule, then its whole text one tap away: said once when nothing was folded
+    (every unchanged stretch short), the two being the same text."""
+    sentence = "Each player draws a card at the start of the turn and may look at it. "
+    old_text = "".join(sentence.replace("a card", f"card {n}") for n in range(8))
+    spread = old_text.replace("card 1", "card one").replace("card 3", "card three").replace("card 5", "card five")
+    shown = diff_html(old_text, spread)
+    assert len(old_text) > 300 and "rk-folded" not in shown and "Whole text" not in shown
+    assert shown.count("<ins>") == 3 and shown.count("<p ") == 1
+    folded = diff_html(old_text, old_text.replace("card 7", "card seven"))
+    assert "rk-folded" in folded and "Whole text" in folded and folded.count("<ins>") == 2    # shown, then whole

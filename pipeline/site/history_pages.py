@@ -55,6 +55,8 @@ def diff_html(old_text: str, new_text: str) -> str:
         focused.append(("equal", head))
         focused.append(("fold", ""))
         focused.append(("equal", tail))
+    if len(focused) == len(pieces):     # nothing folded (no long unchanged stretch): the whole text is shown
+        return f'<p class="rk-diff">{full}</p>'
     return (f'<p class="rk-diff">{_pieces_html(focused)}</p>'
             f'<details class="rk-whole"><summary>Whole text</summary><p class="rk-diff">{full}</p></details>')
 
