@@ -223,7 +223,7 @@ def test_a_rebuild_compresses_only_what_changed_and_linked_pages_share_their_for
     assert b"zymurgical" in decompressed((out / "data/floor.json.br").read_bytes(), "br")
     assert len(kept) > len(after) / 2
     pages = {}
-    for page in built_site.rglob("index.html"):          # older editions' old addresses are hard links of one page
+    for page in built_site.rglob("index.html"):          # the typed numbers' addresses are hard links of one page
         pages.setdefault(page.stat().st_ino, []).append(page)
     linked = [group for group in pages.values() if len(group) > 1]
     assert linked

@@ -66,11 +66,11 @@ def precompress(site: Path, previous: Optional[Path] = None) -> int:
 
 
 def gzip_form(path: Path) -> int:
-    """Write a file's gzip form (if smaller), as `precompress` will keep it; its size. For what measures the
+    """Write a text file's gzip form (if smaller), as `precompress` will keep it; its size (any file's). For what measures the
     gzip bytes of files before the site is published (offline_figures.stamp): each file is then gzipped once."""
     body = path.read_bytes()
     form = compressed(body, ".gz")
-    if len(form) < len(body):
+    if len(form) < len(body) and path.suffix in TEXT:
         _write_form(path, ".gz", form, stat.S_IMODE(path.stat().st_mode))
     return len(form)
 
