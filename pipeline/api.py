@@ -164,17 +164,18 @@ def export(target: Path | str, sources: Path | str = "sources", alone: bool = Fa
 
 def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind: Optional[str] = None,
            index: Optional[Path | str] = None, edition: Optional[str] = None,
-           annotations: Optional[Path | str] = None) -> Answer:
+           annotations: Optional[Path | str] = None, language: Optional[str] = None) -> Answer:
     """Search the current editions (the index of `sources`, or the index folder given); or the sources as
     they stand on the day the `edition` named takes effect ("upcoming", an id or a date). The notes on a
-    rule are searched as its commentary."""
+    rule are searched as its commentary. A question in a translation's script, or an English glossary term
+    with a `language` chosen ("zh"), is answered from that language's rules (search.translated)."""
     from .search.engine import search as search_index
     from .search.index import KnowledgeBase
     from .search.indexing import index_for_sources
-    from .search.translated import answer_from_folder, asked_in
-    if asked_in(query) is not None:        # a question in a translation's language: its rules, in it
-        found = answer_from_folder(index, query, limit) if index is not None else \
-            _search_translations(query, sources, limit)
+    from .search.translated import answer_from_folder, answering_language
+    if answering_language(query, language) is not None:        # a question in a translation's language: its rules
+        found = answer_from_folder(index, query, limit, language) if index is not None else \
+            _search_translations(query, sources, limit, language)
         if found is not None:
             return found
     if index is None:
@@ -305,16 +306,16 @@ def find_section(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Sectio
     return None
 
 
-def _search_translations(query: str, sources: Path | str, limit: int):
+def _search_translations(query: str, sources: Path | str, limit: int, chosen: Optional[str] = None):
     """A question in a translation's language, answered from the translations of `sources` (the same data
     and ranking as the site's: search.translated), kept in the cache under the files' bytes."""
-    from .search.translated import asked_in, translated_answer, translated_data
+    from .search.translated import answering_language, translated_answer, translated_data
     from .site.collect import translations
     from .site.translated import search_entries
     if not Path(sources).is_dir():
         raise UsageError(f"no sources folder {sources}")
     corpus = load_corpus(sources)
-    language = asked_in(query)
+    language = answering_language(query, chosen)
     infos = [info for info in corpus.translations if info.language == language and info.current]
     if not infos:
         return None

@@ -74,6 +74,7 @@ class Lexicon:
     glossary: str = "Glossary"      # the heading of the part after the rules that defines the terms
     credits: str = "Credits"        # the heading of the closing part
     examples: tuple[str, ...] = ("Example:", "Examples:")   # how an example paragraph starts
+    left_out: tuple[str, ...] = ()  # how a translation marks a part it leaves out ("<생략>": omitted)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,15 @@ class Kind:
     checks: tuple[str, ...] = ()    # invariants held after parsing, in this order (pipeline.parse.checks names
     #                                 them); a parser checks only its own numbering as it reads
     translated: tuple[Lexicon, ...] = ()   # its name in the other languages it is known in
+    cited_as: str = ""              # how other documents' text names it ("Comprehensive Rules|CR"), a pattern
+    bare_numbers: bool = False      # a number of its shape standing alone in a note is its rule ("704.5k")
+    titles_named: int = 0           # where a title named in another's text is looked for, lower first (0: not)
+    variants: Optional[re.Pattern] = None   # its sections of multiplayer and casual variants (the CR's 8xx, 9xx)
+    action: str = "Remedy"          # what a result calls the judge's action it shows ("Fix" at Regular REL)
+    fix_first: bool = False         # a section's first paragraph is its fix (Regular REL situations)
+    home: str = ""                  # what the home page says it holds (a current edition listed there)
+    cited_number: str = ""          # its section number as running text cites it, unmistakably ("702.19b")
+    saved_order: int = 9            # where the phone's offline copy takes its pages: small and consulted first
 
     def lexicon(self, language: str) -> Optional[Lexicon]:
         """The kind in a language (English: its own title), or None where it is not known in it."""
@@ -122,29 +132,43 @@ KINDS: tuple[Kind, ...] = (
          number=re.compile(r"[1-9](?:\d{2}(?:\.\d{1,3}[a-z]?)?)?"),
          structure=(Structure(CR_RULE_LINE, 20, 8.0, "rule lines like 100.1"),),
          numbered_titles=False, checks=("contents", "unique terms", "terms are names"),
+         cited_as=r"(?:Magic(?::\s*The Gathering)?\s+)?Comprehensive Rules|CR", bare_numbers=True,
+         variants=re.compile(r"[89]\d\d(?:\.\w+)?"), home="chapters, sections, keywords, glossary",
+         saved_order=5, cited_number=r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?",
          translated=(Lexicon("zh", "万智牌完整规则", re.compile(r"完整规则"), glossary="词汇表", credits="版权信息",
                              examples=("例如：", "例：")),
-                     Lexicon("ko", "매직: 더 개더링 종합 규칙서", re.compile(r"종합\s*규칙")))),
+                     Lexicon("ko", "매직: 더 개더링 종합 규칙서", re.compile(r"종합\s*규칙"), glossary="용어사전",
+                             left_out=("<생략>",)))),
     Kind("ipg", "Infraction Procedure Guide", "IPG", ("ipg", "infraction procedure guide"),
          re.compile(r"Infraction Procedure Guide|Penalty Guidelines", re.I), "ipg", page_level=2, search_order=0,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),
          structure=(Structure(INFRACTION_HEADING, 3, 8.0, "infraction headings like 2.1 Game Play Error"),),
-         checks=("contents", "penalties agree", "layout")),
+         checks=("contents", "penalties agree", "layout"),
+         cited_as=r"(?:Magic(?::\s*The Gathering)?\s+)?Infraction Procedure Guide|IPG", titles_named=2,
+         home="definitions, philosophy, remedies", saved_order=1),
     Kind("mtr", "Magic Tournament Rules", "MTR", ("mtr", "tournament rules", "magic tournament rules"),
          re.compile(r"(?<!Universal )Tournament Rules", re.I), "mtr", page_level=1, search_order=1,
          number=re.compile(r"\d{1,2}(?:\.\d{1,2})?|appendix [a-z]", re.I),
          structure=(Structure(MTR_CHAPTER, 2, 5.0, "chapters like 1. Tournament Fundamentals"),),
-         checks=("contents", "layout")),
+         checks=("contents", "layout"),
+         cited_as=r"Magic(?::\s*The Gathering)?\s+Tournament Rules|Tournament Rules|MTR", titles_named=1,
+         home="chapters and appendices", saved_order=2),
     Kind("jar", "Judging at Regular REL", "JAR", ("jar", "judging at regular rel"),
          re.compile(r"Judging at Regular", re.I), "jar", page_level=1, search_order=3,
          number=re.compile(r"(?!)"),                # its sections have titles, no numbers
          structure=(Structure(JAR_HEADING, 2, 3.0, "headings like Serious Problems"),),
-         mentions_by_title=True),
+         mentions_by_title=True, cited_as=r"Judging at Regular REL|JAR", action="Fix", fix_first=True,
+         home="the whole document", saved_order=3),
     Kind("floor", "Magic Online DCI Floor Rules", "Floor Rules", ("floor", "floor rules"),
          re.compile(r"Floor Rules", re.I), "mtr", page_level=1, search_order=4,
          number=re.compile(r"1\d\d[a-z]?"),
          structure=(Structure(FLOOR_HEADING, 5, 6.0, "headings like 112a. Game Clock"),), numbered_titles=False,
-         checks=("contents", "layout")),
+         checks=("contents", "layout"), cited_as=r"(?:DCI\s+)?Floor Rules", saved_order=4),
+)
+# Documents other documents cite that are no kind here: a reference to one is theirs, never the citing
+# document's own section ("UTR section 3").
+CITED_ELSEWHERE: tuple[tuple[str, str], ...] = (
+    (r"(?:DCI\s+)?Universal Tournament Rules|UTR", "utr"),
 )
 
 BY_ID = {kind.id: kind for kind in KINDS}
@@ -163,6 +187,26 @@ def numbered_by(number: str) -> tuple[str, ...]:
 def number_patterns() -> dict[str, str]:
     """Each kind's section number as a pattern the browser reads too (case-insensitive, whole)."""
     return {kind_id: BY_ID[kind_id].number.pattern for kind_id in IN_SEARCH_ORDER}
+
+
+def cited_names() -> list[tuple[str, str]]:
+    """How a text names each document (a pattern) and the kind it names: the kinds here, then the documents
+    cited elsewhere (the names are apart: no order among them decides)."""
+    return [(kind.cited_as, kind.id) for kind in sorted(KINDS, key=lambda kind: (kind.titles_named or 9,
+                                                                                 kind.search_order))
+            if kind.cited_as] + list(CITED_ELSEWHERE)
+
+
+def numbers_cited(kind_id: str) -> re.Pattern:
+    """A kind's section numbers in running text, in any language's words (group 1; none where it writes none
+    unmistakably): "702.19" in a Chinese glossary entry is CR 702.19."""
+    found = BY_ID.get(kind_id)
+    return re.compile(rf"(?<![\d.])({found.cited_number})(?!\d)" if found and found.cited_number else r"(?!)")
+
+
+def titles_named() -> tuple[str, ...]:
+    """The kinds whose section titles another document's text may name ("Tardiness"), where looked first first."""
+    return tuple(kind.id for kind in sorted(KINDS, key=lambda kind: kind.titles_named) if kind.titles_named)
 
 
 def language(language_id: str) -> Optional[Language]:

@@ -24,6 +24,8 @@ from .parse.refs import title_key
 from .read import SourceText
 
 TITLE_WORDS = re.compile(r"[a-z0-9]+")
+# An HTML source's anchor may start with its kind ("#ipg-2-1", "#cr704.5k"): the number follows.
+KIND_PREFIX = re.compile(rf"^(?:{'|'.join(kinds.IDS)})[-_]?")
 _with_target = field_changer(Reference, "target")
 _with_refs = field_changer(Section, "refs")
 _entry_with_refs = field_changer(GlossaryEntry, "refs")
@@ -247,7 +249,7 @@ def references_from_links(document: Document, source: SourceText) -> Document:
             if at < len(ordered):
                 target = ordered[at]
         if target is None:
-            number = re.sub(r"^(?:ipg|mtr|cr)[-_]?", "", fragment.lower()).replace("-", ".").replace("_", ".")
+            number = KIND_PREFIX.sub("", fragment.lower()).replace("-", ".").replace("_", ".")
             target = by_number.get(number) or by_number.get(number.replace("appendix.", "appendix "))
         if target is None:
             continue
@@ -268,7 +270,7 @@ def references_from_links(document: Document, source: SourceText) -> Document:
 # --- mentions by title (Judging at Regular REL) ------------------------------------------------------
 
 MENTIONING = {kind.id for kind in kinds.KINDS if kind.mentions_by_title}   # name others' sections by title
-MENTIONED = ("mtr", "ipg")            # where their titles are looked for, in this order (the MTR applies at every REL)
+MENTIONED = kinds.titles_named()      # where their titles are looked for, in this order (the MTR applies at every REL)
 MENTION_MIN_LETTERS = 8               # a one-word title is a mention only when this long ("Tardiness", not "Players")
 
 

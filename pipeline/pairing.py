@@ -18,7 +18,6 @@ from . import kinds
 from .model import INFO, WARNING, Document, DocumentInfo, GlossaryEntry, Problem, Section
 
 LATIN = re.compile(r"[A-Za-z]")
-RULE_CITED = re.compile(r"(?<![\d.])[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?(?!\d)")   # "702.19" in any language's words
 MAX_LISTED = 400          # problems of one kind listed for a translation (the rest counted in one line)
 
 
@@ -97,7 +96,8 @@ def pair_glossary(translation: Document, english: Document) -> tuple[list[tuple[
     by the rules each entry cites (difflib's longest matching runs), and a run that differs in length on the
     two sides is not guessed at: its entries are listed, with their lines, as not paired."""
     ours, theirs = translation.glossary, english.glossary
-    cited = lambda entries: [tuple(RULE_CITED.findall(entry.text)) for entry in entries]
+    numbers = kinds.numbers_cited(english.info.kind)
+    cited = lambda entries: [tuple(numbers.findall(entry.text)) for entry in entries]
     our_cited, their_cited = cited(ours), cited(theirs)
     pairs, left, their_left = [], [], []
     matcher = SequenceMatcher(None, our_cited, their_cited, autojunk=False)

@@ -2,7 +2,9 @@
 invariant is an error, marked incomplete, and says so on its pages."""
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,10 +13,11 @@ from pipeline.api import find_section
 from pipeline.cli import main
 from pipeline.corpus import load_corpus, load_document
 from pipeline.model import ERROR, Document, DocumentInfo, GlossaryEntry, Problem
-from pipeline.parse import PARSERS, parse
+from pipeline.parse import PARSERS, parse, refs
 from pipeline.read import read_bytes
 from pipeline.read.detect import detect
 from pipeline.read.manifest import load_manifest
+from pipeline.search.question import number_kinds
 from pipeline.site.pages import banner
 
 from conftest import CORPUS
@@ -115,6 +118,48 @@ def test_a_bare_number_is_looked_for_where_its_numbering_fits(tmp_path):
     assert corpus.document("floor") is not None
     found = find_section(corpus, "112a")
     assert found is not None and found[1].number == "112a"
+    # the search asks the same registry: "112a" is looked for in the floor rules, not said to be no CR rule
+    assert number_kinds("112a") == ["floor"] and number_kinds("704.5k") == ["cr"]
+
+
+# Where a module outside the registry may write a kind's id as a literal, and why.
+KIND_LITERALS_ALLOWED = {
+    "pipeline/kinds.py": "the registry itself",
+    "pipeline/parse/__init__.py": "the parsers by name (a Kind's `parser` names one), not kinds",
+    "pipeline/parse/cr.py": "a kind's parser reads its own kind's quirks",
+    "pipeline/parse/jar.py": "a kind's parser reads its own kind's quirks",
+    "pipeline/parse/mtr.py": "its two heading styles, MTR (1.1 Title) and floor rules (101. Title)",
+    "pipeline/read/docx.py": "w:cr, Word's carriage return element, no kind",
+    "pipeline/bench/annotating.py": "a benchmark's fixed workload (annotations on the CR), comparable run to run",
+    "pipeline/bench/archive.py": "a benchmark's fixed workload (the CR 702 history page)",
+    "pipeline/bench/building.py": "a benchmark's fixed workload (an MTR source edited)",
+}
+
+
+def _kind_literals(path) -> list[tuple[int, str]]:
+    """The string literals of a module that are a kind's id ("cr", "jar"), docstrings aside."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+            and node.value.lower() in kinds.IDS]
+
+
+def test_only_the_registry_names_the_kinds():
+    root = Path(__file__).resolve().parent.parent
+    named = {str(path.relative_to(root)): found for path in sorted((root / "pipeline").rglob("*.py"))
+             if (found := _kind_literals(path))}
+    assert "pipeline/kinds.py" in named                 # the scan finds what it looks for
+    assert {path: found for path, found in named.items() if path not in KIND_LITERALS_ALLOWED} == {}
+    # the browser's scripts ask the registry too (the worker's rules, the manifest's documents)
+    quoted = re.compile(rf"""["'](?:{"|".join(kinds.IDS)})["']""")
+    scripts = {path.name: quoted.findall(path.read_text())
+               for path in sorted((root / "pipeline" / "site" / "assets").glob("*.js"))}
+    assert scripts and {name: found for name, found in scripts.items() if found} == {}
+    # and what the registry says of the kinds' names reaches the reference reader
+    assert {kind for _, kind in refs.DOCUMENT_NAMES} >= {kind.id for kind in kinds.KINDS}
 
 
 def test_a_glossary_term_defined_twice_is_an_error_and_the_document_incomplete():

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 from dataclasses import replace
+from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -54,9 +55,10 @@ class Worker:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.asked = 0
 
-    def answer(self, query: str, limit: int = 10) -> dict:
+    def answer(self, query: str, limit: int = 10, language: Optional[str] = None) -> dict:
         self.asked += 1
-        self.process.stdin.write(json.dumps({"id": self.asked, "query": query, "limit": limit}) + "\n")
+        self.process.stdin.write(json.dumps({"id": self.asked, "query": query, "limit": limit,
+                                             "language": language}) + "\n")
         self.process.stdin.flush()
         message = json.loads(self.process.stdout.readline())
         assert message["id"] == self.asked and not message["answer"].get("failure"), message
@@ -115,6 +117,7 @@ def test_the_worker_shows_what_to_do_for_an_infraction(worker):
     first = worker.answer("player arrived late for round one")["results"][0]
     assert first["id"] == "ipg:3.1" and first["penalty"] == "Game Loss"
     assert first["action"].startswith("The players are given a time extension")
+    assert first["action_label"] == "Remedy"        # the registry's word for the IPG's action (the JAR's: "Fix")
 
 
 def test_a_long_question_shows_the_same_answering_sentence(kb, worker):

@@ -11,7 +11,7 @@ import pytest
 
 from pipeline import api, kinds
 from pipeline.cli import main
-from pipeline.corpus import load_corpus, load_translation
+from pipeline.corpus import load_corpus, load_document, load_translation
 from pipeline.pairing import pair, pair_glossary
 from pipeline.read import read_bytes
 from pipeline.read.detect import detect
@@ -272,6 +272,51 @@ def test_the_site_s_search_and_python_answer_chinese_alike(built_site):
     in_python = [["zh", [found["id"] for found in search_translated(data, question, 10)]] for question in CHINESE_QUESTIONS]
     assert in_browser == in_python
     assert in_python[0][1][:2] == ["cr:702.19", "cr:702.19a"] and not in_python[8][1]
+    # English glossary terms (asked with the language chosen) and the English page of each result, alike
+    program = (f"const t = require({json.dumps(script)}); const fs = require('fs');"
+               f"const data = JSON.parse(fs.readFileSync({json.dumps(str(built_site / 'search' / 'translated-zh.json'))}));"
+               f"const qs = {json.dumps(ENGLISH_TERMS)};"
+               "console.log(JSON.stringify(qs.map(q => t.translatedSearch(data, '', q, 10).map(r => [r.id, r.english]))));")
+    out = subprocess.run([node, "-e", program], capture_output=True, text=True, check=True, timeout=60).stdout
+    in_python = [[[found["id"], found["english"]] for found in search_translated(data, term, 10)] for term in ENGLISH_TERMS]
+    assert json.loads(out) == in_python and in_python[0][:2] == [["cr:glossary/term-trample", "cr/glossary/#term-trample"],
+                                                                 ["cr:702.19", "cr/702/#702.19"]]
+    assert not in_python[-1]             # no glossary term: the English search answers
+
+
+ENGLISH_TERMS = ["trample", " TRAMPLE ", "Trample Over Planeswalkers", "state-based actions", "player arrived late"]
+
+
+def test_glossary_terms_pair_both_ways_in_the_cli_the_api_and_the_site(built_site, sources_dir, capsys):
+    from test_search_agreement import NODE, Worker
+
+    from pipeline.search.translated import answer_from_folder
+    # the English term with the language chosen: the Chinese glossary entry, then the Chinese rule page
+    chosen = answer_from_folder(built_site / "search", "trample", chosen="zh")
+    assert [(result.id, result.url) for result in chosen.results[:2]] == [
+        ("cr:glossary/term-trample", "zh/cr/glossary/#term-trample"), ("cr:702.19", "zh/cr/702/#702.19")]
+    assert answer_from_folder(built_site / "search", "trample") is None                 # no language chosen
+    assert answer_from_folder(built_site / "search", "player arrived late", chosen="zh") is None   # no term
+    # the Chinese term: each result names its English page
+    chinese = answer_from_folder(built_site / "search", "践踏")
+    assert chinese.results[0].english == "cr/702/#702.19" and chinese.as_json()["results"][0]["english"] == "cr/702/#702.19"
+    # the CLI and the API from the sources, as the site
+    assert [result.id for result in api.search("trample", sources_dir, language="zh").results[:2]] == [
+        "cr:glossary/term-trample", "cr:702.19"]
+    assert main(["search", "trample", "--language", "zh", "--sources", str(sources_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "cr:glossary/term-trample" in out and "English: cr/702/#702.19" in out
+    if NODE is None:
+        pytest.skip("no node on this machine")
+    worker = Worker(built_site / "search")
+    try:
+        in_site = worker.answer("trample", language="zh")
+        english = worker.answer("trample")
+    finally:
+        worker.close()
+    assert [result["id"] for result in in_site["results"][:2]] == ["cr:glossary/term-trample", "cr:702.19"]
+    assert in_site["results"][1]["url"] == "zh/cr/702/#702.19" and in_site["language"] == "zh"
+    assert "language" not in english and english["results"][0]["id"] == "cr:702.19"
 
 
 def test_the_site_s_search_box_finds_trample_in_chinese(built_site):
@@ -396,3 +441,14 @@ def test_what_changed_between_two_editions_of_a_translation(chinese_beside_engli
     assert re.search(r"<del>[^<]*resources", change) and "WPN.Wizards.com/en/" in change
     assert "<del>" not in change.split("这些规则可能限制")[0].split("比赛规则规定的附加规则")[0]
     assert f'href="changes/{older}--cr/"' in pages["zh/index.md"].body
+
+
+def test_the_korean_glossary_left_out_is_said_and_read_as_no_term():
+    # the Korean of 2019 heads its glossary 용어사전 and leaves it out (<생략>): no term "<생략>", no closing
+    # part read as a rule's text, and the reader is told with the line
+    document, problems = load_document(KOREAN)
+    assert document is not None and document.info.language == "ko" and not document.glossary
+    said = [problem for problem in (*problems, *document.problems) if "glossary is left out" in problem.message]
+    assert said and said[0].line == 5333 and said[0].file == KOREAN.name
+    last = next(section for section in document.sections if section.number == "905.6")
+    assert not any("용어사전" in block.text or "위자드" in block.text for block in last.blocks)

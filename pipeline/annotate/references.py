@@ -12,6 +12,7 @@ import html
 import re
 from typing import Optional
 
+from .. import kinds
 from ..model import Corpus, Reference
 from ..parse.refs import DOCUMENT, NUMBER, document_kind, find_reference_spans, title_key
 
@@ -19,6 +20,7 @@ from ..parse.refs import DOCUMENT, NUMBER, document_kind, find_reference_spans, 
 COMMENTARY = re.compile(rf"\b(?:(?P<doc>{DOCUMENT})|see|cf\.)\s+(?P<number>{NUMBER}|Appendix\s+[A-H])\b",
                         re.I)
 TAG = re.compile(r"(<[^>]*>)")
+BARE_NUMBERS = {kind.id for kind in kinds.KINDS if kind.bare_numbers}   # "704.5k" alone names its rule
 LINK_SCHEME = "rulekb:"
 
 
@@ -46,7 +48,7 @@ class Targets:
 def find(text: str, kind: str, line: Optional[int] = None) -> list[tuple[int, int, Reference]]:
     """(start, end, reference) of every reference in a note's text, in order; numbers standing alone are
     read as the CR writes them only in a note on the CR."""
-    found = find_reference_spans(text, line, bare_cr_numbers=kind == "cr")
+    found = find_reference_spans(text, line, bare_cr_numbers=kind in BARE_NUMBERS)
     taken = [(start, end) for start, end, _ in found]
     for match in COMMENTARY.finditer(text):
         start, end = match.span("number")

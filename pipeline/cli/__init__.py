@@ -62,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--limit", type=int, default=10, help="how many results (default 10)")
     search.add_argument("--doc", choices=KINDS, help="only this document")
     search.add_argument("--json", action="store_true", help="print JSON for bots and tools")
+    search.add_argument("--language", choices=[code for code in kinds.LANGUAGE_BY_ID if code != kinds.ENGLISH.id],
+                        help="a translation chosen: its glossary terms asked in English answer in it, as the site's "
+                             "search does with the language the phone remembers")
     sources_option(search)
     search.add_argument("--index", default=None, help="an index folder to search (default: the index of --sources)")
     search.add_argument("--edition", help='search the sources as they stand when this edition takes effect: '

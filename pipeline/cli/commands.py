@@ -163,7 +163,7 @@ def search(args) -> int:
     from ..search.question import QueryError
     try:
         answer = api.search(args.query, args.sources, limit=args.limit, kind=args.doc, index=args.index,
-                            edition=args.edition, annotations=args.annotations)
+                            edition=args.edition, annotations=args.annotations, language=args.language)
     except QueryError as error:
         say(f"rulekb search: {error}", stream=sys.stderr)
         return 2
@@ -186,9 +186,11 @@ def search(args) -> int:
         archived = "" if result.current else "  (archived document)"
         say(f"{rank:>2}. {result.id:<{width}}  {heading}{penalty}{archived}")
         if result.action:
-            say(f"    {'Fix' if result.kind == 'jar' else 'Remedy'}: {result.action}")
+            say(f"    {kinds.kind(result.kind).action if kinds.kind(result.kind) else 'Remedy'}: {result.action}")
         if result.snippet.strip() and not _repeats(result.snippet, result.action):
             say(f"    {_terminal_snippet(result.snippet)}")
+        if result.english:
+            say(f"    English: {result.english}")
     return 0
 
 

@@ -221,6 +221,7 @@ class _CrParser:
                        english.glossary.casefold(): GLOSSARY_LABEL, english.credits.casefold(): CREDITS_LABEL}
         self.label_starts = "".join({label[0] + label[0].upper() for label in self.labels})
         self.examples = tuple(dict.fromkeys(words.examples + english.examples))
+        self.left_out = frozenset(words.left_out)      # "<생략>": the translation leaves this part out
         self.handle: Callable[[Element], None] = self.front_line      # what the current part does with a line
         self.in_rules = False
         self.front: list[_Paragraph] = []
@@ -510,6 +511,12 @@ class _CrParser:
         if self.labels.get(stripped.casefold()) == CREDITS_LABEL:
             self.finish_term()
             self.start_credits(stripped, line)
+            return
+        if stripped in self.left_out and self.term is None and not self.terms:
+            # the whole glossary left out: said, and what follows is the closing part (no term "<생략>")
+            self.problem(INFO, line, f"the glossary is left out of this translation ({stripped}): "
+                                     "no glossary page in its language: the English glossary stands")
+            self.handle, self.open = self.credits_line, None
             return
         term = self.term
         if term is not None and not (term.lines and self.starts_term(stripped, term.lines[-1])):

@@ -12,6 +12,7 @@ import re
 from operator import itemgetter
 from typing import Optional
 
+from .. import kinds
 from ..model import Reference
 from .common import changed, fast_constructor
 
@@ -21,15 +22,8 @@ CR_NUMBER = r"[1-9]\d{2}\.\d{1,3}[a-z]?"
 DASH = r"(?:\s?[–—-]\s?|\s+through\s+)"
 SEPARATOR = r"(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+)"
 
-# Names a text uses for documents, mapped to the kind they name.
-DOCUMENT_NAMES = [
-    (r"Magic(?::\s*The Gathering)?\s+Tournament Rules|Tournament Rules|MTR", "mtr"),
-    (r"(?:Magic(?::\s*The Gathering)?\s+)?Infraction Procedure Guide|IPG", "ipg"),
-    (r"(?:Magic(?::\s*The Gathering)?\s+)?Comprehensive Rules|CR", "cr"),
-    (r"(?:DCI\s+)?Universal Tournament Rules|UTR", "utr"),
-    (r"(?:DCI\s+)?Floor Rules", "floor"),
-    (r"Judging at Regular REL|JAR", "jar"),
-]
+# Names a text uses for documents, mapped to the kind they name (the registry's).
+DOCUMENT_NAMES = kinds.cited_names()
 DOCUMENT = "|".join(f"(?:{pattern})" for pattern, _ in DOCUMENT_NAMES)
 
 ITEM = rf"{NUMBER}(?:{DASH}(?:{NUMBER}|[a-z]\b))?"
@@ -365,7 +359,21 @@ def title_key(title: str) -> str:
     return key.casefold()
 
 
-DOCUMENT_NAME_ENDINGS = ("rules", "guide", "mtr", "ipg", "cr", "utr", "jar", "rel")
+
+
+def _last_words(pattern: str) -> set[str]:
+    """The last word of each name a pattern writes ("Comprehensive Rules|CR": rules, cr), lowercase."""
+    depth, start, alternatives = 0, 0, []
+    for at, character in enumerate(pattern):
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        if character == "|" and depth == 0:
+            alternatives.append(pattern[start:at])
+            start = at + 1
+    alternatives.append(pattern[start:])
+    return {re.search(r"[A-Za-z]+$", name).group(0).lower() for name in alternatives}
+
+
+DOCUMENT_NAME_ENDINGS = tuple(sorted(set().union(*(_last_words(pattern) for pattern, _ in DOCUMENT_NAMES))))
 # The last two letters of those, or of a possessive: most keywords follow other words ("see rule", "in rule").
 LAST_TWO = {ending[-2:] for ending in DOCUMENT_NAME_ENDINGS} | {"’s", "'s"}
 

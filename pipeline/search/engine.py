@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
 
+from ..kinds import short_name
 from .index import Hit, KnowledgeBase
 from .question import GLOSSARY_TARGETS, Question, number_kinds, understand
 from .scoring import answers
@@ -34,11 +35,13 @@ class Result:
     penalty: str = ""
     current: bool = True      # False for an archived document's section
     action: str = ""          # what a judge does: an infraction's remedy, a Regular REL fix (first sentence)
+    english: str = ""         # a translated rule's English page (search.translated)
 
     def as_json(self) -> dict:
         return {"id": self.id, "document": self.document, "kind": self.kind, "number": self.number,
                 "title": self.title, "penalty": self.penalty, "action": self.action, "snippet": self.snippet,
-                "url": self.url, "score": round(self.score, 4), "current": self.current}
+                "url": self.url, "score": round(self.score, 4), "current": self.current,
+                **({"english": self.english} if self.english else {})}
 
 
 @dataclass
@@ -97,7 +100,7 @@ def _answer_number(kb: KnowledgeBase, answer: Answer, question: Question, kind: 
         shown = {hit.id for hit in hits}
         hits += sorted((hit for hit in kb.by_parent(first.id) if hit.id not in shown), key=lambda hit: hit.order)
     else:
-        name = (question.kind or kind or kinds[0]).upper()
+        name = short_name(question.kind or kind or kinds[0])
         nearest = _nearest(kb, question.number, kinds)
         answer.notice = f"there is no {name} {question.number}" + (
             f"; nearest: {', '.join(label for _, _, label in nearest)}" if nearest else "")

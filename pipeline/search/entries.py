@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .. import kinds
 from ..addresses import Addresses, address_corpus, glossary_id
 from ..corpus import load_edition
 from ..model import PARAGRAPH, Corpus, Document, Section
@@ -107,7 +108,7 @@ def action(kind: str, section: Section) -> str:
     situation's fix (the JAR's first paragraph)."""
     if section.infraction is not None:
         text = ordinary_fix(section)
-    elif kind == "jar":
+    elif kinds.kind(kind) is not None and kinds.kind(kind).fix_first:
         text = next((block.text for block in section.blocks if block.kind == PARAGRAPH), "")
     else:
         return ""

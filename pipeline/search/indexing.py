@@ -53,7 +53,8 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
         kb = KnowledgeBase(folder)
         try:
             described = [{"id": d.id, "kind": d.info.kind, "title": d.info.title,
-                          "short": kinds.short_name(d.info.kind)}
+                          "short": kinds.short_name(d.info.kind),
+                          "saved": kinds.kind(d.info.kind).saved_order if kinds.kind(d.info.kind) else 9}
                          for d in documents]
             for path, text in browser_files(kb, described, build, meaning).items():
                 target = Path(browser_folder) / path

@@ -72,7 +72,7 @@ COVERAGE_POWER = 3          # an entry holding a share s of the question's (rari
 UNLEVELED_WEIGHT = SIGNALS["unleveled"].weight     # where a level is named, a document answering at none
 LEVEL_BOOST = SIGNALS["level"].weight     # the document answering at the level a question names ("at FNM": the JAR)
 VARIANT_WEIGHT = SIGNALS["variant"].weight     # a multiplayer or casual-variant rule, its variant not named
-VARIANT_NUMBERS = {"cr": re.compile(r"[89]\d\d(?:\.\w+)?")}   # the CR's chapters 8 and 9
+VARIANT_NUMBERS = {kind.id: kind.variants for kind in kinds.KINDS if kind.variants}   # the CR's chapters 8 and 9
 NAMING_FIELDS = ("title", "aliases", "headings", "exact", "former")        # a variant named: its words in these
 LONG_QUESTION = 5           # words from which a question is long: a result shows its best-matching sentence
 MAX_GROUPS = 32             # words of a question searched: the words of what went wrong first, then the story's
@@ -95,7 +95,7 @@ NUMBER_QUERY = re.compile(
     rf"^\s*(?:(?P<doc>{_DOCUMENT})\b\s*[:#]?\s*)?"
     r"(?:(?:rule|rules|section|sec\.?|§|no\.?|number)\s*)?"
     r"(?P<number>[0-9]{1,3}(?:(?:\s*\.\s*|,|\s+)[0-9]{1,3}(?:\s*[a-z])?)?[a-z]?|appendix\s+[a-z])\.?\s*$", re.I)
-GLUED = re.compile(r"^\s*(cr|ipg|mtr)(\d)", re.I)      # "cr704.5k"
+GLUED = re.compile(rf"^\s*({'|'.join(sorted(kinds.IDS, key=len, reverse=True))})(\d)", re.I)      # "cr704.5k"
 NUMBER_DOT = re.compile(r"\s*\.\s*|,|\s+(?=[0-9])")      # between a number's parts: "702 19" is 702.19
 NUMBER_SPACE = re.compile(r"\s+")                        # before its letter: "702.19 b" is 702.19b
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -456,7 +456,9 @@ def browser_rules() -> dict:
         "completions": COMPLETIONS, "min_prefix": MIN_PREFIX, "max_query": MAX_QUERY, "endings": list(ENDINGS),
         "incidental_weight": INCIDENTAL_WEIGHT, "asks_meaning": ASKS_MEANING.pattern, "long_question": LONG_QUESTION,
         "document_words": DOCUMENT_WORDS, "number_kinds": NUMBER_KINDS,
-        "number_patterns": kinds.number_patterns(), "glossary_targets": GLOSSARY_TARGETS,
+        "number_patterns": kinds.number_patterns(), "short_names": {kind.id: kind.short for kind in kinds.KINDS},
+        "action_labels": {kind.id: kind.action for kind in kinds.KINDS},
+        "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
         "question_words": sorted(QUESTION_WORDS),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},

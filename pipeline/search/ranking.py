@@ -24,6 +24,7 @@ from collections import Counter
 from itertools import repeat
 from typing import Optional
 
+from ..kinds import short_name
 from .engine import Answer, Result, answering_words, marked_excerpt, natural_key, snippet_pattern
 from .index import SCORE_SCALE
 from .published import PublishedIndex
@@ -201,7 +202,7 @@ def _answer_number(index: PublishedIndex, found: Answer, question: Question, kin
         shown = {hit.id for hit in hits}
         hits += sorted((hit for hit in index.by_parent(hits[0].id) if hit.id not in shown), key=lambda hit: hit.order)
     else:
-        name = (question.kind or kind or kinds[0]).upper()
+        name = short_name(question.kind or kind or kinds[0])
         nearest = _nearest(index, question.number, tuple(kinds))
         found.notice = f"there is no {name} {question.number}" + (
             f"; nearest: {', '.join(label for _, _, label in nearest)}" if nearest else "")

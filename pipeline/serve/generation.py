@@ -83,10 +83,10 @@ class Generation:
             keep_out_of_collections()
         return self._sections
 
-    def answer(self, query: str, limit: int, kind: Optional[str]) -> tuple[int, bytes]:
+    def answer(self, query: str, limit: int, kind: Optional[str], language: Optional[str] = None) -> tuple[int, bytes]:
         """(status, JSON) of a search: 200 and the `rulekb search --json` answer, 400 and the reason for a query
         that cannot be searched, 503 for a site without search files."""
-        key = (query, limit, kind)
+        key = (query, limit, kind, language)
         found = self.answers.get(key)
         if found is not None:
             self.answers.move_to_end(key)
@@ -96,7 +96,7 @@ class Generation:
             return 503, json_bytes({"error": "this site was built without its search files"})
         try:
             # a question in a translation's language: from that language's file (search.translated)
-            said = answer_from_folder(self.root / "search", query, limit)
+            said = answer_from_folder(self.root / "search", query, limit, language)
             found = 200, json_bytes((said or answer(index, query, limit=limit, kind=kind)).as_json())
         except QueryError as error:
             found = 400, json_bytes({"error": str(error)})

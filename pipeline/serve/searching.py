@@ -34,13 +34,15 @@ class SearchTurns:
     def __init__(self, site: Site, clock: Callable[[], float] = time.perf_counter):
         self.site = site
         self.clock = clock
-        self.waiting: deque = deque()          # (query, limit, kind, future)
+        self.waiting: deque = deque()          # (query, limit, kind, language, future)
         self.working: Optional[asyncio.Task] = None
 
-    async def answer(self, query: str, limit: int, kind: Optional[str]) -> tuple[int, bytes]:
-        """(status, JSON) of a search, once its turn came."""
+    async def answer(self, query: str, limit: int, kind: Optional[str],
+                     language: Optional[str] = None) -> tuple[int, bytes]:
+        """(status, JSON) of a search, once its turn came (`language`: the translation chosen, as `rulekb
+        search --language`)."""
         future = asyncio.get_running_loop().create_future()
-        self.waiting.append((query, limit, kind, future))
+        self.waiting.append((query, limit, kind, language, future))
         if self.working is None or self.working.done():
             self.working = asyncio.create_task(self._work())
         return await future
@@ -51,11 +53,11 @@ class SearchTurns:
             until = self.clock() + turn
             generation = self.site.current()
             while self.waiting and self.clock() < until:
-                query, limit, kind, future = self.waiting.popleft()
+                query, limit, kind, language, future = self.waiting.popleft()
                 if future.done():                     # its client went away
                     continue
                 try:
-                    future.set_result(generation.answer(query, limit, kind))
+                    future.set_result(generation.answer(query, limit, kind, language))
                 except Exception as error:            # a bug: that client gets a 500, the others their answers
                     future.set_exception(error)
             paused = self.clock()

@@ -102,7 +102,10 @@ async def api_search(request: Request) -> Response:
     query = params.get("q", [""])[0]
     if len(query) > MAX_QUESTION:
         return json_answer(400, {"error": f"the question is longer than {MAX_QUESTION} characters"})
-    return json_answer(*await request.app.state.searches.answer(query, limit, kind))
+    language = params.get("lang", [None])[0]          # a translation chosen: its English glossary terms answer
+    if language is not None and kinds.language(language) is None:
+        return json_answer(400, {"error": f"lang must be one of {', '.join(kinds.LANGUAGE_BY_ID)}"})
+    return json_answer(*await request.app.state.searches.answer(query, limit, kind, language))
 
 
 async def api_section(request: Request) -> Response:

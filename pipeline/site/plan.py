@@ -93,13 +93,13 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
 
     layout.pages["index.md"] = reference.home_page(corpus, addresses, readers, marks.upcoming)
     nav: list = [{"Home": "index.md"}]
-    ipg = corpus.document("ipg")
-    if ipg and ipg.penalties:
+    ipg = reference.penalties_document(corpus)
+    if ipg is not None:
         layout.pages[reference.PENALTIES] = reference.penalties_page(
             ipg, addresses, documents.upcoming_note(ipg, reference.PENALTIES), ordinary_fix)
         nav.append({"Penalty quick reference": reference.PENALTIES})
     if reference.has_regular(corpus):
-        layout.pages[reference.REGULAR] = reference.regular_page(corpus.document("jar"), addresses)
+        layout.pages[reference.REGULAR] = reference.regular_page(reference.regular_document(corpus), addresses)
         nav.append({"Regular REL quick reference": reference.REGULAR})
     nav.extend(document_nav)
     if pairs:

@@ -32,17 +32,13 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str],
            'and Judging at Regular REL, cross-linked. Search by rule number (<code>704.5k</code>, <code>ipg 2.1</code>), '
            'words or judges\u2019 abbreviations.</p>']
     links = []
-    ipg = corpus.document("ipg")
-    if ipg and ipg.penalties:
+    if penalties_document(corpus):
         links.append(("penalties/", "Penalty quick reference", "every infraction, its penalty and what changes it"))
     if has_regular(corpus):
         links.append(("regular/", "Regular REL quick reference", "common errors and their fixes"))
-    for kind, title, note in (("ipg", "Infraction Procedure Guide", "definitions, philosophy, remedies"),
-                              ("cr", "Comprehensive Rules", "chapters, sections, keywords, glossary"),
-                              ("mtr", "Tournament Rules", "chapters and appendices"),
-                              ("jar", "Judging at Regular REL", "the whole document")):
-        if corpus.document(kind):
-            links.append((f"{kind}/", title, note))
+    for kind in kinds.KINDS:            # each kind the home page lists, its current edition read here
+        if kind.home and corpus.document(kind.id):
+            links.append((f"{kind.id}/", kind.title, kind.home))
     links.append(("search-tips/", "Search tips", "numbers, phrases, abbreviations"))
     if older:
         links.append(("changes/", "What changed", "between the editions in this site"))
@@ -169,9 +165,20 @@ def plural(category: str) -> str:
     return category if category.endswith("s") or category.lower().endswith("conduct") else category + "s"
 
 
+def penalties_document(corpus: Corpus) -> Optional[Document]:
+    """The current document listing the infractions and their penalties (the IPG), if one is read."""
+    return next((document for document in corpus.documents
+                 if document.info.current and not document.info.archived and document.penalties), None)
+
+
+def regular_document(corpus: Corpus) -> Optional[Document]:
+    """The current document of Regular REL's common issues and their fixes (the JAR), if one is read."""
+    return next((document for document in corpus.documents if document.info.current and not document.info.archived
+                 and any(section.kind == "issue" for section in document.sections)), None)
+
+
 def has_regular(corpus: Corpus) -> bool:
-    jar = corpus.document("jar")
-    return bool(jar and any(section.kind == "issue" for section in jar.sections))
+    return regular_document(corpus) is not None
 
 
 def regular_page(jar: Document, addresses: Addresses) -> Page:
@@ -221,7 +228,7 @@ def search_tips_page(corpus: Corpus, addresses: Addresses) -> Page:
         f"<td>{cited(entry.cites)}: \u201c{esc(entry.passage)}\u201d</td></tr>" for entry in words)
     level_rows = "".join(
         f"<li><code>{esc(entry.said[0])}</code> (or {esc(', '.join(entry.said[1:]))}): "
-        f"{'Judging at Regular REL' if entry.prefers == 'jar' else 'the Infraction Procedure Guide'} first</li>"
+        f"{esc(kinds.title(entry.prefers))} first</li>"
         for entry in levels)
     body = (
         '<h1 id="search-tips">Search tips</h1>'

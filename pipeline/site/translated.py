@@ -18,7 +18,7 @@ from typing import Optional
 from .. import kinds
 from ..addresses import Addresses, anchor_of, glossary_id, term_anchor
 from ..diff import compare
-from ..model import Document, Section
+from ..model import Document, DocumentInfo, Section
 from ..pairing import left_in_english, pair_glossary
 from ..search import translated as translated_search
 from .history_pages import pair_page, pair_path
@@ -29,7 +29,6 @@ CHOICE_SCRIPT = "assets/translations.js"      # remembers the language chosen, o
 STYLE = "assets/translations.css"
 BAR_LINK = "display:inline-block;min-height:44px;line-height:44px;padding:0 .4em"   # a touch target
 # A rule number written in a translation ("参见规则510", "702.19b所述"): linked where the edition has it.
-NUMBER_IN_TEXT = re.compile(r"(?<![\d.])([1-9]\d{2}(?:\.\d{1,3}[a-z]?)?)(?![\d])")
 
 
 @dataclass
@@ -95,7 +94,7 @@ def _current(found: TranslatedPages, addresses: Addresses, translation: Document
         url_for = _url_for(addresses, path, english.id)
         body = [_head(translation, language, page, path)]
         for position, section in enumerate(sections):
-            body.append(_rule(section, ours.get(section.id), language, url_for, addresses, path, english.id,
+            body.append(_rule(section, ours.get(section.id), language, url_for, addresses, path, english.info,
                               top=position == 0))
         top = sections[0]
         title = _title(top, ours.get(top.id), language)
@@ -128,7 +127,7 @@ def _glossary(found: TranslatedPages, addresses: Addresses, translation: Documen
         out.append(f'<h3 id="{anchor}" class="rk-h rk-term"><a class="rk-num" href="#{anchor}">{esc(ours.term)}</a> '
                    f'<a class="rk-tr-term" lang="en" hreflang="en" href="{esc(english_page)}#{anchor}">'
                    f'{esc(theirs.term)}</a></h3>')
-        out.extend(f"<p>{_linked(text, url_for, english.id)}</p>" for text in ours.text.split("\n") if text.strip())
+        out.extend(f"<p>{_linked(text, url_for, english.info)}</p>" for text in ours.text.split("\n") if text.strip())
     found.pages[page] = Page(page, language.glossary, _wrap(language, "".join(out)),
                              description=f"{kinds.short_name(english.info.kind)} {language.glossary} ({language.name})",
                              alternates=(("en", path), (language.id, page)))
@@ -143,7 +142,7 @@ def _older(found: TranslatedPages, translation: Document, english: Document, lan
     url_for = lambda target: f"#{target.split(':', 1)[1]}" if target.startswith(f"{english.id}:") else None  # noqa: E731
     body = [_head(translation, language, page, path)]
     for section in english.sections:
-        body.append(_rule(section, ours.get(section.id), language, url_for, None, path, english.id, top=False))
+        body.append(_rule(section, ours.get(section.id), language, url_for, None, path, english.info, top=False))
     title = f"{translation.info.title} ({english.info.edition or english.id})"
     found.pages[page] = Page(page, title, _wrap(language, "".join(body)), description=title,
                              alternates=(("en", path), (language.id, page)))
@@ -197,11 +196,11 @@ def _texts(section: Section, translated: Section, language: kinds.Language) -> l
     return [paragraph.strip() for paragraph in paragraphs if paragraph.strip()]
 
 
-def _linked(text: str, url_for, document_id: str) -> str:
+def _linked(text: str, url_for, document: DocumentInfo) -> str:
     """A translated paragraph, escaped, its rule numbers links where the edition has them."""
     pieces, position = [], 0
-    for match in NUMBER_IN_TEXT.finditer(text):
-        url = url_for(f"{document_id}:{match.group(1)}")
+    for match in kinds.numbers_cited(document.kind).finditer(text):
+        url = url_for(f"{document.id}:{match.group(1)}")
         if not url:
             continue
         pieces.append(esc(text[position:match.start()]))
@@ -212,7 +211,7 @@ def _linked(text: str, url_for, document_id: str) -> str:
 
 
 def _rule(section: Section, translated: Optional[Section], language: kinds.Language, url_for,
-          addresses: Optional[Addresses], path: str, document_id: str, top: bool) -> str:
+          addresses: Optional[Addresses], path: str, document: DocumentInfo, top: bool) -> str:
     """One rule: its translation with the English folded under it (opened beside it on a wide screen); a
     rule not translated: the English, said so in the language."""
     anchor = esc(anchor_of(section))
@@ -233,11 +232,11 @@ def _rule(section: Section, translated: Optional[Section], language: kinds.Langu
         level = 1 if top else 3
         out.append(f'<h{level} id="{anchor}" class="rk-h">{number}'
                    f'{" " if number and title else ""}<span class="rk-title">{esc(title)}</span></h{level}>')
-        out.extend(f"<p>{_linked(text, url_for, document_id)}</p>" for text in paragraphs)
+        out.extend(f"<p>{_linked(text, url_for, document)}</p>" for text in paragraphs)
     else:
         first, rest = (paragraphs[0], paragraphs[1:]) if paragraphs else ("", [])
-        out.append(f'<p id="{anchor}">{number} {_linked(first, url_for, document_id)}</p>')
-        out.extend(f"<p>{_linked(text, url_for, document_id)}</p>" for text in rest)
+        out.append(f'<p id="{anchor}">{number} {_linked(first, url_for, document)}</p>')
+        out.extend(f"<p>{_linked(text, url_for, document)}</p>" for text in rest)
     out.append(f'</div><details class="rk-en" lang="en"><summary>{esc(language.english_label)}</summary>'
                f'{english}</details></div></section>')
     return "".join(out)
@@ -304,7 +303,8 @@ def _search_files(found: TranslatedPages, addresses: Addresses, pairs: list[tupl
 
 
 def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]]) -> dict[str, list]:
-    """Each language's translated rules as search entries: (id, number, title, site URL, text)."""
+    """Each language's translated rules as search entries: (id, number, title, site URL, text), a glossary
+    entry's with the ids of the rules its English entry cites."""
     found: dict[str, list] = {}
     for translation, english in pairs:
         language = kinds.language(translation.info.language)
@@ -324,7 +324,8 @@ def search_entries(addresses: Addresses, pairs: list[tuple[Document, Document]])
             link = addresses.link(glossary_id(english, theirs))
             if link is not None:
                 rows.append((glossary_id(english, theirs), "", f"{ours.term} · {theirs.term}",
-                             f"{language.id}/{link}", ours.text.replace("\n", " ")))
+                             f"{language.id}/{link}", ours.text.replace("\n", " "),
+                             tuple(dict.fromkeys(ref.target for ref in theirs.refs if ref.target))))
     return found
 
 

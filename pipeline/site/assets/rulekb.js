@@ -273,7 +273,10 @@
       if (!query.trim()) { render(null); return Promise.resolve(null); }
       return new Promise(function (resolve) {
         pending[id] = resolve;
-        startWorker().postMessage({id: id, query: query, limit: 10});
+        // the language the phone remembers (translations.js): its English glossary terms answer in it
+        var language = null;
+        try { language = localStorage.getItem("rk-language"); } catch (error) { /* private mode */ }
+        startWorker().postMessage({id: id, query: query, limit: 10, language: language});
       });
     };
 
@@ -470,7 +473,7 @@
         var action = document.createElement("span");
         action.className = "rk-result__action";
         var label = document.createElement("b");
-        label.textContent = result.kind === "jar" ? "Fix: " : "Remedy: ";
+        label.textContent = (result.action_label || "Remedy") + ": ";       // the registry's (kinds.Kind.action)
         action.appendChild(label);
         action.appendChild(document.createTextNode(result.action));
         link.appendChild(action);

@@ -623,7 +623,7 @@ async function answerNumber(question, answer, kind, limit) {
     let position = unique.findIndex((item) => compareNatural(item[0], question.number) >= 0);
     if (position < 0) position = unique.length;
     const nearest = unique.slice(Math.max(0, position - 2), position + 2);
-    const name = (question.kind || kind || kinds[0]).toUpperCase();
+    const name = rules.short_names[question.kind || kind || kinds[0]];
     answer.notice = `there is no ${name} ${question.number}` +
       (nearest.length ? `; nearest: ${nearest.map((item) => item[1]).join(", ")}` : "");
     for (const [number, , wanted] of nearest) {
@@ -638,6 +638,7 @@ async function result(hit, marks, answering = null) {
   const entry = await row(hit.entry);
   const document = documentOf(hit.entry);
   return {id: entry.id, entry: hit.entry, document: document.id, kind: document.kind, short: document.short,
+          action_label: rules.action_labels[document.kind],
           number: entry.number,
           title: entry.title || entry.heading, penalty: entry.penalty, action: entry.action, url: entry.url,
           snippet: snippet(entry.text, marks, answering), archived: document.archived, score: hit.score};
@@ -707,10 +708,10 @@ function snippet(text, marks, answering = null, size = 180) {
   return pieces;
 }
 
-async function search(query, limit = 10, kind = null) {
+async function search(query, limit = 10, kind = null, language = null) {
   await ready();
   // a question in a translation's language is answered from its file (assets/translated-search.js)
-  const translated = typeof translatedAnswer === "function" ? await translatedAnswer(query, limit, load) : null;
+  const translated = typeof translatedAnswer === "function" ? await translatedAnswer(query, limit, load, language) : null;
   if (translated) return translated;
   const answer = {query, asked: query, suggestion: null, notice: null, error: null, results: []};
   let question;
@@ -744,11 +745,11 @@ async function search(query, limit = 10, kind = null) {
 
 let latest = 0;
 self.addEventListener("message", async (event) => {
-  const {id, query, limit, kind} = event.data || {};
+  const {id, query, limit, kind, language} = event.data || {};
   latest = Math.max(latest, id || 0);
   const started = performance.now();
   try {
-    const answer = await search(query, limit || 10, kind || null);
+    const answer = await search(query, limit || 10, kind || null, language || null);
     if (id < latest) return;       // a newer question was asked meanwhile: its answer is the one shown
     self.postMessage({id, answer, ms: performance.now() - started});
   } catch (error) {

@@ -39,7 +39,6 @@ const CORE = ["./", ...QUICK.filter((page) => page === "penalties/" || page === 
   "search/manifest.json", "search/worker.js"];
 const TYPED = /^([a-z]+\/[0-9][0-9a-z.]*?)\.?\/?(index\.html)?$/i;     // "<document>/<number>", slash or not (from the scope)
 const FILE = /\.(html?|json|js|css|xml|txt|png|svg|ico|webmanifest|br|gz)$/i;   // a file, not a folder typed without "/"
-const FIRST = ["ipg", "mtr", "jar"];                              // then every other current document, the CR last
 const FETCH_LIMIT_MS = 30000;         // a file that long without an answer is not saved (saving is retried later)
 const UNSAVED_PAGE_MS = 10000;        // a page never saved: this long for the network, then the offline page
 const PARALLEL = 4;
@@ -196,17 +195,19 @@ async function offlineGroups(cache, resources) {
     const id = page.split("/")[0];
     if (current.includes(id)) (pagesOf[id] = pagesOf[id] || new Set([id + "/"])).add(page);
   }
-  const order = [...FIRST.filter((id) => pagesOf[id]), ...current.filter((id) => !FIRST.includes(id) && id !== "cr" && pagesOf[id])];
-  if (pagesOf.cr) order.push("cr");
+  // the registry's order (kinds.Kind.saved_order): the small documents consulted first, the largest (the CR) last,
+  // the search files before it
+  const saved = (id) => ((manifest.documents || []).find((document) => document.id === id) || {}).saved ?? 9;
+  const order = current.filter((id) => pagesOf[id]).sort((a, b) => saved(a) - saved(b));
   const searchFiles = ["manifest.json", "worker.js", "semantic.js", manifest.numbers, ...Object.values(manifest.words || {}),
     ...Object.values(manifest.terms || {}), ...(manifest.chunks || []).map((chunk) => chunk[1])].filter(Boolean);
   const label = (id) => ((manifest.documents || []).find((document) => document.id === id) || {}).short || id.toUpperCase();
   const groups = [{ label: "", addresses: [...CORE, ...QUICK, ...PAGE_ASSETS].map(url).concat(resources.filter(sameSite)) }];
-  for (const id of order) {
-    if (id === "cr") groups.push({ label: "search", addresses: [...new Set(searchFiles)].map((name) => url("search/" + name)) });
+  order.forEach((id, at) => {
+    if (at === order.length - 1) groups.push({ label: "search", addresses: [...new Set(searchFiles)].map((name) => url("search/" + name)) });
     groups.push({ label: label(id), addresses: [...pagesOf[id]].map(url) });
-  }
-  if (!pagesOf.cr) groups.push({ label: "search", addresses: [...new Set(searchFiles)].map((name) => url("search/" + name)) });
+  });
+  if (!order.length) groups.push({ label: "search", addresses: [...new Set(searchFiles)].map((name) => url("search/" + name)) });
   groups.push({ label: "", addresses: LINKED.map(url) });       // what changed, older editions: last
   return groups;
 }

@@ -24,7 +24,33 @@ function translatedLanguage(query, languages) {
   return null;
 }
 
+/* A term as compared whole: its words, lowercase (search.translated.term_key). */
+const termKey = (text) => ((text || "").toLowerCase().match(/[\p{L}\p{N}\p{M}_]+/gu) || []).join(" ");
+
+/* The glossary entry whose English term the question is, whole ("trample"), or null (english_term). */
+function englishTerm(data, query) {
+  const key = termKey(query);
+  const at = data.entries.findIndex((entry) => !entry[1] && entry[2].includes(" · ") &&
+    termKey(entry[2].split(" · ").slice(1).join(" · ")) === key);
+  return at < 0 ? null : at;
+}
+
+/* The best entry, then the rules it cites if it is a glossary entry, then the others (_with_targets). */
+function withTargets(data, ranked) {
+  if (!ranked.length) return ranked;
+  const targets = ((data.targets || {})[String(ranked[0])] || []).filter((position) => position !== ranked[0]);
+  return [ranked[0], ...targets, ...ranked.slice(1).filter((position) => !targets.includes(position))];
+}
+
+function foundAt(data, position, score) {
+  const [id, number, title, url, text] = data.entries[position];
+  return {id, number, title, url, snippet: text, english: url.includes("/") ? url.slice(url.indexOf("/") + 1) : url,
+          score: Math.round(score * 1e4) / 1e4};
+}
+
 function translatedSearch(data, letters, query, limit = 10) {
+  const term = englishTerm(data, query);
+  if (term !== null) return withTargets(data, [term]).slice(0, limit).map((position) => foundAt(data, position, 0));
   const wanted = [...new Set(translatedGrams(query, letters))];
   if (!wanted.length) return [];
   const total = data.entries.length;
@@ -50,30 +76,29 @@ function translatedSearch(data, letters, query, limit = 10) {
     ranked = [ranked[0], ...ranked.slice(1).filter((p) => under(data.entries[p][1])),
               ...ranked.slice(1).filter((p) => !under(data.entries[p][1]))];
   }
-  return ranked.slice(0, limit).map((position) => {
-    const [id, number, title, url, text] = data.entries[position];
-    return {id, number, title, url, snippet: text, score: Math.round(scores.get(position) * 1e4) / 1e4};
-  });
+  return withTargets(data, ranked).slice(0, limit).map((position) => foundAt(data, position, scores.get(position) || 0));
 }
 
 if (typeof module !== "undefined") module.exports = {translatedGrams, translatedLanguage, translatedSearch};
 
 /* The worker's answer to a question written in a translation's script, or null (then the English search
  * answers): `load` is the worker's way to fetch a file of search/ once. */
-async function translatedAnswer(query, limit, load) {
-  if (!/[^\u0000-\u024f\u2000-\u206f]/.test(query || "")) return null;     // Latin script: the English search
+async function translatedAnswer(query, limit, load, chosen = null) {
+  const latin = !/[^\u0000-\u024f\u2000-\u206f]/.test(query || "");
+  if (latin && (!chosen || chosen === "en")) return null;     // Latin script, no language chosen: the English search
   let list;
   try {
     list = await load("translated.json");
   } catch (error) {
     return null;                  // a site without translations
   }
-  const code = translatedLanguage(query, list.languages);
+  const code = latin ? (list.languages[chosen] ? chosen : null) : translatedLanguage(query, list.languages);
   if (!code) return null;
   const language = list.languages[code];
   const data = await load(language.file);
   const results = translatedSearch(data, language.letters, query, limit).map((found) => ({
     ...found, document: found.id.split(":")[0], kind: found.id.split(":")[0], short: (language.short || {})[found.id.split(":")[0]] || "",
     language: code, snippet: [[found.snippet, false]]}));
+  if (latin && !results.length) return null;      // an English question that is no glossary term
   return {query, asked: query, suggestion: null, notice: null, error: null, language: code, results};
 }
