@@ -7,8 +7,8 @@ from that alone:
 - `search`: the search files kept beside the sources' index (`indexing.published_for_sources`), read as
   they are needed (`published.PublishedFiles`) and ranked by `ranking.answer`, which gives engine.search's
   answers, scores included;
-- `show`: one section's view out of the store `api.section_store` wrote (`SectionStore`): a table of
-  where each view is, then that view, read alone.
+- `show`: one section's view out of the store of every view that `api.show(..., keep=True)` wrote
+  (`SectionStore`): one bucket of a hash table on disk says where the view is, then it is read alone.
 Each says None when there is nothing fresh to answer from, or the question is one only the full path
 answers (a translation's language, another edition): the caller then goes the full way, which makes
 what the next question reads. Imports nothing of the readers, parsers, whoosh, the differ or the site.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
     from .search.engine import Answer
 
 NOTES_FOLDER = "annotations"      # annotate.FOLDER_NAME (not imported: it loads the model)
-STORE_VERSION = b"rulekb-sections 1\n"
+STORE_VERSION = b"rulekb-sections 2\n"
+BUCKETS = 512
 
 
 def notes_of(sources: Path | str, annotations: Optional[Path | str]) -> tuple[bool, Optional[Path]]:
@@ -82,56 +84,84 @@ def sections(sources: Path | str = "sources", annotations: Optional[Path | str] 
 
 
 def write_store(path: Path, store: dict) -> None:
-    """Write `api.section_store`'s tables and views: a line saying what the file is, the tables' length in
-    bytes, the tables (with each view's place), then the views. Atomic; a failure only costs time."""
+    """Write `api.section_store`'s views and tables, as a hash table on disk: a line saying what the file is, a
+    line of where each of BUCKETS buckets is, the buckets (each a JSON object: a table's key -> where its view
+    is), then the views. Finding a section reads the first lines and one small bucket, then its view. Atomic; a
+    failure only costs time."""
     blobs = [json.dumps(view, ensure_ascii=False).encode() for view in store["views"]]
     places, at = [], 0
     for blob in blobs:
         places.append([at, len(blob)])
         at += len(blob)
-    tables = {name: table for name, table in store.items() if name != "views"}
-    head = json.dumps({**tables, "places": places}, ensure_ascii=False).encode()
-    cache.write_atomically(path, b"".join([STORE_VERSION, b"%d\n" % len(head), head, *blobs]))
+    buckets: list[dict[str, list[int]]] = [{} for _ in range(BUCKETS)]
+    for key, view in _keys(store):
+        buckets[_bucket(key)][key] = places[view]
+    encoded = [json.dumps(bucket, ensure_ascii=False, separators=(",", ":")).encode() for bucket in buckets]
+    where, at = [], 0
+    for bucket in encoded:
+        where.append([at, len(bucket)])
+        at += len(bucket)
+    head = json.dumps({"buckets": where, "views": at}, separators=(",", ":")).encode()
+    cache.write_atomically(path, b"".join([STORE_VERSION, head, b"\n", *encoded, *blobs]))
+
+
+def _keys(store: dict):
+    """(key, view) of every table of api.section_store, one namespace: "ids <doc> <id>", "numbers <kind> <n>"..."""
+    for table in ("ids", "glossary", "terms"):
+        for key, view in store[table].items():
+            yield f"{table} {key}", view
+    for kind, numbers in store["numbers"].items():
+        for number, view in numbers.items():
+            yield f"numbers {kind} {number}", view
+
+
+def _bucket(key: str) -> int:
+    return zlib.crc32(key.encode("utf-8", "surrogatepass")) % BUCKETS
 
 
 class SectionStore:
-    """The views of one corpus's sections and the tables finding them (api.section_store), read from a file:
-    the tables whole, then one view."""
+    """The views of one corpus's sections and the tables finding them (api.section_store), read from the file
+    `write_store` writes: of the tables, one bucket; of the views, the one asked for."""
 
     def __init__(self, path: Path):
         self.path = path
         with open(path, "rb") as handle:
             if handle.readline() != STORE_VERSION:
                 raise ValueError(f"{path} is no section store")
-            size = int(handle.readline())
-            self.tables = json.loads(handle.read(size))
+            head = json.loads(handle.readline())
             self.start = handle.tell()
+        self.buckets: list[list[int]] = head["buckets"]
+        self.views_start = self.start + head["views"]
+
+    def _read(self, at: int, size: int):
+        with open(self.path, "rb") as handle:
+            handle.seek(at, os.SEEK_SET)
+            return json.loads(handle.read(size))
+
+    def _look_up(self, key: str) -> Optional[list[int]]:
+        at, size = self.buckets[_bucket(key)]
+        return self._read(self.start + at, size).get(key)
 
     def view(self, wanted: str) -> Optional[dict]:
         """What api.show gives for an id, number or term of the current editions; None if there is none."""
         found = self.find(wanted)
-        if found is None:
-            return None
-        at, size = self.tables["places"][found]
-        with open(self.path, "rb") as handle:
-            handle.seek(self.start + at, os.SEEK_SET)
-            return json.loads(handle.read(size))
+        return None if found is None else self._read(self.views_start + found[0], found[1])
 
-    def find(self, wanted: str) -> Optional[int]:
-        """The view of a section by id, number or term, found as api.find_section finds it."""
+    def find(self, wanted: str) -> Optional[list[int]]:
+        """Where the view of a section is, by id, number or term, found as api.find_section finds it."""
         from . import kinds
         from .search.question import as_number, fold
         wanted = wanted.strip()
         if ":" in wanted:
             document_id, _, rest = wanted.partition(":")
-            table = self.tables["glossary" if rest.startswith("glossary/") else "ids"]
-            return table.get(f"{document_id} {wanted}")
+            table = "glossary" if rest.startswith("glossary/") else "ids"
+            return self._look_up(f"{table} {document_id} {wanted}")
         number = as_number(wanted)
         if not number:
-            return self.tables["terms"].get(fold(wanted).casefold())
+            return self._look_up(f"terms {fold(wanted).casefold()}")
         kind, number = number
         for wanted_kind in [kind] if kind else kinds.numbered_by(number):
-            found = self.tables["numbers"].get(wanted_kind, {}).get(number)
+            found = self._look_up(f"numbers {wanted_kind} {number}")
             if found is not None:
                 return found
         return None

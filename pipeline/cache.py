@@ -45,12 +45,12 @@ def code_version() -> str:
     """A hash of the pipeline's source code: any code change makes a new cache generation."""
     digest = hashlib.sha256()
     package = os.path.dirname(os.path.realpath(__file__))
-    modules = sorted(os.path.relpath(os.path.join(folder, name), package).replace(os.sep, "/")
+    modules = sorted((folder[len(package) + 1:] + "/" + name).lstrip("/")
                      for folder, _, names in os.walk(package) for name in names if name.endswith(".py"))
     with remembered_digests() as digest_of:
         for module in modules:           # (plain strings, not Paths: this runs at every question)
             digest.update(module.encode())
-            digest.update(digest_of(os.path.join(package, module)))
+            digest.update(digest_of(package + "/" + module))
     return digest.hexdigest()[:16]
 
 
@@ -101,8 +101,9 @@ class remembered_digests:
         return self.digest_of
 
     def digest_of(self, path: Path | str) -> bytes:
-        name = os.path.abspath(path)
-        status = os.stat(path)
+        name = os.fspath(path)
+        name = name if name.startswith("/") and "/." not in name else os.path.abspath(name)
+        status = os.stat(name)
         seen = [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino]
         known = self.known.get(name)
         if isinstance(known, list) and known[:4] == seen:

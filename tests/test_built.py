@@ -58,7 +58,8 @@ def test_a_search_from_the_kept_search_files_is_the_engine_s_answer(sources_dir)
 
 
 def test_a_translation_s_question_or_another_edition_goes_the_full_way(sources_dir):
-    from pipeline import built
+    from pipeline import annotate, built
+    assert built.NOTES_FOLDER == annotate.FOLDER_NAME        # (where the notes are looked for by default)
     assert built.search("践踏", sources_dir) is None
     assert built.search("704.5k", sources_dir, edition="upcoming") is None
     assert built.search("704.5k", sources_dir / "no-such-folder") is None
