@@ -62,7 +62,10 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
         return None
     from .search.published import PublishedFiles
     from .search.ranking import answer
-    return answer(PublishedFiles(published), query, limit, kind)
+    try:
+        return answer(PublishedFiles(published), query, limit, kind)
+    except OSError:          # its files read as they are needed, and pruned meanwhile by a newer index
+        return None
 
 
 def store_path(fingerprint: str) -> Path:

@@ -23,4 +23,10 @@ def search(args) -> Optional[int]:
 
 def show(args) -> Optional[int]:
     store = None if args.edition else built.sections(args.sources, args.annotations)
-    return None if store is None else show_section(store.view(args.ref), args.json, args.ref)
+    if store is None:
+        return None
+    try:
+        view = store.view(args.ref)
+    except OSError:          # removed meanwhile (the code changed): the full way
+        return None
+    return show_section(view, args.json, args.ref)
