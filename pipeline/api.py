@@ -106,12 +106,17 @@ def load_annotated(sources: Path | str = "sources", annotations: Optional[Path |
 def current_corpus(sources: Path | str = "sources", annotations: Optional[Path | str] = None) -> Corpus:
     """`load_annotated`, kept whole in the cache under the bytes of every file of both folders, the code and
     the day: a question asked again of unchanged sources reads one file and parses nothing."""
+    return _current_corpus(sources, annotations)[0]
+
+
+def _current_corpus(sources: Path | str, annotations: Optional[Path | str]) -> tuple[Corpus, Optional[str]]:
+    """`current_corpus`, and the fingerprint of the folders it was kept under (None for no folder)."""
     folder = notes_folder(sources, annotations)
     if not Path(sources).is_dir():
-        return load_annotated(sources, annotations)
-    key = cache.key("annotated-corpus", cache.folder_fingerprint(Path(sources), build_date(), folder))
-    corpus = cache.remembered(key, lambda: load_annotated(sources, annotations))
-    return replace(corpus, folder=str(sources))
+        return load_annotated(sources, annotations), None
+    fingerprint = cache.folder_fingerprint(Path(sources), build_date(), folder)
+    corpus = cache.remembered(cache.key("annotated-corpus", fingerprint), lambda: load_annotated(sources, annotations))
+    return replace(corpus, folder=str(sources)), fingerprint
 
 
 def annotations(sources: Path | str = "sources", annotations: Optional[Path | str] = None,
@@ -192,10 +197,19 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
 
 
 def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = None,
-         edition: Optional[str] = None, annotations: Optional[Path | str] = None) -> Optional[dict]:
+         edition: Optional[str] = None, annotations: Optional[Path | str] = None,
+         keep: bool = False) -> Optional[dict]:
     """One section (or glossary term) by id, number or term, with what it cites and what cites it, and the
-    notes on it; from the current editions, or from the `edition` named (an id, an effective date, "upcoming")."""
-    corpus = corpus or current_corpus(sources, annotations)
+    notes on it; from the current editions, or from the `edition` named (an id, an effective date, "upcoming").
+    `keep`: also write the store of every section's view (`built.SectionStore`) that the next `rulekb show`
+    of the same sources answers from, if there is none yet."""
+    if corpus is None:
+        corpus, fingerprint = _current_corpus(sources, annotations)
+        if keep and fingerprint is not None:
+            from . import built
+            path = built.store_path(fingerprint)
+            if not path.is_file():
+                built.write_store(path, section_store(corpus))
     if edition:
         return _show_in_edition(corpus, ref, edition)
     found = find_section(corpus, ref)
@@ -339,27 +353,95 @@ def _glossary_term(corpus: Corpus, wanted: str) -> Optional[tuple[Document, Glos
 
 
 def section_view(corpus: Corpus, document: Document, section: Section | GlossaryEntry) -> dict:
-    addresses = address_document(document)
-    about = {"id": document.id, "title": document.info.title, "edition": document.info.edition,
-             "current": document.info.current, "upcoming": document.info.upcoming}
-    if isinstance(section, GlossaryEntry):
-        entry_id = glossary_id(document, section)
-        return {"id": entry_id, "number": "", "title": section.term, "kind": "glossary", "text": section.text,
-                "examples": [], "refs": [ref_json(ref) for ref in section.refs], "referenced_by": [],
-                "names": list(section.names), "line": section.line, "document": about,
-                "url": addresses.link(entry_id)}
-    data = section_json(section, corpus.backlinks)
-    data["annotations"] = [annotation_json(annotation) for annotation in corpus.annotations
-                           if section.id == (annotation.target if document.info.current else annotation.written_for)]
-    data["subsections"] = [{"id": child.id, "number": child.number, "title": child.title, "text": child.text}
-                           for child in document.sections if child.parent == section.id]
-    data["same_number_elsewhere"] = [
-        other.id + ":" + section.number.lower() for other in corpus.documents
-        if section.number and other.info.current and other.id != document.id
-        and other.info.kind != document.info.kind and other.section(section.number) is not None]
-    data["document"] = about
-    data["url"] = addresses.link(section.id)
-    return data
+    """One section (or glossary term) as `rulekb show --json` prints it."""
+    return SectionViews(corpus).view(document, section)
+
+
+class SectionViews:
+    """The views of a corpus's sections (`section_view`), each document's addresses and subrules worked out
+    once for all its sections."""
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self._addresses: dict[int, object] = {}
+        self._children: dict[int, dict[str, list[Section]]] = {}
+
+    def view(self, document: Document, section: Section | GlossaryEntry) -> dict:
+        corpus = self.corpus
+        if id(document) not in self._addresses:
+            self._addresses[id(document)] = address_document(document)
+        addresses = self._addresses[id(document)]
+        about = {"id": document.id, "title": document.info.title, "edition": document.info.edition,
+                 "current": document.info.current, "upcoming": document.info.upcoming}
+        if isinstance(section, GlossaryEntry):
+            entry_id = glossary_id(document, section)
+            return {"id": entry_id, "number": "", "title": section.term, "kind": "glossary", "text": section.text,
+                    "examples": [], "refs": [ref_json(ref) for ref in section.refs], "referenced_by": [],
+                    "names": list(section.names), "line": section.line, "document": about,
+                    "url": addresses.link(entry_id)}
+        data = section_json(section, corpus.backlinks)
+        data["annotations"] = [annotation_json(annotation) for annotation in corpus.annotations
+                               if section.id == (annotation.target if document.info.current
+                                                 else annotation.written_for)]
+        data["subsections"] = [{"id": child.id, "number": child.number, "title": child.title, "text": child.text}
+                               for child in self._children_of(document).get(section.id, ())]
+        data["same_number_elsewhere"] = [
+            other.id + ":" + section.number.lower() for other in corpus.documents
+            if section.number and other.info.current and other.id != document.id
+            and other.info.kind != document.info.kind and other.section(section.number) is not None]
+        data["document"] = about
+        data["url"] = addresses.link(section.id)
+        return data
+
+    def _children_of(self, document: Document) -> dict[str, list[Section]]:
+        """A section's subsections, in document order, by its id."""
+        if id(document) not in self._children:
+            children: dict[str, list[Section]] = {}
+            for child in document.sections:
+                children.setdefault(child.parent, []).append(child)
+            self._children[id(document)] = children
+        return self._children[id(document)]
+
+
+def section_store(corpus: Corpus) -> dict:
+    """Every section and glossary term of the corpus with its view, and the tables that find them as
+    `find_section` does (the same walk, written down once): what `built.SectionStore` answers `rulekb show`
+    from without loading the corpus. tests/test_built.py holds the two equal."""
+    views: list[dict] = []
+    made: dict[tuple[int, int], int] = {}
+    maker = SectionViews(corpus)
+
+    def view_of(document: Document, item: Section | GlossaryEntry) -> int:
+        if (id(document), id(item)) not in made:
+            made[(id(document), id(item))] = len(views)
+            views.append(maker.view(document, item))
+        return made[(id(document), id(item))]
+
+    ids: dict[str, int] = {}          # "<document id> <section id>", first document of an id (Corpus.document)
+    glossary: dict[str, int] = {}     # "<document id> <glossary id>"
+    seen: set[str] = set()
+    for document in corpus.documents:
+        if document.id in seen:
+            continue
+        seen.add(document.id)
+        for section in document.sections:
+            if f"{document.id} {section.id}" not in ids:
+                ids[f"{document.id} {section.id}"] = view_of(document, section)
+        for entry in document.glossary:
+            if f"{document.id} {glossary_id(document, entry)}" not in glossary:
+                glossary[f"{document.id} {glossary_id(document, entry)}"] = view_of(document, entry)
+    numbers: dict[str, dict[str, int]] = {}       # kind -> number -> its first section, documents in order
+    terms: dict[str, int] = {}                    # a glossary term or name, folded -> its first entry
+    for document in sorted(corpus.documents, key=lambda d: (not d.info.current, d.info.excerpt)):
+        numbered = numbers.setdefault(document.info.kind, {})
+        for section in document.sections:
+            if section.number.lower() not in numbered:
+                numbered[section.number.lower()] = view_of(document, section)
+        for entry in document.glossary:
+            for name in (entry.term, *entry.names):
+                if fold(name).casefold() not in terms:
+                    terms[fold(name).casefold()] = view_of(document, entry)
+    return {"views": views, "ids": ids, "glossary": glossary, "numbers": numbers, "terms": terms}
 
 
 def _edition(corpus: Optional[Corpus], ref: str) -> Document:

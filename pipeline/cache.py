@@ -5,16 +5,14 @@ generation named after the pipeline's own code: a changed parser starts a new ge
 older generations are pruned (the newest few are kept). The folder is the user's cache folder
 (`~/.cache/rulekb`), or RULEKB_CACHE, or what `use_folder` sets; never the installed package.
 Entries are pickles; one that cannot be read or written only costs time.
+A file's content hash is remembered with its size, times and inode (`digest`), so that telling whether
+anything changed costs a `stat` per file, not a read: `rulekb search` asks it at every question.
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
+import json
 import os
-import pickle
-import shutil
-import tempfile
 import time
 from datetime import date
 from functools import lru_cache
@@ -46,10 +44,13 @@ def folder() -> Path:
 def code_version() -> str:
     """A hash of the pipeline's source code: any code change makes a new cache generation."""
     digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
+    package = os.path.dirname(os.path.realpath(__file__))
+    modules = sorted((folder[len(package) + 1:] + "/" + name).lstrip("/")
+                     for folder, _, names in os.walk(package) for name in names if name.endswith(".py"))
+    with remembered_digests() as digest_of:
+        for module in modules:           # (plain strings, not Paths: this runs at every question)
+            digest.update(module.encode())
+            digest.update(digest_of(package + "/" + module))
     return digest.hexdigest()[:16]
 
 
@@ -58,18 +59,79 @@ def folder_fingerprint(sources: Path, today: date, notes: Optional[Path] = None)
     take effect on it): what a corpus read from them is made of, known without parsing."""
     digest = hashlib.sha256(code_version().encode() + today.isoformat().encode())
     digest.update(str(sources.resolve()).encode())
-    for path in sorted(sources.iterdir()):
-        if path.is_file() and not path.name.startswith("."):
-            digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    if notes is not None:
-        digest.update(b"notes\0" + str(notes.resolve()).encode())
-        for path in sorted(notes.rglob("*")):      # a link is hashed as where it points: never read through
-            name = path.relative_to(notes).as_posix().encode() + b"\0"
-            if path.is_symlink():
-                digest.update(name + os.readlink(path).encode())
-            elif path.is_file():
-                digest.update(name + hashlib.sha256(path.read_bytes()).digest())
+    with remembered_digests() as digest_of:
+        for path in sorted(sources.iterdir()):
+            if path.is_file() and not path.name.startswith("."):
+                digest.update(path.name.encode() + b"\0" + digest_of(path))
+        if notes is not None:
+            digest.update(b"notes\0" + str(notes.resolve()).encode())
+            for path in sorted(notes.rglob("*")):      # a link is hashed as where it points: never read through
+                name = path.relative_to(notes).as_posix().encode() + b"\0"
+                if path.is_symlink():
+                    digest.update(name + os.readlink(path).encode())
+                elif path.is_file():
+                    digest.update(name + digest_of(path))
     return digest.hexdigest()[:24]
+
+
+# A file written less than this many seconds before its hash is remembered may still change without its
+# time changing (a file system keeping coarse times): its hash is not remembered, it is read again next time.
+SETTLED_SECONDS = 2.0
+DIGESTS_FILE = "digests.json"
+
+
+class remembered_digests:
+    """`with remembered_digests() as digest_of:` gives `digest_of(path)`, a file's SHA-256 (bytes), read only
+    when its size, modification and change times or inode differ from the last time it was hashed. What
+    was learnt is kept in the cache folder's DIGESTS_FILE (written whole and atomically; a lost or
+    unreadable file only costs reading the files again)."""
+
+    def __init__(self):
+        self.path = folder() / DIGESTS_FILE
+        self.known: dict[str, list] = {}
+        self.learnt = False
+
+    def __enter__(self) -> Callable[[Path], bytes]:
+        try:
+            self.known = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.known = {}
+        if not isinstance(self.known, dict):
+            self.known = {}
+        return self.digest_of
+
+    def digest_of(self, path: Path | str) -> bytes:
+        name = os.fspath(path)
+        name = name if name.startswith("/") and "/." not in name else os.path.abspath(name)
+        status = os.stat(name)
+        seen = [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino]
+        known = self.known.get(name)
+        if isinstance(known, list) and known[:4] == seen:
+            return bytes.fromhex(known[4])
+        with open(path, "rb") as handle:
+            found = hashlib.sha256(handle.read()).digest()
+        if time.time() - max(status.st_mtime, status.st_ctime) > SETTLED_SECONDS:
+            self.known[name] = [*seen, found.hex()]
+            self.learnt = True
+        return found
+
+    def __exit__(self, *exception) -> None:
+        if self.learnt and exception[0] is None:      # (files gone since are forgotten: the file stays small)
+            kept = {name: known for name, known in self.known.items() if os.path.exists(name)}
+            write_atomically(self.path, json.dumps(kept, separators=(",", ":")).encode())
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a temporary file, then renamed)."""
+    import tempfile
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        pass   # a cache that cannot be written only costs time
 
 
 def key(*parts: str) -> str:
@@ -90,6 +152,7 @@ def generation() -> Path:
 
 def _prune(keep: Path) -> None:
     """Remove all but the newest GENERATIONS_KEPT generation folders (this one is always kept)."""
+    import shutil
     try:
         others = [path for path in keep.parent.glob("gen-*") if path.is_dir() and path != keep]
         others.sort(key=lambda path: path.stat().st_mtime, reverse=True)
@@ -104,6 +167,9 @@ def has(cache_key: str) -> bool:
 
 
 def load(cache_key: str) -> Optional[Any]:
+    import contextlib
+    import gc
+    import pickle
     path = generation() / f"{cache_key}.pickle"
     collecting = gc.isenabled()
     gc.disable()        # a parse is tens of thousands of objects and no cycle: no collection while they come in
@@ -131,6 +197,8 @@ def remembered(cache_key: str, make: Callable[[], Any], use_cache: bool = True) 
 
 
 def store(cache_key: str, value: Any) -> None:
+    import pickle
+    import tempfile
     directory = generation()
     try:
         directory.mkdir(parents=True, exist_ok=True)

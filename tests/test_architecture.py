@@ -102,11 +102,13 @@ def test_the_cli_s_light_commands_do_not_load_the_heavy_libraries(module):
     assert result.stdout.strip() == "", result.stdout
 
 
-# What `rulekb search` and `show` must not load once the index and the corpus are in the cache (a question asked
-# of sources that have not changed): the readers, the parsers, the differ, the site, nor their libraries.
+# What `rulekb search` and `show` must not load once what they answer from is in the cache (a question asked of
+# sources that have not changed): the readers, the parsers, the differ, the site, nor their libraries; nor whoosh,
+# the pickled corpus's model, the API and the other commands (the answer comes from pipeline.built).
 NOT_FOR_A_QUESTION = ("pipeline.read", "pipeline.parse", "pipeline.corpus", "pipeline.link", "pipeline.diff",
-                      "pipeline.site", "pipeline.annotate.markup", "bs4", "pypdfium2", "docx", "striprtf", "mkdocs",
-                      "markdown", "yaml", "multiprocessing")
+                      "pipeline.site", "pipeline.annotate", "bs4", "pypdfium2", "docx", "striprtf", "mkdocs",
+                      "markdown", "yaml", "multiprocessing", "whoosh", "pipeline.search.index", "pipeline.model",
+                      "pipeline.api", "pipeline.cli.commands", "numpy")
 PROBE = ("import sys; from pipeline.cli import main; code = main(sys.argv[1:]); "
          "print('LOADED', *sorted(sys.modules), file=sys.stderr); sys.exit(code)")
 
@@ -123,10 +125,12 @@ def modules_loaded(*argv: str) -> set[str]:
 def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(command, tmp_path_factory, sources_dir):
     parsed_once(tmp_path_factory, sources_dir)
     argv = (command, "704.5k", "--sources", str(sources_dir))
-    modules_loaded(*argv)                # (the index, or the corpus, made and kept in the cache if not yet there)
+    modules_loaded(*argv)          # (the index and its search files, or the section store, kept if not yet there)
     loaded = modules_loaded(*argv)
-    assert not [name for name in loaded if name.startswith(NOT_FOR_A_QUESTION)], sorted(loaded)
-    assert ("pipeline.search.index" in loaded) == (command == "search")
+    assert not [name for name in loaded if name.partition(".")[0] in NOT_FOR_A_QUESTION
+                or any(name == module or name.startswith(module + ".") for module in NOT_FOR_A_QUESTION)], sorted(loaded)
+    assert ("pipeline.search.ranking" in loaded) == (command == "search")
+    assert "pipeline.built" in loaded
 
 
 def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():

@@ -14,12 +14,15 @@ import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ..kinds import short_name
-from .index import Hit, KnowledgeBase
+from .hits import Hit
 from .question import GLOSSARY_TARGETS, Question, number_kinds, understand
 from .scoring import answers
+
+if TYPE_CHECKING:
+    from .index import KnowledgeBase  # (not imported: answering from published files loads no whoosh)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from whoosh.query import Term
 from whoosh.scoring import BM25F
 
 from .forms import BASE_FORMS
+from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
 from .signals import Fact
 
@@ -53,7 +54,6 @@ WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | St
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
 SCHEMA_VERSION = "8"
-SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's files as here
 
 class Weighting(BM25F):
     """whoosh's BM25F, but for the judges' notes: a note's word weighs by its rarity in the rules' own text (not
@@ -122,26 +122,6 @@ class Entry:
     targets: str = ""          # for a glossary term: the sections it points at
     action: str = ""           # the first thing to do: an infraction's remedy, a JAR situation's fix
     commentary: str = ""       # the judges' annotations on it (searched, weighing little; not shown)
-
-
-@dataclass(frozen=True)
-class Hit:
-    id: str
-    document: str
-    kind: str
-    number: str
-    title: str
-    url: str
-    order: int
-    score: float
-    text: str
-    headings: str
-    penalty: str
-    section_kind: str
-    parent: str = ""
-    targets: tuple[str, ...] = ()
-    archived: bool = False
-    action: str = ""
 
 
 def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str = "") -> int:

@@ -1,8 +1,13 @@
 """Writing the search index: of a corpus (for a build, with the browser's copy), or of a sources folder
-(kept in the cache, for `rulekb search` without a site)."""
+(kept in the cache, for `rulekb search` without a site, with the same search files as a site's in its
+PUBLISHED folder: a question answered from them loads no whoosh, see `published.PublishedFiles`).
+
+`published_for_sources` says where a fresh index's search files are without writing or importing anything
+heavy: it is what a question at the terminal asks first."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -12,15 +17,15 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from .. import cache, kinds
 from ..build_date import build_date
-from ..model import Corpus
-from .index import KnowledgeBase, index_state, write_index
 from .question import ABBREVIATIONS_FILE, JUDGES_WORDS_FILE
-from .semantic import TABLE_FILE, semantic_file
 
 if TYPE_CHECKING:
     from ..addresses import Addresses
+    from ..model import Corpus
 
+# (the index itself, whoosh, and the semantic table are imported by the functions writing or reading them)
 INDEXES_KEPT = 2
+PUBLISHED = "search"        # the folder, in an index kept for a sources folder, of the site's search files
 
 
 def corpus_fingerprint(corpus: Corpus) -> str:
@@ -44,6 +49,8 @@ def write_search_index(corpus: Corpus, folder: Path | str, addresses: Optional[A
     # (imported here: `rulekb search` reads an index, it does not write one)
     from .browser import browser_files
     from .entries import entries, searched_documents
+    from .index import KnowledgeBase, write_index
+    from .semantic import TABLE_FILE, semantic_file
     found = entries(corpus, addresses)
     write_index(found, folder, corpus_fingerprint(corpus))
     meaning = semantic_file(found)
@@ -73,20 +80,20 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
     """The index of a sources folder as of `today` (the build's date by default: which editions are in
     force), from the cache when nothing changed (loads the corpus otherwise); with the annotations of the
     `notes` folder, which `attach` adds to the corpus."""
-    today = today or build_date()
-    fingerprint = _sources_fingerprint(Path(sources), today, notes)
-    folder = cache.folder() / "indexes" / fingerprint
-    if index_state(folder) is not None:
+    from .index import index_state
+    folder = _index_folder(Path(sources), today or build_date(), notes)
+    if index_state(folder) is not None and (folder / PUBLISHED / "manifest.json").is_file():
         return folder
     # (imported only when the index must be made: reading one parses nothing)
     from ..corpus import load_corpus
-    corpus = load_corpus(sources, today=today)
+    corpus = load_corpus(sources, today=today or build_date())
     if attach is not None:
         corpus = attach(corpus)
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
     try:
-        write_search_index(corpus, building)
+        write_search_index(corpus, building, browser_folder=building)
+        _write_parents(building / PUBLISHED)
         if folder.exists():
             shutil.rmtree(folder)
         os.rename(building, folder)
@@ -94,6 +101,25 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
         shutil.rmtree(building, ignore_errors=True)
     _prune(folder)
     return folder
+
+
+def published_for_sources(sources: Path | str, today: Optional[date] = None,
+                          notes: Optional[Path] = None) -> Optional[Path]:
+    """The search files of the index kept for a sources folder (as `index_for_sources` makes it), None when
+    there is none for the folder as it is now (a file, the code, the word lists or the day changed)."""
+    published = _index_folder(Path(sources), today or build_date(), notes) / PUBLISHED
+    return published if (published / "manifest.json").is_file() else None
+
+
+def _write_parents(published: Path) -> None:
+    """Each entry's parent, by position (published.PARENTS_FILE): a section's subrules without every row."""
+    from .published import PARENTS_FILE, PublishedIndex
+    rows = PublishedIndex(published).rows
+    (published / PARENTS_FILE).write_text(json.dumps([row.parent for row in rows]), encoding="utf-8")
+
+
+def _index_folder(sources: Path, today: date, notes: Optional[Path]) -> Path:
+    return cache.folder() / "indexes" / _sources_fingerprint(sources, today, notes)
 
 
 def _sources_fingerprint(sources: Path, today: date, notes: Optional[Path] = None) -> str:

@@ -7,6 +7,7 @@ not whoosh's scoring. Read once, whole (a few MB), then only read: threads may s
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from itertools import accumulate
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .engine import Result, natural_key, shown_title
-from .index import SCORE_SCALE, Hit
+from .hits import EXACT_SCORE, SCORE_SCALE, Hit
 from .question import FIELD_BOOSTS
 from .signals import Fact, Row
 
@@ -58,15 +59,7 @@ class PublishedIndex:
         self._numbers: dict[str, list[list]] = read(manifest["numbers"])
         self._in_order: dict[tuple, tuple] = {}
         self._folded: dict[int, str] = {}
-        self._document_of = [None] * len(self.rows)
-        self._facts: list[Fact] = [Fact("", False, False, False)] * len(self.rows)
-        for document in self.documents:
-            glossary = document.get("glossary") or (0, 0)
-            variants = {position for start, end in document.get("variants") or () for position in range(start, end)}
-            for position in range(document["start"], document["end"]):
-                self._document_of[position] = document
-                self._facts[position] = Fact(document["kind"], bool(document.get("archived")),
-                                             glossary[0] <= position < glossary[1], position in variants)
+        self._document_of, self._facts = _documents_of(self.documents, len(self.rows))
 
     def semantic(self):
         """The site's semantic table (`semantic.Semantic`), read at the first long question; None without one."""
@@ -153,17 +146,17 @@ class PublishedIndex:
 
     def by_id(self, entry_id: str) -> Optional[Hit]:
         position = self.positions.get(entry_id)
-        return None if position is None else self.hit(position, 0.0)
+        return None if position is None else self.hit(position, EXACT_SCORE)
 
     def by_number(self, number: str, kind: Optional[str] = None) -> list[Hit]:
         number = number.lower().rstrip(".")
         kinds = [kind] if kind else list(self._numbers)
-        return [self.hit(position, 0.0) for wanted in kinds
+        return [self.hit(position, EXACT_SCORE) for wanted in kinds
                 for found, position in self._numbers.get(wanted, ()) if found == number][:MAX_NUMBERED]
 
     def by_parent(self, entry_id: str, limit: int = MAX_CHILDREN) -> list[Hit]:
         position = self.positions.get(entry_id)
-        return [self.hit(child, 0.0) for child in self._children.get(position, ())[:limit]]
+        return [self.hit(child, EXACT_SCORE) for child in self._children.get(position, ())[:limit]]
 
     def numbers(self, kind: str) -> list[str]:
         return [number for number, _ in self._numbers.get(kind, ())]
@@ -183,3 +176,157 @@ class PublishedIndex:
         if text is None:
             text = self._folded[position] = SPACES.sub(" ", self.rows[position].text).strip()
         return text
+
+
+def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]]:
+    """Each entry's document (the manifest's) and its facts, by position."""
+    document_of: list = [None] * entries
+    facts = [Fact("", False, False, False)] * entries
+    for document in documents:       # (by runs of positions, not one by one: a question in a fresh process waits)
+        start, end = document["start"], document["end"]
+        kind, archived = document["kind"], bool(document.get("archived"))
+        glossary = range(*(document.get("glossary") or (0, 0)))
+        document_of[start:end] = [document] * (end - start)
+        facts[start:end] = [Fact(kind, archived, False, False)] * (end - start)
+        facts[glossary.start:glossary.stop] = [Fact(kind, archived, True, False)] * len(glossary)
+        for run_start, run_end in document.get("variants") or ():
+            facts[run_start:run_end] = [Fact(kind, archived, position in glossary, True)
+                                        for position in range(run_start, run_end)]
+    return document_of, facts
+
+
+PARENTS_FILE = "parents.json"     # beside the search files of an index kept for the command line (PublishedFiles)
+
+
+class PublishedFiles(PublishedIndex):
+    """The same search files, each read when a question first needs it: the words of the letters it starts
+    with, the postings of its terms' shards, the display rows of its answers. What one question in a fresh
+    process (`rulekb search`) reads, where the server reads everything once. Answers are PublishedIndex's.
+    Beside the files, PARENTS_FILE (each entry's parent position) lists a section's subrules without reading
+    every row; without it, they are found in every row."""
+
+    def __init__(self, folder: Path | str):
+        self.folder = Path(folder)
+        manifest = self._read("manifest.json")
+        self.build = manifest["build"]
+        self._semantic_file = self.folder / manifest["semantic"] if manifest.get("semantic") else None
+        self._semantic = False
+        self.fields = manifest["fields"]
+        self.pages = manifest["pages"]
+        self.documents = manifest["documents"]
+        self._word_files: dict[str, str] = manifest["words"]
+        self._term_files: dict[str, str] = manifest["terms"]
+        self._numbers_file: str = manifest["numbers"]
+        self.rows = _Rows(self, manifest["chunks"], manifest["entries"])
+        self._postings, self._scaled, self._in_order, self._folded = {}, {}, {}, {}
+        self._words: dict[str, dict[str, list]] = {}          # letter -> word -> [count, term]
+        self._shards: dict[str, dict[str, list[int]]] = {}    # term file -> term -> flat postings
+        self._document_of, self._facts = _documents_of(self.documents, manifest["entries"])
+
+    def _read(self, name: str):
+        return json.loads((self.folder / name).read_text(encoding="utf-8"))
+
+    def _letter(self, letter: str) -> dict[str, list]:
+        found = self._words.get(letter)
+        if found is None:
+            name = self._word_files.get(letter)
+            found = self._words[letter] = {word: [count, term or word] for word, count, term in
+                                           (self._read(name) if name else ())}
+        return found
+
+    def stem(self, word: str) -> Optional[str]:
+        known = self._letter(word[:1]).get(word) if word else None
+        return known[1] if known else None
+
+    def words_starting(self, letter: str) -> list[tuple[str, int]]:
+        return [(word, count) for word, (count, _) in self._letter(letter).items()]
+
+    @property
+    def vocabulary(self) -> dict[str, list]:
+        """Every word (all the word files read)."""
+        for letter in self._word_files:
+            self._letter(letter)
+        return {word: known for words in self._words.values() for word, known in words.items()}
+
+    @property
+    def _flat(self) -> _Terms:
+        return _Terms(self)
+
+    @property
+    def _numbers(self) -> dict[str, list[list]]:
+        if "_numbers_read" not in self.__dict__:
+            self.__dict__["_numbers_read"] = self._read(self._numbers_file)
+        return self.__dict__["_numbers_read"]
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Every entry's position by id (all the rows read)."""
+        return {self.rows[position].id: position for position in range(len(self.rows))}
+
+    def by_id(self, entry_id: str) -> Optional[Hit]:
+        position = self.rows.position_of(entry_id)
+        return None if position is None else self.hit(position, EXACT_SCORE)
+
+    def by_parent(self, entry_id: str, limit: int = MAX_CHILDREN) -> list[Hit]:
+        position = self.rows.position_of(entry_id)
+        return [self.hit(child, EXACT_SCORE) for child in self._children_of(position)[:limit]]
+
+    def _children_of(self, position: Optional[int]) -> list[int]:
+        if position is None:
+            return []
+        if "_parents" not in self.__dict__:
+            try:
+                self.__dict__["_parents"] = self._read(PARENTS_FILE)
+            except OSError:
+                self.__dict__["_parents"] = [self.rows[at].parent for at in range(len(self.rows))]
+        return [child for child, parent in enumerate(self.__dict__["_parents"]) if parent == position]
+
+
+class _Terms:
+    """The flat postings of a term, read from its shard (PublishedIndex._flat's `get`)."""
+
+    def __init__(self, index: PublishedFiles):
+        self.index = index
+
+    def get(self, term: str) -> Optional[list[int]]:
+        name = self.index._term_files.get(term[:2])
+        if name is None:
+            return None
+        shard = self.index._shards.get(name)
+        if shard is None:
+            shard = self.index._shards[name] = self.index._read(name)
+        return shard.get(term)
+
+
+class _Rows:
+    """The display rows by position, each file of consecutive rows read when one of them is first asked for."""
+
+    def __init__(self, index: PublishedFiles, chunks: list[list], entries: int):
+        self.index = index
+        self.starts = [start for start, _ in chunks]
+        self.names = [name for _, name in chunks]
+        self.entries = entries
+        self.read: dict[int, list[Row]] = {}           # chunk -> its rows
+        self.ids: dict[str, int] = {}                   # the ids of the rows read
+
+    def __len__(self) -> int:
+        return self.entries
+
+    def __getitem__(self, position: int) -> Row:
+        if not 0 <= position < self.entries:
+            raise IndexError(position)
+        chunk = bisect.bisect_right(self.starts, position) - 1
+        return self._chunk(chunk)[position - self.starts[chunk]]
+
+    def _chunk(self, chunk: int) -> list[Row]:
+        rows = self.read.get(chunk)
+        if rows is None:
+            rows = self.read[chunk] = [Row(*row) for row in self.index._read(self.names[chunk])]
+            self.ids.update((row.id, self.starts[chunk] + at) for at, row in enumerate(rows))
+        return rows
+
+    def position_of(self, entry_id: str) -> Optional[int]:
+        if entry_id not in self.ids:
+            for chunk in range(len(self.names)):
+                self._chunk(chunk)
+        return self.ids.get(entry_id)

@@ -26,7 +26,7 @@ from typing import Optional
 
 from ..kinds import short_name
 from .engine import Answer, Result, answering_words, marked_excerpt, natural_key, snippet_pattern
-from .index import SCORE_SCALE
+from .hits import EXACT_SCORE, SCORE_SCALE
 from .published import PublishedIndex
 from .question import (
     COVERAGE_POWER,
@@ -183,7 +183,7 @@ def _with_rules_of_terms(index: PublishedIndex, ranked: list[tuple[int, float]],
             break
         for target in index.rows[position].targets[:GLOSSARY_TARGETS] if facts[position].glossary else ():
             if target not in seen:
-                ordered.append((target, 0.0))
+                ordered.append((target, EXACT_SCORE))
                 seen.add(target)
         if position not in seen:
             ordered.append((position, score))

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from .index import SCORE_SCALE, KnowledgeBase
+from .hits import SCORE_SCALE
 from .question import (
     COVERAGE_POWER,
     EXPANSION_BOOST,
@@ -35,6 +35,9 @@ from .question import (
     level_kinds,
 )
 from .signals import SIGNALS
+
+if TYPE_CHECKING:
+    from .index import KnowledgeBase  # (not imported: answering from published files loads no whoosh)
 
 
 def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
