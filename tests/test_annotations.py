@@ -97,11 +97,22 @@ def annotated(tmp_path_factory, hostile_notes):
 
 
 @pytest.fixture(scope="module")
-def built(annotated):
-    """The project built once with every note: (site, corpus, notes folder, sources). A whole site and its search
-    index, a large workload: the tests of the pages and of the search are outside the fast lane (`slow`)."""
-    _, notes, sources = annotated
-    result, corpus = api.build(sources, sources.parent / "site", config=ROOT / "mkdocs.yml")
+def built_by_the_cli(annotated):
+    """The project built once with every note, as a user builds it: `rulekb build` in a subprocess (what it
+    printed is checked too). A whole site and its search index, a large workload: the tests of the pages and of
+    the search are outside the fast lane (`slow`)."""
+    _, _, sources = annotated
+    return subprocess.run([sys.executable, "-m", "pipeline", "build", "--sources", str(sources),
+                           "--out", str(sources.parent / "site"), "--config", str(ROOT / "mkdocs.yml")],
+                          capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def built(annotated, built_by_the_cli):
+    """(site, corpus, notes folder, sources): the site that build wrote, and the corpus it was built from
+    (`api.load_annotated`, what `api.build` reads)."""
+    corpus, notes, sources = annotated
+    assert built_by_the_cli.returncode == 0, built_by_the_cli.stderr[-2000:]
     return sources.parent / "site", corpus, notes, sources
 
 
@@ -318,16 +329,13 @@ def test_hostile_notes_are_refused_saying_why_and_run_nothing(annotated, hostile
                    for a in corpus.annotations)
 
 
-@pytest.mark.slow          # a second whole build, through the CLI in a subprocess
-def test_the_build_lists_the_notes_it_left_out_and_publishes(tmp_path, hostile_notes):
-    sources = project(tmp_path / "p", hostile_notes)
-    result = subprocess.run([sys.executable, "-m", "pipeline", "build", "--sources", str(sources),
-                             "--out", str(tmp_path / "site"), "--config", str(ROOT / "mkdocs.yml")],
-                            capture_output=True, text=True, timeout=900)
+@pytest.mark.slow          # the module's whole build (through the CLI in a subprocess)
+def test_the_build_lists_the_notes_it_left_out_and_publishes(built_by_the_cli, annotated):
+    result, sources = built_by_the_cli, annotated[2]
     assert result.returncode == 0, result.stderr[-2000:]
     assert "annotations left out:" in result.stderr and "annotations/hostile/huge.md" in result.stderr
     assert "Traceback" not in result.stderr
-    assert (tmp_path / "site" / "annotations" / "index.html").is_file()
+    assert (sources.parent / "site" / "annotations" / "index.html").is_file()
 
 
 # -- searched as commentary -----------------------------------------------------------------------------

@@ -1,0 +1,35 @@
+"""A new edition dropped into sources/ changes nothing the tests see: they read frozen fixtures. (Its own
+module, apart from the other architecture tests: a whole suite run inside a test, which xdist's loadscope can
+then give one worker while the other takes the rest.)"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import PARSE_CACHE_OF_OUTER_SUITE, ROOT, parsed_once
+
+
+@pytest.mark.slow
+def test_a_new_edition_in_sources_does_not_change_what_the_tests_see(tmp_path, tmp_path_factory, sources_dir):
+    """A maintainer drops a new CR edition into sources/: the tests still pass (they read frozen fixtures)."""
+    parsed_once(tmp_path_factory, sources_dir)      # (into the cache the suite run below is handed)
+    project = tmp_path / "project"
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for name in files:
+        if (ROOT / name).is_file():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, project / name)
+    newest = (ROOT / "tests" / "fixtures" / "corpus" / "cr-2026-01-16.txt").read_bytes()
+    (project / "sources" / "cr-2026-06-01.txt").write_bytes(
+        newest.replace(b"January 16, 2026", b"June 1, 2026").replace(b"Blight", b"Blighted", 1))
+    env = dict(os.environ, RULEKB_REQUIRE_BROWSER="")
+    env[PARSE_CACHE_OF_OUTER_SUITE] = os.environ["RULEKB_CACHE"]    # (the frozen sources parsed once, not again)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                             "tests/test_ingest.py", "tests/test_search.py", "tests/test_site.py"],
+                            cwd=project, capture_output=True, text=True, env=env, timeout=1200)
+    assert result.returncode == 0, result.stdout[-4000:]
+    assert " passed" in result.stdout
