@@ -18,7 +18,6 @@ from pipeline.search.quality import measure, read_questions
 from pipeline.search.question import (
     INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
-    STORY_WEIGHT,
     QueryError,
     abbreviations,
     asked_words,
@@ -372,11 +371,11 @@ def test_a_story_s_names_labels_and_speech_weigh_little_and_are_never_corrected(
 
 
 def test_the_sentence_that_asks_outweighs_the_story(kb):
-    # "... the opponent shuffles. Is that a warning?": the story's words weigh STORY_WEIGHT, the question's whole
+    # "... the opponent shuffles. Is that a warning?": the story's words weigh the story signal, the question's whole
     story = "My opponent drew a card and shuffled his library. Is that a warning for looking at extra cards?"
     assert asked_words(story) == {"warning", "looking", "extra", "cards"}
     weights = {alternative.word: alternative.weight for group in understand(story, kb).groups for alternative in group}
-    assert weights["shuffled"] == STORY_WEIGHT < weights["extra"] == weights["warning"] == 1.0
+    assert weights["shuffled"] == SIGNALS["story"].weight < weights["extra"] == weights["warning"] == 1.0
     assert asked_words("He drew a card. Then he shuffled.") == {"he", "shuffled"}    # no "?": the last sentence
     assert asked_words("Can he shuffle? Must he?") is None and asked_words("he drew a card") is None   # all ask
     short = understand("Drew extra. Warning?", kb)          # under LONG_QUESTION words: every word asks

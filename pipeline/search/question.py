@@ -68,7 +68,6 @@ ENDINGS = ("ing", "ed", "es", "er", "s", "d")
 GLOSSARY_TARGETS = 2        # rules a definition brings before it
 MEANING_WEIGHT = 1.0        # a judges' word's meaning in the documents' words, beside the word itself
 INCIDENTAL_WEIGHT = SIGNALS["incidental"].weight     # a word of the story: a name, a card, a label, speech
-STORY_WEIGHT = SIGNALS["story"].weight     # a long question's word said only in the story, not where it asks
 COVERAGE_POWER = 3          # an entry holding a share s of the question's (rarity-weighted) words scores s³ of its sum
 UNLEVELED_WEIGHT = SIGNALS["unleveled"].weight     # where a level is named, a document answering at none
 LEVEL_BOOST = SIGNALS["level"].weight     # the document answering at the level a question names ("at FNM": the JAR)
@@ -264,6 +263,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     meant: list[str] = []
     pieces = _said_pieces(plain)
     asked = asked_words(query) if question.long else None
+    story = SIGNALS["story"].weight       # read here: the benchmark fits it (rulekb bench --only meaning)
     for position, (piece, means) in enumerate(pieces):
         group: list[Alternative] = []
         if means:       # a judges' word: itself where the documents use it, never "corrected" into another
@@ -287,7 +287,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
                 group.append(Alternative(stem, " ".join(words_of), MEANING_WEIGHT))
                 meant.extend(words_of)
         if asked is not None and not any(token in asked for token in terms(piece)):
-            group = [Alternative(a.stem, a.word, min(a.weight, STORY_WEIGHT)) for a in group]
+            group = [Alternative(a.stem, a.word, min(a.weight, story)) for a in group]
         if group and group not in question.groups:      # "extra turns after time runs out": one thought
             question.groups.append(group)
     for word in terms(expansions[0]) if expansions else []:      # the first meaning must match like words do
