@@ -20,6 +20,7 @@ from pipeline.search.question import (
     LEVEL_BOOST,
     QueryError,
     abbreviations,
+    asked_words,
     fold,
     judges_words,
     terms,
@@ -367,6 +368,18 @@ def test_a_story_s_names_labels_and_speech_weigh_little_and_are_never_corrected(
     weights = {alternative.word: alternative.weight for group in question.groups for alternative in group}
     assert weights["blocks"] == INCIDENTAL_WEIGHT and weights["extra"] == 1.0
     assert search(kb, 'Alice cast Ragavan and Player B said "no blocks", then drew an extra card').results
+
+
+def test_the_sentence_that_asks_outweighs_the_story(kb):
+    # "... the opponent shuffles. Is that a warning?": the story's words weigh the story signal, the question's whole
+    story = "My opponent drew a card and shuffled his library. Is that a warning for looking at extra cards?"
+    assert asked_words(story) == {"warning", "looking", "extra", "cards"}
+    weights = {alternative.word: alternative.weight for group in understand(story, kb).groups for alternative in group}
+    assert weights["shuffled"] == SIGNALS["story"].weight < weights["extra"] == weights["warning"] == 1.0
+    assert asked_words("He drew a card. Then he shuffled.") == {"he", "shuffled"}    # no "?": the last sentence
+    assert asked_words("Can he shuffle? Must he?") is None and asked_words("he drew a card") is None   # all ask
+    short = understand("Drew extra. Warning?", kb)          # under LONG_QUESTION words: every word asks
+    assert all(alternative.weight == 1.0 for group in short.groups for alternative in group)
 
 
 def test_what_is_a_term_counts_its_definition_whole(kb):

@@ -1,5 +1,6 @@
 """The semantic signal (`search/semantic.py`): what it costs a build, its file, its speed in Python and in
-the browser's script under Node, and what it finds alone and fused with the lexical score."""
+the browser's script under Node, and what it finds alone and fused with the lexical score; and the weight of a long
+question's story words (the story signal), fitted on the same dev questions."""
 from __future__ import annotations
 
 import json
@@ -90,6 +91,8 @@ def run(args) -> None:
 # the grid the semantic signal's weight and reach are fitted on (signals.py holds the values chosen)
 WEIGHTS = (0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 REACHES = (0, 20)
+# and the story signal's (a long question's words said only in its story), at the declared semantic weight
+STORY_WEIGHTS = (1.0, 0.5, 0.35, 0.25)
 
 
 def _fit(kb, names: list[str]) -> None:
@@ -126,6 +129,20 @@ def _fit(kb, names: list[str]) -> None:
                                         sum(found[2] for found in scores[key].values())))
     print(f"fitted: weight {best[0]:g}, reach {best[1]} (declared in signals.py: weight {declared.weight:g}, "
           f"reach {declared.reach})")
+    told = SIGNALS["story"]
+    stories = {}
+    try:
+        for weight in STORY_WEIGHTS:
+            SIGNALS["story"] = replace(told, weight=weight)
+            stories[weight] = {name: _measured(kb, questions) for name, questions in sets.items()}
+    finally:
+        SIGNALS["story"] = told
+    for name, questions in sets.items():
+        line = "  ".join(f"story={weight:g}: {found[name][0]}/{found[name][1]}" for weight, found in stories.items())
+        print(f"{name:<18} top-3/top-10 of {len(questions)} long dev questions: {line}")
+    chosen = max(stories, key=lambda weight: (sum(found[0] for found in stories[weight].values()),
+                                              sum(found[2] for found in stories[weight].values())))
+    print(f"fitted: story weight {chosen:g} (declared in signals.py: {told.weight:g})")
 
 
 def _measured(kb, questions) -> tuple[int, int, float]:

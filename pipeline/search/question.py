@@ -106,6 +106,7 @@ ASKS_MEANING = re.compile(r"^\s*(?:what\s+(?:is|are|does|do)\b|what's\b|whats\b|
                           r"meaning\b)|\bmeans?\s*[?.!]*\s*$", re.I)
 QUERY_WORD = re.compile(r"[^\W_][\w/'’&-]*")      # "D/DLP", "B&W": one word, an abbreviation
 SENTENCE_MARKS = "?!. "
+SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+")     # between a question's sentences (the worker splits the same way)
 
 
 class QueryError(ValueError):
@@ -261,6 +262,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     corrected_words = []
     meant: list[str] = []
     pieces = _said_pieces(plain)
+    asked = asked_words(query) if question.long else None
+    story = SIGNALS["story"].weight       # read here: the benchmark fits it (rulekb bench --only meaning)
     for position, (piece, means) in enumerate(pieces):
         group: list[Alternative] = []
         if means:       # a judges' word: itself where the documents use it, never "corrected" into another
@@ -283,6 +286,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
             if words_of and all(stems) and stem not in {alternative.stem for alternative in group}:
                 group.append(Alternative(stem, " ".join(words_of), MEANING_WEIGHT))
                 meant.extend(words_of)
+        if asked is not None and not any(token in asked for token in terms(piece)):
+            group = [Alternative(a.stem, a.word, min(a.weight, story)) for a in group]
         if group and group not in question.groups:      # "extra turns after time runs out": one thought
             question.groups.append(group)
     for word in terms(expansions[0]) if expansions else []:      # the first meaning must match like words do
@@ -319,6 +324,17 @@ def incidental_words(typed: str, query: str) -> list[str]:
     for speech in QUOTED.findall(typed):
         found.extend(token for token in terms(speech) if token not in found)
     return found
+
+
+def asked_words(query: str) -> Optional[set[str]]:
+    """The words of the sentences that ask, in a question of several sentences: those with a "?", else the last
+    one ("... he calls for a judge. What do you do?"); the others tell the story. None where every sentence asks
+    (or there is one): then every word asks."""
+    sentences = [sentence for sentence in SENTENCE_BREAK.split(query) if terms(sentence)]
+    asking = [sentence for sentence in sentences if "?" in sentence] or sentences[-1:]
+    if len(asking) == len(sentences):
+        return None
+    return {token for sentence in asking for token in terms(sentence)}
 
 
 def _with_corrections(query: str, typed: list[str], corrected: list[str]) -> str:

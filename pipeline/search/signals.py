@@ -35,6 +35,8 @@ SIGNALS = {signal.name: signal for signal in (
                                      "what a term is"),
     Signal("variant", 0.5, "score", "a multiplayer or casual-variant rule, unless the question names its variant"),
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
+    Signal("story", 0.35, "words", "a long question's word said only in the sentences telling the story, not in "
+                                   "those that ask (with a \"?\", else the last one); fitted on the dev questions"),
     Signal("semantic", 1.5, "fused", "meaning beyond shared words, for a long question: an answer's lexical score "
                                      "over the best one, plus this many times the cosine of its vector and the "
                                      "question's (semantic.py); fitted on the dev questions "

@@ -298,6 +298,16 @@ function incidentalWords(typed, query) {
   return found;
 }
 
+/* The words of the sentences that ask, in a question of several sentences (question.asked_words): those with a
+   "?", else the last one; null where every sentence asks. */
+function askedWords(query) {
+  const sentences = query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
+  const questions = sentences.filter((sentence) => sentence.includes("?"));
+  const asking = questions.length ? questions : sentences.slice(-1);
+  if (asking.length === sentences.length) return null;
+  return new Set(asking.flatMap((sentence) => terms(sentence)));
+}
+
 async function understand(query) {
   const typed = fold(query || "");
   query = clean(query);
@@ -327,6 +337,8 @@ async function understand(query) {
   const corrected = [];
   const meant = [];
   const pieces = saidPieces(plain);
+  const long = (query.match(patterns.queryWord) || []).length >= rules.long_question;
+  const asked = long ? askedWords(query) : null;
   const letters = new Set(pieces.flatMap(([piece, means]) => [piece, ...means]).concat(expansions)
     .flatMap((word) => terms(word)).map((token) => token[0]));
   await Promise.all([...letters].map((letter) => wordsStarting(letter)));      // fetched together, not in turn
@@ -362,6 +374,11 @@ async function understand(query) {
         group.push({stem, word: wordsOf.join(" "), weight: rules.meaning_weight});
         meant.push(...wordsOf);
       }
+    }
+    if (asked && !terms(piece).some((token) => asked.has(token))) {      // a word of the story only
+      const story = rules.signals.story.weight;
+      const told = group.map((alternative) => ({...alternative, weight: Math.min(alternative.weight, story)}));
+      group.splice(0, group.length, ...told);
     }
     if (group.length && !question.groups.some((other) => sameGroup(other, group))) question.groups.push(group);
   }
