@@ -13,16 +13,19 @@ from hypothesis import strategies as st
 from pipeline import api
 from pipeline.distance import near
 from pipeline.search.engine import search
+from pipeline.search.entries import part_names
 from pipeline.search.index import ANALYZER, KnowledgeBase
 from pipeline.search.quality import measure, read_questions
 from pipeline.search.question import (
     INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
+    MAX_QUERY,
     QueryError,
     abbreviations,
     asked_words,
     fold,
     judges_words,
+    shortened,
     terms,
     understand,
 )
@@ -231,10 +234,53 @@ def test_results_are_rules_not_pages(kb):
     assert all(r.url.split("#")[1] for r in results if "/term-" not in r.id)
 
 
-@pytest.mark.parametrize("query", ["x" * 10240, "tab\x00here", "  "])
+@pytest.mark.parametrize("query", ["tab\x00here", "  "])
 def test_queries_that_cannot_be_searched_are_refused_with_a_reason(kb, query):
     with pytest.raises(QueryError):
         search(kb, query)
+
+
+LONG_STORY = " ".join(f"In round {n} my opponent shuffled, cut and we played on." for n in range(30))
+
+
+def test_a_question_longer_than_the_limit_is_read_by_the_part_that_asks(kb):
+    query = "Is this a missed trigger? " + LONG_STORY + " Then he forgot his upkeep trigger. What is the penalty?"
+    assert len(query) > MAX_QUERY
+    answer = search(kb, query)
+    assert len(answer.query) <= MAX_QUERY
+    assert answer.query.startswith("Is this a missed trigger?") and answer.query.endswith("What is the penalty?")
+    assert "forgot his upkeep trigger" in answer.query and "In round 0 " not in answer.query
+    assert answer.notice and str(len(query)) in answer.notice and "shortened" not in answer.query
+    assert answer.results[0].id == "ipg:2.1"
+    assert len(search(kb, "x" * 10240).query) == MAX_QUERY       # one endless word: its end, no error
+
+
+def test_a_shortened_question_keeps_its_sentences_in_order():
+    sentences = [f"Sentence {n} of the story is here." for n in range(60)]
+    kept = shortened(" ".join(sentences[:10] + ["Who asks?"] + sentences[10:]))
+    assert len(kept) <= MAX_QUERY and kept.endswith(sentences[-1]) and "Who asks?" in kept
+    assert kept.index("Who asks?") < kept.index(sentences[-1]) and sentences[0] not in kept
+    assert shortened("short question?") == "short question?"
+
+
+@pytest.mark.parametrize("query", ["DQ", "disqualification", "match loss", "warning"])
+def test_a_penalty_s_name_finds_its_definition(kb, query):
+    # the IPG's Definition of Penalties names each penalty in a subheading of its own: its parts' names
+    assert search(kb, query).results[0].id == "ipg:1.1"
+
+
+def test_a_section_is_named_by_the_subheadings_only_it_has(frozen_corpus):
+    ipg = next(document for document in frozen_corpus.documents if document.info.kind == "ipg" and document.info.current)
+    names = part_names(ipg)
+    assert names["ipg:1.1"] == ["Warning", "Game Loss", "Match Loss", "Disqualification"]
+    assert not any("Definition" in found or "Philosophy" in found for found in names.values())
+
+
+def test_card_speak_finds_the_rules_it_means_and_is_not_corrected(kb):
+    answer = search(kb, "cracked a fetchland")
+    ids = [result.id for result in answer.results[:5]]
+    assert answer.suggestion is None
+    assert any(id.startswith("cr:701.21") for id in ids) and any(id.startswith("cr:701.23") for id in ids), ids
 
 
 @pytest.mark.parametrize("query, first", [

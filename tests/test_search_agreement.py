@@ -166,6 +166,17 @@ def test_made_up_questions_are_understood_and_answered_alike(kb, worker, words):
     assert not found, "\n".join(found[:10])
 
 
+def test_a_question_longer_than_the_limit_is_shortened_alike(kb, worker):
+    story = " ".join(f"In round {n} my opponent shuffled, cut and we played on." for n in range(30))
+    queries = ["Is this a missed trigger? " + story + " Then he forgot his upkeep trigger. What is the penalty?",
+               "x" * 2000, "ü" * 1500]
+    assert not differences(kb, worker, queries)
+    for query in queries:
+        python, browser = search(kb, query, limit=10), worker.answer(query)
+        assert (browser["query"], browser["notice"]) == (python.query, python.notice) and python.notice
+        assert browser["shortened"] is True
+
+
 LONG = "my opponent forgot to reveal the card he drew for the turn, what do I do now"
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..kinds import short_name
 from .hits import Hit
-from .question import GLOSSARY_TARGETS, Question, number_kinds, understand
+from .question import GLOSSARY_TARGETS, Question, number_kinds, shortened_notice, understand
 from .scoring import answers
 
 if TYPE_CHECKING:
@@ -61,7 +61,8 @@ class Answer:
 
 def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] = None) -> Answer:
     question = understand(query, kb)
-    answer = Answer(question.query, suggestion=question.suggestion)
+    answer = Answer(question.query, suggestion=question.suggestion,
+                    notice=shortened_notice(question.shortened) if question.shortened else None)
     if question.number:
         return _answer_number(kb, answer, question, kind, limit)
     wanted_kind = kind or question.kind

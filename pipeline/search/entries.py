@@ -15,7 +15,7 @@ import re
 from .. import kinds
 from ..addresses import Addresses, address_corpus, glossary_id
 from ..corpus import load_edition
-from ..model import PARAGRAPH, Corpus, Document, Section
+from ..model import PARAGRAPH, SUBHEADING, Corpus, Document, Section
 from ..parse.remedy import ordinary_fix
 from .index import Entry
 
@@ -40,6 +40,7 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
         info = document.info
         by_id = {section.id: section for section in document.sections}
         former = former_names(corpus, document)
+        parts = part_names(document)
         for section in document.sections:
             headings = []
             parent = by_id.get(section.parent) if section.parent else None
@@ -55,7 +56,7 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 text="\n".join([section.text, *section.examples]), url=addresses.link(section.id) or "",
                 edition=info.edition or "", order=order, archived=info.archived,
                 penalty=section.infraction.penalty if section.infraction else "", parent=section.parent or "",
-                aliases=section.infraction.name if section.infraction else "",
+                aliases="\n".join(names(section, parts)),
                 former="\n".join(former.get(section.number, ())), action=action(info.kind, section),
                 commentary="\n\n".join(commentary.get(section.id, ()))))
             order += 1
@@ -67,6 +68,32 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 edition=info.edition or "", order=order, archived=info.archived, aliases=" ".join(entry.names),
                 targets=" ".join(ref.target for ref in entry.refs if ref.target)))
             order += 1
+    return found
+
+
+def names(section: Section, parts: dict[str, list[str]]) -> list[str]:
+    """What a section is called beside its title: an infraction's name, the names of its parts (`part_names`)."""
+    return ([section.infraction.name] if section.infraction else []) + parts.get(section.id, [])
+
+
+def part_names(document: Document) -> dict[str, list[str]]:
+    """Section id -> the names of its parts: its subheadings that no other section of the document has ("Game Loss",
+    "Disqualification" in the IPG's Definition of Penalties). A subheading every infraction has ("Definition",
+    "Philosophy") says how a section is laid out, not what it is about."""
+    def key(text: str) -> str:
+        return " ".join(text.casefold().split())
+    held: dict[str, set[str]] = {}
+    for section in document.sections:
+        for block in section.blocks:
+            if block.kind == SUBHEADING and block.text.strip():
+                held.setdefault(key(block.text), set()).add(section.id)
+    found: dict[str, list[str]] = {}
+    for section in document.sections:
+        for block in section.blocks:
+            if block.kind == SUBHEADING and len(held.get(key(block.text), ())) == 1:
+                own = found.setdefault(section.id, [])
+                if block.text.strip() not in own:
+                    own.append(block.text.strip())
     return found
 
 

@@ -26,7 +26,7 @@ from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
 JUDGES_WORDS_FILE = Path(__file__).resolve().parent / "judges_words.toml"
-MAX_QUERY = 1000            # a judge's story of a call, whole (its words searched: MAX_GROUPS)
+MAX_QUERY = 1000            # characters of a question read: a longer one is shortened (`shortened`), never refused
 
 # How the index cuts text into terms (whoosh's tokenizer takes the same expression): numbers keep
 # their dots and letters ("704.5k", "2hg"), words keep inner apostrophes.
@@ -145,6 +145,7 @@ class Question:
     incidental: list[str] = field(default_factory=list)   # the story's words: weighing INCIDENTAL_WEIGHT
     asks_meaning: bool = False             # "what is X": a definition counts as much as a rule
     long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
+    shortened: int = 0                     # a question longer than MAX_QUERY: its length as typed (`shortened`)
 
 
 @dataclass(frozen=True)
@@ -196,11 +197,39 @@ def abbreviations() -> dict[str, tuple[str, ...]]:
     return {key.lower(): tuple(value) if isinstance(value, list) else (value,) for key, value in data.items()}
 
 
+def shortened(query: str) -> str:
+    """A question of at most MAX_QUERY characters: a longer one keeps the part that asks, in its order: its last
+    sentence, then the sentences asking something (ending "?") and then the others, from the last back, while
+    they fit; of a last sentence longer than that, its end from a word on."""
+    if len(query) <= MAX_QUERY:
+        return query
+    sentences = SENTENCE_BREAK.split(query.strip())
+    last = len(sentences) - 1
+    earlier = range(last - 1, -1, -1)
+    order = ([last] + [n for n in earlier if sentences[n].endswith("?")]
+             + [n for n in earlier if not sentences[n].endswith("?")])
+    kept: list[int] = []
+    size = 0
+    for n in order:
+        needed = len(sentences[n]) + (1 if kept else 0)
+        if size + needed <= MAX_QUERY:
+            kept.append(n)
+            size += needed
+    if not kept:
+        end = query.strip()[-MAX_QUERY:]
+        return end[end.find(" ") + 1:] if " " in end else end
+    return " ".join(sentences[n] for n in sorted(kept))
+
+
+def shortened_notice(length: int) -> str:
+    """What an answer says of a question it shortened."""
+    return (f"the question is {length} characters long: its last sentences and its questions were searched, "
+            f"{MAX_QUERY} characters at most")
+
+
 def clean(query: str) -> str:
-    """The query as searched, or a QueryError saying what is wrong with it."""
-    query = query or ""
-    if len(query) > MAX_QUERY:
-        raise QueryError(f"the query is {len(query)} characters long; at most {MAX_QUERY} are searched")
+    """The query as searched (a long one `shortened`), or a QueryError saying what is wrong with it."""
+    query = shortened(query or "")
     if CONTROL.search(query):
         raise QueryError("the query contains control characters")
     if not query.strip():
@@ -237,9 +266,10 @@ def terms(text: str) -> list[str]:
 
 
 def understand(query: str, vocabulary: Vocabulary) -> Question:
-    typed = fold(query or "")
+    typed = fold(shortened(query or ""))
+    length = len(query or "")
     query = clean(query)
-    question = Question(query)
+    question = Question(query, shortened=length if length > MAX_QUERY else 0)
     number = as_number(query)
     if number:
         question.kind, question.number = number

@@ -39,6 +39,7 @@ from .question import (
     VARIANT_WEIGHT,
     Question,
     number_kinds,
+    shortened_notice,
     understand,
 )
 from .scoring import at_level, fused, glossary_weight, group_weight, rarity, rounded
@@ -50,7 +51,8 @@ SNIPPET = 180               # characters of a snippet, as engine.snippet
 def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[str] = None) -> Answer:
     """engine.search(index, query, limit, kind), faster (QueryError for a query that cannot be searched)."""
     question = understand(query, index)
-    found = Answer(question.query, suggestion=question.suggestion)
+    found = Answer(question.query, suggestion=question.suggestion,
+                   notice=shortened_notice(question.shortened) if question.shortened else None)
     if question.number:
         return _answer_number(index, found, question, kind, limit)
     meaning = index.semantic() if question.long else None

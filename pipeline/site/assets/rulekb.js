@@ -379,7 +379,7 @@
         var answer = data.answer;
         var results = answer.results || [];
         var pick = results[selected >= 0 && selected < results.length ? selected : 0];
-        if (answer.notice && !answer.error) { say(answer.notice[0].toUpperCase() + answer.notice.slice(1)); return; }
+        if (answer.notice && !answer.error && !answer.shortened) { say(answer.notice[0].toUpperCase() + answer.notice.slice(1)); return; }
         if (pick) { go(pick.url); }
       });
     });

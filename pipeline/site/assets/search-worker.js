@@ -8,6 +8,7 @@
  *
  * Messages in:  {type: "search", id, query, limit}
  * Messages out: {id, answer: {query (as searched), asked (as typed), suggestion, notice, error, results: [...]}, ms}
+ *   (shortened: true beside the notice of a question read shortened, which Enter does not stop at)
  */
 "use strict";
 try {                 // search in the translations (offline without it, the English search still answers)
@@ -77,12 +78,45 @@ function fold(text) {
   return text.replace(/[’‘ʼ´`“”„]/g, (ch) => FOLDED_QUOTES[ch]);
 }
 
-/* Quotes, operators and punctuation are read as words, never an error. */
-function clean(query) {
-  query = query || "";
-  if (query.length > rules.max_query) {
-    throw new QueryError(`the query is ${query.length} characters long; at most ${rules.max_query} are searched`);
+/* A question of at most max_query characters (question.shortened): a longer one keeps its last sentence, then
+   the sentences asking something and then the others, from the last back, while they fit, in their order. Lengths
+   are counted in characters (code points), as Python counts them. */
+function length(text) {
+  return Array.from(text).length;
+}
+
+function shortened(query) {
+  if (length(query) <= rules.max_query) return query;
+  const sentences = query.trim().split(/(?<=[.?!])\s+/u);
+  const last = sentences.length - 1;
+  const earlier = [];
+  for (let n = last - 1; n >= 0; n--) earlier.push(n);
+  const order = [last, ...earlier.filter((n) => sentences[n].endsWith("?")),
+                 ...earlier.filter((n) => !sentences[n].endsWith("?"))];
+  const kept = [];
+  let size = 0;
+  for (const n of order) {
+    const needed = length(sentences[n]) + (kept.length ? 1 : 0);
+    if (size + needed <= rules.max_query) {
+      kept.push(n);
+      size += needed;
+    }
   }
+  if (!kept.length) {
+    const end = Array.from(query.trim()).slice(-rules.max_query).join("");
+    return end.includes(" ") ? end.slice(end.indexOf(" ") + 1) : end;
+  }
+  return kept.sort((a, b) => a - b).map((n) => sentences[n]).join(" ");
+}
+
+function shortenedNotice(typed) {
+  return `the question is ${typed} characters long: its last sentences and its questions were searched, ` +
+    `${rules.max_query} characters at most`;
+}
+
+/* Quotes, operators and punctuation are read as words, never an error; a long question is shortened. */
+function clean(query) {
+  query = shortened(query || "");
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(query)) throw new QueryError("the query contains control characters");
   if (!query.trim()) throw new QueryError("the query is empty");
   return fold(query).replace(/"/g, " ").replace(/\s+/g, " ").trim();
@@ -309,10 +343,11 @@ function askedWords(query) {
 }
 
 async function understand(query) {
-  const typed = fold(query || "");
+  const typed = fold(shortened(query || ""));
+  const asked = length(query || "");
   query = clean(query);
   const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: [],
-                    incidental: [], asksMeaning: false};
+                    incidental: [], asksMeaning: false, shortened: asked > rules.max_query ? asked : 0};
   const number = asNumber(query);
   if (number) {
     question.kind = number.kind;
@@ -743,6 +778,10 @@ async function search(query, limit = 10, kind = null, language = null) {
   }
   answer.query = question.query;
   answer.suggestion = question.suggestion;
+  if (question.shortened) {
+    answer.notice = shortenedNotice(question.shortened);
+    answer.shortened = true;
+  }
   if (question.number) return answerNumber(question, answer, kind, limit);
   const long = (question.query.match(patterns.queryWord) || []).length >= rules.long_question;
   const table = long ? semanticTable() : null;          // fetched while the words are
