@@ -29,7 +29,8 @@ from pipeline.search.question import (
     terms,
     understand,
 )
-from pipeline.search.signals import SIGNALS, largest_factor
+from pipeline.search.scoring import fused
+from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
 from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES
@@ -274,6 +275,21 @@ def test_a_section_is_named_by_the_subheadings_only_it_has(frozen_corpus):
     names = part_names(ipg)
     assert names["ipg:1.1"] == ["Warning", "Game Loss", "Match Loss", "Disqualification"]
     assert not any("Definition" in found or "Philosophy" in found for found in names.values())
+
+
+def test_a_short_question_s_words_outweigh_a_nearer_meaning():
+    # "player drew an extra card" on the sources: Hidden Card Error first by its words (its former name, Drawing
+    # Extra Cards), Looking at Extra Cards .885 of it but nearer in meaning (cosine .427 to .327)
+    facts = [Fact("ipg", False, False, False)] * 2
+    lexical, cosines = [(0, 1.0), (1, 0.885)], [0.327, 0.427]
+    assert [position for position, _ in fused(lexical, cosines, facts, 1.0, None, 5)] == [0, 1]
+    assert [position for position, _ in fused(lexical, cosines, facts, 1.0, None, 40)] == [1, 0]     # a story
+
+
+def test_the_meaning_weighs_its_share_of_a_short_question():
+    semantic = SIGNALS["semantic"]
+    assert fused_weight("semantic", semantic.whole_at // 2) == semantic.weight / 2
+    assert fused_weight("semantic", semantic.whole_at) == fused_weight("semantic", 200) == semantic.weight
 
 
 def test_card_speak_finds_the_rules_it_means_and_is_not_corrected(kb):

@@ -42,7 +42,7 @@ from .question import (
     shortened_notice,
     understand,
 )
-from .scoring import at_level, fused, glossary_weight, group_weight, rarity, rounded
+from .scoring import at_level, fused, glossary_weight, group_weight, question_words, rarity, rounded
 from .signals import largest_factor
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
@@ -64,7 +64,8 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
         wanted = None
         ranked = _ranked(index, question, None, best)      # "mtr deathtouch": the document names nothing that matches
     if meaning is not None and ranked:
-        ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted)
+        ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
+                       question_words(question))
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None

@@ -28,13 +28,14 @@ from .question import (
     LEVEL_BOOST,
     MAX_RANKED,
     NAMING_FIELDS,
+    QUERY_WORD,
     STEMMED_FIELDS,
     UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
     level_kinds,
 )
-from .signals import SIGNALS
+from .signals import SIGNALS, fused_weight
 
 if TYPE_CHECKING:
     from .index import KnowledgeBase  # (not imported: answering from published files loads no whoosh)
@@ -54,15 +55,22 @@ def answers(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[
     meaning = kb.semantic() if question.long and found else None
     if meaning is None:
         return found
-    return fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind)
+    return fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
+                 question_words(question))
+
+
+def question_words(question: Question) -> int:
+    """The words a question has, as `understand` counts them to call it long."""
+    return len(QUERY_WORD.findall(question.query))
 
 
 def fused(lexical: list[tuple[int, float]], cosines, facts, definition: float,
-          kind: Optional[str]) -> list[tuple[int, float]]:
+          kind: Optional[str], words: int) -> list[tuple[int, float]]:
     """A long question's answers with their meaning: each lexical answer's score over the best one plus the
-    semantic weight times its cosine, and the signal's `reach` entries (in `kind`) nearest in meaning at the
-    weight times their cosine alone; in the order of `_rank_key`, the first MAX_RANKED."""
-    weight = SIGNALS["semantic"].weight
+    semantic weight (for a question of `words` words: `signals.fused_weight`) times its cosine, and the signal's
+    `reach` entries (in `kind`) nearest in meaning at the weight times their cosine alone; in the order of
+    `_rank_key`, the first MAX_RANKED."""
+    weight = fused_weight("semantic", words)
     top = max(score for _, score in lexical) or 1.0
     scores = {position: score / top + weight * cosines[position] for position, score in lexical}
     for position in nearest(cosines, facts, kind, SIGNALS["semantic"].reach):

@@ -21,6 +21,7 @@ class Signal:
                        # "fused": added to a long question's scores, each over the best (scoring.fused)
     says: str
     reach: int = 0     # a "fused" signal: the entries nearest by it ranked beside the lexical answers
+    whole_at: int = 0  # a "fused" signal: the words from which a question weighs it whole (`fused_weight`)
 
 
 SIGNALS = {signal.name: signal for signal in (
@@ -41,8 +42,18 @@ SIGNALS = {signal.name: signal for signal in (
                                      "over the best one, plus this many times the cosine of its vector and the "
                                      "question's (semantic.py); fitted on the dev questions "
                                      "(rulekb bench --only meaning)",
-           reach=0),       # fitted: the entries nearest in meaning alone, 20 of them, lost more than they found
+           reach=0,        # fitted: the entries nearest in meaning alone, 20 of them, lost more than they found
+           # A question of a few words says what it asks in the documents' words: its meaning weighs its share of
+           # 8 words ("player drew an extra card": Hidden Card Error's name, not Looking at Extra Cards' nearer
+           # vector); from 8 words (the stories the weight was fitted on) whole.
+           whole_at=8),
 )}
+
+
+def fused_weight(name: str, words: int) -> float:
+    """A "fused" signal's weight for a question of `words` words: its share of `whole_at` words, whole from there."""
+    signal = SIGNALS[name]
+    return signal.weight * min(1.0, words / signal.whole_at) if signal.whole_at else signal.weight
 
 
 def largest_factor(level_named: bool) -> float:
@@ -58,7 +69,7 @@ def largest_factor(level_named: bool) -> float:
 
 def exported() -> dict[str, dict]:
     """The declaration as the site's worker receives it."""
-    return {name: {"weight": signal.weight, "acts": signal.acts, "reach": signal.reach}
+    return {name: {"weight": signal.weight, "acts": signal.acts, "reach": signal.reach, "whole_at": signal.whole_at}
             for name, signal in SIGNALS.items()}
 
 

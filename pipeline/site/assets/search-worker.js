@@ -558,7 +558,7 @@ async function matches(question, kind) {
 /* A long question's answers with their meaning (scoring.fused): each lexical score over the best one plus the
    semantic weight times the cosine, beside the entries nearest in meaning (in `kind`) at their cosine alone. */
 function fused(hits, cosines, question, kind) {
-  const weight = rules.signals.semantic.weight;
+  const weight = fusedWeight(rules.signals.semantic, (question.query.match(patterns.queryWord) || []).length);
   let top = 0;
   for (const hit of hits) top = Math.max(top, hit.score);
   top = top || 1;
@@ -568,6 +568,11 @@ function fused(hits, cosines, question, kind) {
   const all = [];
   for (const [entry, score] of scores) all.push({entry, score});
   return rank(all, question).slice(0, rules.max_ranked);
+}
+
+/* A fused signal's weight for a question of `words` words (signals.fused_weight). */
+function fusedWeight(signal, words) {
+  return signal.whole_at ? signal.weight * Math.min(1, words / signal.whole_at) : signal.weight;
 }
 
 /* The entries (in `kind`) of highest cosine, the first in document order among equals (scoring.nearest). */
