@@ -7,6 +7,8 @@
   `abbreviations.toml` and `judges_words.toml` (people's words for the documents' words, levels);
   `scoring`: how well an entry answers it (the same formula as the worker's); `engine`:
   `search(kb, query)`, the Answer the site's search box gives too; `index`: the only module that
-  imports whoosh.
+  imports whoosh (`hits`: the entries it gives back, plain data); `published` and `ranking`: the same
+  answers from the site's search files, without whoosh (the server, and `rulekb search` through
+  `pipeline.built`).
 (Nothing is imported here, so that `question` costs nothing to import.)
 """
