@@ -344,10 +344,11 @@ function askedWords(query) {
 
 async function understand(query) {
   const typed = fold(shortened(query || ""));
-  const asked = length(query || "");
+  const typedLength = length(query || "");
   query = clean(query);
   const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: [],
-                    incidental: [], asksMeaning: false, shortened: asked > rules.max_query ? asked : 0};
+                    incidental: [], asksMeaning: false,
+                    shortened: typedLength > rules.max_query ? typedLength : 0};
   const number = asNumber(query);
   if (number) {
     question.kind = number.kind;
