@@ -26,7 +26,7 @@ def answered_between_pages(page_seconds: float, pages: int = 8) -> list[int]:
     answered: list[str] = []
 
     class Generation:
-        def answer(self, query, limit, kind):
+        def answer(self, query, limit, kind, language=None):
             clock.now += SEARCH
             answered.append(query)
             return 200, query.encode()
