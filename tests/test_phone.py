@@ -348,3 +348,18 @@ def test_the_penalty_box_stays_inside_the_screen_zoomed_or_with_large_text(brows
     assert outside == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     page.context.close()
+
+
+@pytest.mark.parametrize("path", ["cr/702/#702.19b", "zh/cr/702/#702.19b"])
+def test_a_dark_phone_gets_the_dark_scheme_before_the_deferred_script(browser, site_url, path):
+    # The page's own scheme is set as the header is read, not by assets/rulekb.js (deferred, run once the whole
+    # long page is read): held back here, the page must already be dark, or a real phone paints it light first.
+    page = new_page(browser, color_scheme="dark")
+    try:
+        page.route("**/assets/rulekb.js", lambda route: route.abort())
+        page.goto(site_url + path)
+        assert page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == "slate"
+        shade = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert sum(int(part) for part in re.findall(r"\d+", shade)[:3]) < 3 * 80, shade
+    finally:
+        page.context.close()
