@@ -337,6 +337,17 @@ def test_held_sideways_the_first_screen_shows_a_whole_penalty_row(browser, site_
     page.context.close()
 
 
+def test_each_penalty_rows_fix_opens_from_a_44_px_target_marked_as_folded(page, site_url):
+    page.goto(site_url + "penalties/")
+    sizes = page.locator("tr.rk-path-row summary").evaluate_all(
+        "summaries => summaries.map((s) => [s.textContent, s.getBoundingClientRect().width, s.getBoundingClientRect().height,"
+        " getComputedStyle(s, '::before').content])")
+    assert len(sizes) > 10
+    for text, width, height, mark in sizes:
+        assert width >= 44 and height >= 44, (text, width, height)      # a lone "Fix" was 24 px wide
+        assert mark == '"\u25b8"', (text, mark)                          # folded: the triangle shows
+
+
 @pytest.mark.parametrize("large_text", [False, True])
 def test_the_penalty_box_stays_inside_the_screen_zoomed_or_with_large_text(browser, site_url, large_text):
     page = new_page(browser, large_text=large_text, **({} if large_text else ZOOMED))
