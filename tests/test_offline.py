@@ -136,6 +136,11 @@ def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(p
     status.wait_for(state="visible")
     assert status.inner_text() == "Offline \u00b7 saved copy"
     assert status.bounding_box()["y"] < 60
+    # over the site's name, not under it: what the phone shows at the status's words is the status
+    on_top = status.evaluate("""(mark) => { const box = mark.getBoundingClientRect();
+      return [0.25, 0.5, 0.75].every((x) => mark.contains(document.elementFromPoint(box.left + box.width * x,
+                                                                                   box.top + box.height / 2))); }""")
+    assert on_top, "the header's title paints over the offline status"
     assert phone.errors == [] or all("Failed to load resource" in error or "ERR_INTERNET_DISCONNECTED" in error
                                      for error in phone.errors), phone.errors
 

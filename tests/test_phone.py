@@ -337,6 +337,17 @@ def test_held_sideways_the_first_screen_shows_a_whole_penalty_row(browser, site_
     page.context.close()
 
 
+def test_each_penalty_rows_fix_opens_from_a_44_px_target_marked_as_folded(page, site_url):
+    page.goto(site_url + "penalties/")
+    sizes = page.locator("tr.rk-path-row summary").evaluate_all(
+        "summaries => summaries.map((s) => [s.textContent, s.getBoundingClientRect().width, s.getBoundingClientRect().height,"
+        " getComputedStyle(s, '::before').content])")
+    assert len(sizes) > 10
+    for text, width, height, mark in sizes:
+        assert width >= 44 and height >= 44, (text, width, height)      # a lone "Fix" was 24 px wide
+        assert mark == '"\u25b8"', (text, mark)                          # folded: the triangle shows
+
+
 @pytest.mark.parametrize("large_text", [False, True])
 def test_the_penalty_box_stays_inside_the_screen_zoomed_or_with_large_text(browser, site_url, large_text):
     page = new_page(browser, large_text=large_text, **({} if large_text else ZOOMED))
@@ -348,3 +359,18 @@ def test_the_penalty_box_stays_inside_the_screen_zoomed_or_with_large_text(brows
     assert outside == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     page.context.close()
+
+
+@pytest.mark.parametrize("path", ["cr/702/#702.19b", "zh/cr/702/#702.19b"])
+def test_a_dark_phone_gets_the_dark_scheme_before_the_deferred_script(browser, site_url, path):
+    # The page's own scheme is set as the header is read, not by assets/rulekb.js (deferred, run once the whole
+    # long page is read): held back here, the page must already be dark, or a real phone paints it light first.
+    page = new_page(browser, color_scheme="dark")
+    try:
+        page.route("**/assets/rulekb.js", lambda route: route.abort())
+        page.goto(site_url + path)
+        assert page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == "slate"
+        shade = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert sum(int(part) for part in re.findall(r"\d+", shade)[:3]) < 3 * 80, shade
+    finally:
+        page.context.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -20,7 +21,7 @@ from pipeline.search.engine import search
 from pipeline.search.index import KnowledgeBase
 from pipeline.site.publish import index_folder, published
 
-from conftest import CORPUS, FIXTURES, SEEDS
+from conftest import CORPUS, FIXTURES, ROOT, SEEDS
 
 TRANSLATIONS = FIXTURES / "translations"
 CHINESE = TRANSLATIONS / "cr-2026-01-16.zh.txt"
@@ -192,12 +193,25 @@ def test_a_translated_rule_is_on_its_own_page_beside_its_number(built_site):
 
 def test_the_english_page_links_its_translation(built_site):
     page = (built_site / "cr" / "702" / "index.html").read_text(encoding="utf-8")
-    assert '<link rel="alternate" hreflang="zh" href="../../zh/cr/702/">' in page
+    # no site_url: no hreflang link (a relative one is invalid to search engines and Lighthouse)
+    assert '<link rel="alternate"' not in page
     bar = page[page.index('<p class="rk-languages"'):]
     bar = bar[:bar.index("</p>")]
     assert 'data-rk-language="zh"' in bar and ">简体中文</a>" in bar and "min-height:44px" in bar
     translated = (built_site / "zh" / "cr" / "702" / "index.html").read_text(encoding="utf-8")
-    assert '<link rel="alternate" hreflang="en" href="../../../cr/702/">' in translated
+    assert '<link rel="alternate"' not in translated
+
+
+def test_hreflang_links_are_whole_addresses_when_the_site_has_one():
+    import jinja2
+    theme = ROOT / "pipeline" / "site" / "theme"
+    template = jinja2.Environment(loader=jinja2.FileSystemLoader(theme), autoescape=True).get_template(
+        "partials/languages.html")
+    page = SimpleNamespace(meta={"rulekb_alternates": [("zh", "zh/cr/702/"), ("en", "cr/702/")]})
+    links = template.render(page=page, config={"site_url": "https://rules.example/magic/"})
+    assert '<link rel="alternate" hreflang="zh" href="https://rules.example/magic/zh/cr/702/">' in links
+    assert '<link rel="alternate" hreflang="en" href="https://rules.example/magic/cr/702/">' in links
+    assert "hreflang" not in template.render(page=page, config={"site_url": None})
 
 
 def test_typed_addresses_work_in_the_language(built_site):
@@ -394,7 +408,7 @@ def test_the_translated_glossary_pairs_both_ways_with_the_english(built_site):
     assert "践踏" in entry and '"../../../cr/glossary/#term-trample"' in entry and ">Trample</a>" in entry
     assert '"../702/#702.19"' in entry                       # its rule, in the language
     english = (built_site / "cr" / "glossary" / "index.html").read_text(encoding="utf-8")
-    assert 'hreflang="zh" href="../../zh/cr/glossary/"' in english
+    assert 'href="../../zh/cr/glossary/"' in english                # the language bar's link
 
 
 def test_a_chinese_glossary_term_finds_its_english_entry(built_site):
