@@ -39,6 +39,7 @@ class _Candidate:
     sha256: str
     found: Detected
     encoding: str
+    source: Optional[SourceText] = None     # the text read, when asked to keep it (one file: parsed next)
 
 
 def source_files(directory: Path, problems: Optional[list[Problem]] = None) -> list[Path]:
@@ -202,11 +203,11 @@ def load_document(path: Path | str, use_cache: bool = True) -> tuple[Optional[Do
     problems: list[Problem] = []
     manifest, manifest_problems = load_manifest(path.parent)
     problems.extend(manifest_problems)
-    candidate = _read_and_detect(path, manifest.get(path.name), problems, use_cache)
+    candidate = _read_and_detect(path, manifest.get(path.name), problems, use_cache, keep_source=True)
     if candidate is None:
         return None, problems
     info = assign_ids([_first_info(candidate)], {path.name: candidate.found.id} if candidate.found.id else {})[0]
-    document = _parse_file(path, info, use_cache)
+    document = _parse_file(path, info, use_cache, candidate.source)     # (a PDF's text extracted once, not twice)
     if document is None or not _usable(document, problems):
         return None, problems
     corpus = link_corpus([document], problems)
@@ -323,8 +324,9 @@ def _usable(document: Document | _Outline, problems: list[Problem]) -> bool:
 
 
 def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[Problem],
-                     use_cache: bool) -> Optional[_Candidate]:
-    """What a file is, from its text (cached under its bytes: a warm rebuild decodes nothing)."""
+                     use_cache: bool, keep_source: bool = False) -> Optional[_Candidate]:
+    """What a file is, from its text (cached under its bytes: a warm rebuild decodes nothing); with the text
+    read, if one was and `keep_source` asks for it (a folder's files are not all kept in memory at once)."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -333,6 +335,7 @@ def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[
     sha256 = hashlib.sha256(data).hexdigest()
     key = cache.key("detect", sha256, path.name)
     known = cache.load(key) if use_cache else None
+    source = None
     if known is None:
         try:
             source = read_bytes(data, path.name)
@@ -353,7 +356,7 @@ def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[
                                                      f"({found.language_says}); name it in sources/manifest.toml "
                                                      f"(language = one of {', '.join(kinds.LANGUAGE_BY_ID)})"))
         return None
-    return _Candidate(path, sha256, found, encoding)
+    return _Candidate(path, sha256, found, encoding, source if keep_source else None)
 
 
 def _undetected(found: Detected) -> str:
@@ -457,13 +460,15 @@ def _outline_key(info: DocumentInfo) -> str:
     return cache.key("outline", _parse_key(info)[1])
 
 
-def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[Document]:
-    """Parse a file under `info`, reusing an earlier parse of the same bytes."""
+def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True,
+                source: Optional[SourceText] = None) -> Optional[Document]:
+    """Parse a file under `info` (`source`: its text, if already read), reusing an earlier parse of the same
+    bytes."""
     neutral, key = _parse_key(info)
     document = cache.load(key) if use_cache else None
     if document is None:
         try:
-            source = read_bytes(path.read_bytes(), path.name)
+            source = source if source is not None else read_bytes(path.read_bytes(), path.name)
         except (SourceError, OSError):
             return None
         document = parse_source(source, neutral)

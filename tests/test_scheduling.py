@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from scheduling import FOLDER, costliest_first, recorded
+from scheduling import FOLDER, costliest_first, recorded, with_committed
 
 
 def items(*nodeids: str) -> list:
@@ -61,3 +61,13 @@ def test_a_module_needing_the_shared_site_waits_until_the_work_before_it_covers_
     assert ids(costliest_first(collected, seconds)) == [
         "tests/test_search.py::one", "tests/test_small.py::one", "tests/test_parse.py::one",
         "tests/test_site.py::one", "tests/test_server.py::one", "tests/test_server.py::two"]
+
+
+def test_a_module_never_timed_here_takes_its_committed_cost_shared_among_its_tests():
+    collected = items("tests/test_many.py::a", "tests/test_many.py::b", "tests/test_many.py::c",
+                      "tests/test_one.py::costly", "tests/test_new.py::x")
+    seconds = with_committed(collected, {"tests/test_many.py::a": 2.0}, {"tests/test_many.py": 9.0,
+                                                                       "tests/test_one.py": 80.0})
+    assert seconds == {"tests/test_many.py::a": 2.0, "tests/test_many.py::b": 4.5, "tests/test_many.py::c": 4.5,
+                       "tests/test_one.py::costly": 80.0}
+    assert ids(costliest_first(collected, seconds))[0] == "tests/test_one.py::costly"
