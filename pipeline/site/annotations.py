@@ -52,7 +52,8 @@ def annotation_html(annotation: Annotation, url_for: UrlFor, changes: Optional[s
     changed = ' <span class="rk-annotation-flag">changed since</span>' if annotation.changed_since else ""
     return (f'<aside class="rk-annotation" aria-label="Annotation"><details{" open" if opened else ""}>'
             f'<summary><span class="rk-annotation-label">Annotation</span> '
-            f'<span class="rk-annotation-by">{esc(authors)}{" · " if written else ""}{written}</span>{changed}</summary>'
+            f'<span class="rk-annotation-by">{esc(authors)}{" · " if written else ""}{written}</span>'
+            f'{changed}</summary>'
             f'{"".join(notices)}<div class="rk-annotation-body">{body_html(annotation, url_for)}</div>'
             f'<p class="rk-annotation-about">{edition}</p></details></aside>')
 

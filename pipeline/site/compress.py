@@ -66,8 +66,9 @@ def precompress(site: Path, previous: Optional[Path] = None) -> int:
 
 
 def gzip_form(path: Path) -> int:
-    """Write a text file's gzip form (if smaller), as `precompress` will keep it; its size (any file's). For what measures the
-    gzip bytes of files before the site is published (offline_figures.stamp): each file is then gzipped once."""
+    """Write a text file's gzip form (if smaller), as `precompress` will keep it; its size (any file's). For
+    what measures the gzip bytes of files before the site is published (offline_figures.stamp): each file is
+    then gzipped once."""
     body = path.read_bytes()
     form = compressed(body, ".gz")
     if len(form) < len(body) and path.suffix in TEXT:

@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Optional
 
 from .. import kinds
@@ -54,7 +54,7 @@ def group_of(step: Step, steps: dict[str, Step], kind: str, known: Optional[dict
 _page_level = lru_cache(maxsize=None)(kinds.page_level)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _page_name(number: str, key: str) -> str:
     return slug(number) if number else key.replace("/", "--")
 
@@ -90,7 +90,7 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
                 shard[step.wording] = [wording.title, wording.text, list(wording.examples)] + (
                     [wording.penalty, penalty_class(wording.penalty)] if wording.penalty else [])
             rows.append([step.number, step.level, step.kind, step.key, step.wording, group])
-        for term, wording_id in summary.glossary:
+        for _term, wording_id in summary.glossary:
             wording = summary.wordings[wording_id]
             shards.setdefault("glossary", {})[wording_id] = [wording.title, wording.text, []]
         if current is not None:      # where each rule is in the current edition ("" when it is gone)
@@ -170,7 +170,8 @@ def reader_page(info: DocumentInfo, path: str, data_path: str, groups: dict[str,
             f'<details class="rk-fold" open><summary>Contents</summary><ul class="rk-contents">{contents}{glossary}'
             f'</ul></details><div class="rk-reader-text" aria-live="polite"></div>'
             f'<noscript><p>This edition is drawn from data by JavaScript; its words are in '
-            f'<a href="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">its data file</a>.</p></noscript></div>')
+            f'<a href="{esc(addresses.relative(path, "index.md"))}{esc(data_path)}">its data file</a>.</p>'
+            f'</noscript></div>')
     # the edition first: a narrow header cuts the end of the title off
     status = "upcoming edition" if upcoming else "excerpt" if info.excerpt else "older edition"
     return Page(path, f"{short} {info.edition or info.id} · {status}", body,

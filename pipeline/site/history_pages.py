@@ -157,7 +157,7 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
         out.append(f'<p class="rk-note" id="layout-only">Layout only, not counted as changes ({count}): '
                    f'{", ".join(link(change.new_id) for change in diff.layout_only)}. Their words are the same; only '
                    f'the spacing differs, or a word the source\u2019s text joined or split at a line end.</p>')
-    for anchor, label, ids, tag in (("added", "Added", diff.added, "ins"), ("removed", "Removed", diff.removed, "del")):
+    for anchor, label, ids in (("added", "Added", diff.added), ("removed", "Removed", diff.removed)):
         out.append(f'<h2 id="{anchor}">{label} ({len(ids)})</h2>')
         if ids:
             out.append('<ul class="rk-contents">' + "".join(f"<li>{link(i)}</li>" for i in ids) + "</ul>")
@@ -202,7 +202,8 @@ def changes_index(pairs: list[tuple[DocumentInfo, DocumentInfo, EditionDiff]], a
                   f"{len(diff.moved)} renumbered")
         if diff.layout_only:
             counts += f"; {len(diff.layout_only)} in layout only, not counted"
-        out.append(f'<li><a href="{esc(addresses.relative(path, pair_path(old, new)))}">{esc(pair_title(old, new))}</a> '
+        out.append(f'<li><a href="{esc(addresses.relative(path, pair_path(old, new)))}">'
+                   f'{esc(pair_title(old, new))}</a> '
                    f'<span class="rk-note">{esc(counts)}</span></li>')
     out.append("</ul>")
     return Page(path, "What changed", "".join(out), description="Changes between editions")

@@ -84,7 +84,8 @@ def _png(width: int, height: int, raw: bytes, alpha: bool) -> bytes:
 
 def favicon_ico(png: bytes, size: int) -> bytes:
     """An .ico holding one PNG (what browsers ask for at /favicon.ico when a page names no icon)."""
-    return struct.pack("<HHH", 0, 1, 1) + struct.pack("<BBBBHHII", size % 256, size % 256, 0, 0, 1, 32, len(png), 22) + png
+    entry = struct.pack("<BBBBHHII", size % 256, size % 256, 0, 0, 1, 32, len(png), 22)
+    return struct.pack("<HHH", 0, 1, 1) + entry + png
 
 
 MANIFEST = "manifest.webmanifest"

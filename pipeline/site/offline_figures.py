@@ -4,9 +4,9 @@ rules for offline use (2.4 MB)", "Saved offline (2.4 MB, build of November 25, 2
 The service worker (assets/sw.js) saves the home page and the quick references, every page of each current
 document, the search's files, every other page linked from home with those beneath it ("What changed", the
 older editions' readers), and every file of the site's own those pages load (stylesheets, scripts, icons:
-some pages load a script of their own). It asks for nothing the build did not make. The size is their gzip bytes. All of it is known only once
-the pages and the search files are written, so the build writes it into the built sw.js last, in place of
-its placeholders.
+some pages load a script of their own). It asks for nothing the build did not make. The size is their gzip bytes.
+All of it is known only once the pages and the search files are written, so the build writes it into the
+built sw.js last, in place of its placeholders.
 
 A translation's pages (`zh/…`) and its search files are saved only on a phone whose reader chose that
 language (assets/translations.js remembers the choice): each language's files and their size are listed
@@ -178,7 +178,7 @@ def stamp(site: Path) -> int:
                         "bytes": sum(each(gzip_form, sorted(paths - files), str))}
                  for code, paths in language_files(site).items()}
     text = worker.read_text(encoding="utf-8")
-    listed = lambda paths: ", ".join(json.dumps(path) for path in paths)  # noqa: E731
+    listed = lambda paths: ", ".join(json.dumps(path) for path in paths)
     text = (text.replace(SIZE_MARK, str(size)).replace(DATE_MARK, long_date(build_date().isoformat()))
             .replace(ASSETS_MARK, listed(assets)).replace(QUICK_MARK, listed(quick(site)))
             .replace(LINKED_MARK, listed(linked_pages(site)))

@@ -12,12 +12,21 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .. import kinds
-from ..addresses import (Addresses, anchor_of, document_label, glossary_id, term_anchor)
+from ..addresses import Addresses, anchor_of, document_label, glossary_id, term_anchor
 from ..build_date import long_date
 from ..model import ERROR, SUBHEADING, Corpus, Document, DocumentInfo, GlossaryEntry, Section
-from .render import (backlinks_html, blocks_html, boxed_blocks, esc, examples_html, heading_html, jumps_html,
-                     linked_text,
-                     penalty_path_html, rule_html)
+from .render import (
+    backlinks_html,
+    blocks_html,
+    boxed_blocks,
+    esc,
+    examples_html,
+    heading_html,
+    jumps_html,
+    linked_text,
+    penalty_path_html,
+    rule_html,
+)
 
 # A section page with this many titled rules or more opens with a contents list of them.
 CONTENTS_FROM = 8
@@ -61,7 +70,8 @@ def part_anchors(section: Section) -> dict[int, str]:
     for index, block in enumerate(section.blocks):
         if block.kind != SUBHEADING:
             continue
-        anchor = REMEDY_ANCHOR if REMEDY.search(block.text) else re.sub(r"[^a-z0-9]+", "-", block.text.lower()).strip("-")
+        anchor = (REMEDY_ANCHOR if REMEDY.search(block.text)
+                  else re.sub(r"[^a-z0-9]+", "-", block.text.lower()).strip("-"))
         if anchor and anchor not in anchors.values():
             anchors[index] = anchor
     return anchors
@@ -186,7 +196,8 @@ class DocumentPages:
                 href = self.addresses.href(path, section.id)
                 label = f'<span class="rk-num-inline">{esc(section.number)}</span> {esc(section.title)}'
                 anchor = f' id="{esc(anchor_of(section))}"' if self.addresses.locations[section.id][0] == path else ""
-                inner = items(section.id, depth + 1) if section.level < level else self.titled_rules(section, path, children)
+                inner = (items(section.id, depth + 1) if section.level < level
+                         else self.titled_rules(section, path, children))
                 if folded and depth == 0 and inner:
                     rows.append(f'<li{anchor}><details class="rk-fold rk-chapter"><summary><a href="{esc(href)}">'
                                 f'{label}</a></summary>{inner}</details></li>')
@@ -209,7 +220,7 @@ class DocumentPages:
 
     def section_page(self, document: Document, path: str, sections: list[Section]) -> Page:
         top = sections[0]
-        url_for = lambda target: self.addresses.href(path, target)  # noqa: E731
+        url_for = lambda target: self.addresses.href(path, target)
         out = [banner(document), heading_html(top, 1), self.edition_line(document, path, data_link=False),
                self.upcoming_note(document, path)]
         history = self.histories.pages.get(path)
@@ -296,7 +307,7 @@ class DocumentPages:
     # -- glossary -----------------------------------------------------------------------------
 
     def glossary_page(self, document: Document, path: str) -> Page:
-        url_for = lambda target: self.addresses.href(path, target)  # noqa: E731
+        url_for = lambda target: self.addresses.href(path, target)
         out = ['<h1 id="glossary">Glossary</h1>', self.edition_line(document, path, data_link=False), banner(document),
                self.upcoming_note(document, path)]
         letters = sorted({entry.term[:1].upper() for entry in document.glossary if entry.term[:1].isalpha()})

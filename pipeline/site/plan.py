@@ -17,7 +17,7 @@ from ..addresses import Addresses
 from ..corpus import load_corpus
 from ..diff.history import KindHistory
 from ..export import document_json, dumps
-from ..model import ERROR, Corpus, Document, DocumentInfo
+from ..model import ERROR, Corpus, Document
 from ..parse.remedy import ordinary_fix
 from . import annotations as notes
 from . import editions as older
@@ -73,7 +73,7 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     for edition_id, orphans in notes.orphans_by_edition(corpus).items():   # kept with the edition they explain
         reader = layout.pages.get(f"{edition_id}/index.md")
         if reader is not None:
-            link = lambda section_id, path=reader.path: _href(addresses, corpus, path, section_id)  # noqa: E731
+            link = lambda section_id, path=reader.path: _href(addresses, corpus, path, section_id)
             reader.body += notes.older_edition_notes(orphans, link, link)
 
     pairs = []
@@ -159,7 +159,7 @@ def _notes_under_rules(corpus: Corpus, addresses: Addresses, marks: Histories):
         found = on.get(section.id)
         if not found:
             return ""
-        url_for = lambda target: addresses.href(path, target)  # noqa: E731
+        url_for = lambda target: addresses.href(path, target)
         changes = _changes_of(addresses, marks, path, section.id)
         return "".join(notes.annotation_html(annotation, url_for, changes) for annotation in found)
     return under
@@ -169,7 +169,7 @@ def _annotations_page(corpus: Corpus, addresses: Addresses, marks: Histories):
     wanted = {annotation.target for annotation in corpus.annotations if annotation.target}
     titles = {section.id: section.title for document in corpus.documents for section in document.sections
               if section.id in wanted}
-    link = lambda section_id: _href(addresses, corpus, notes.PAGE, section_id)  # noqa: E731
+    link = lambda section_id: _href(addresses, corpus, notes.PAGE, section_id)
     return notes.annotations_page(corpus, link, link,
                                   lambda annotation: _changes_of(addresses, marks, notes.PAGE, annotation.target),
                                   titles)

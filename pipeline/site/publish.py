@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import errno
@@ -95,7 +96,7 @@ class BuildLock:
     out: Path
     handle: Optional[int] = None
 
-    def __enter__(self) -> "BuildLock":
+    def __enter__(self) -> BuildLock:
         folder = state_folder(self.out)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "lock"
@@ -171,10 +172,8 @@ def _remove_ours(folder: Path) -> None:
     if folder.is_symlink() or not folder.is_dir():
         return
     if not (folder / MARKER).is_file():
-        try:
+        with contextlib.suppress(OSError):
             folder.rmdir()              # only if empty
-        except OSError:
-            pass
         return
     for child in folder.iterdir():
         if child.name == MARKER:
@@ -184,10 +183,8 @@ def _remove_ours(folder: Path) -> None:
         else:
             child.unlink(missing_ok=True)
     (folder / MARKER).unlink(missing_ok=True)
-    try:
+    with contextlib.suppress(OSError):
         folder.rmdir()
-    except OSError:
-        pass
 
 
 def publish(staging: Path, out: Path, generation: str, record: dict) -> None:

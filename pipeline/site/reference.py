@@ -29,7 +29,8 @@ def home_page(corpus: Corpus, addresses: Addresses, older: dict[str, str],
     its editions not in force yet, with the pages of what they change and of their preview."""
     out = ['<h1 id="rulekb">Magic rules</h1>',
            '<p class="rk-lead">The Comprehensive Rules, the Infraction Procedure Guide, the Magic Tournament Rules '
-           'and Judging at Regular REL, cross-linked. Search by rule number (<code>704.5k</code>, <code>ipg 2.1</code>), '
+           'and Judging at Regular REL, cross-linked. Search by rule number (<code>704.5k</code>, '
+           '<code>ipg 2.1</code>), '
            'words or judges\u2019 abbreviations.</p>']
     links = []
     if penalties_document(corpus):
@@ -87,7 +88,8 @@ def penalties_page(ipg: Document, addresses: Addresses, notice: str = "",
     groups: dict[str, list] = {}
     for penalty in ipg.penalties:
         groups.setdefault(penalty.category, []).append(penalty)
-    order = sorted(groups, key=lambda c: next((i for i, name in enumerate(CATEGORY_ORDER) if name.lower() in c.lower()), 9))
+    order = sorted(groups, key=lambda category: next(
+        (i for i, name in enumerate(CATEGORY_ORDER) if name.lower() in category.lower()), 9))
     out = ['<h1 id="penalties">Penalty quick reference</h1>',
            f'<p class="rk-edition">From the Infraction Procedure Guide effective <span class="rk-date">'
            f'{esc(ipg.info.edition or "")}</span>. Each row links to its infraction; its fix and what changes its '
@@ -146,7 +148,7 @@ def _category_rule(ipg: Document, penalties: list, sections: dict[str, Section])
 
 def _general_rules(ipg: Document, path: str, addresses: Addresses) -> str:
     """The general rules that change a penalty, quoted from the IPG's general sections (not categories)."""
-    url_for = lambda target: addresses.href(path, target)  # noqa: E731
+    url_for = lambda target: addresses.href(path, target)
     out = []
     for section in ipg.sections:
         if section.infraction or section.kind in ("appendix", "chapter") or section.level < 2 \
@@ -184,12 +186,13 @@ def has_regular(corpus: Corpus) -> bool:
 def regular_page(jar: Document, addresses: Addresses) -> Page:
     """Judging at Regular REL as a quick reference: each common error and its fix, then the other sections."""
     path = REGULAR
-    url_for = lambda target: addresses.href(path, target)  # noqa: E731
+    url_for = lambda target: addresses.href(path, target)
     out = ['<h1 id="regular">Regular REL quick reference</h1>',
            f'<p class="rk-edition">From Judging at Regular REL effective <span class="rk-date">'
            f'{esc(jar.info.edition or "")}</span>. Most events run at Regular REL: fix the game, educate, move on.</p>']
     issues = [section for section in jar.sections if section.kind == "issue"]
-    out.append('<table class="rk-regular"><thead><tr><th scope="col">Error</th><th scope="col">Fix</th></tr></thead><tbody>')
+    out.append('<table class="rk-regular"><thead><tr><th scope="col">Error</th><th scope="col">Fix</th></tr>'
+               '</thead><tbody>')
     for issue in issues:
         href = addresses.href(path, issue.id)
         name = f'<a href="{esc(href)}">{esc(issue.title)}</a>' if href else esc(issue.title)
@@ -248,7 +251,8 @@ def search_tips_page(corpus: Corpus, addresses: Addresses) -> Page:
         '<h2 id="own-words">In your own words</h2><p>Describe what happened: <code>my opponent showed up after '
         'the round began</code>, <code>someone watching gave him advice</code>, <code>my opponent took back his '
         'attack</code>, <code>he drew an extra card at FNM</code>. An infraction comes with its penalty and the '
-        'first sentence of its remedy, a Regular REL situation with its fix. Where people\u2019s words are not the documents\u2019, the search also looks for the '
+        'first sentence of its remedy, a Regular REL situation with its fix. Where people\u2019s words are not '
+        'the documents\u2019, the search also looks for the '
         'documents\u2019 words below, each resting on the passage quoted.</p>'
         f'<p>Say the level to put its document first:</p><ul class="rk-list">{level_rows}</ul>'
         f'<div class="rk-table"><table class="rk-judges-words"><thead><tr><th scope="col">You say</th>'

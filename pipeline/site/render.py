@@ -91,8 +91,8 @@ def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: Url
         if rows:
             out.append('<div class="rk-table"><table>')
             for index, row in rows:
-                out.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in _cells_html(row, refs_of(refs, index), url_for))
-                           + "</tr>")
+                cells = _cells_html(row, refs_of(refs, index), url_for)
+                out.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
             out.append("</table></div>")
             rows.clear()
 
@@ -113,7 +113,8 @@ def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: Url
                 # an ordered list shows the document's own markers ("A.", "1."), not the browser's
                 out.append(f'<{wanted} class="rk-list{" rk-marked" if wanted == "ol" else ""}">')
                 open_list = wanted
-            marker = f'<span class="rk-marker">{esc(block.marker)}</span> ' if block.kind == NUMBERED and block.marker else ""
+            numbered = block.kind == NUMBERED and block.marker
+            marker = f'<span class="rk-marker">{esc(block.marker)}</span> ' if numbered else ""
             out.append(f"<li>{marker}{body}</li>")
             continue
         close_list()
@@ -121,7 +122,8 @@ def blocks_html(blocks: Sequence[Block], refs: Sequence[Reference], url_for: Url
             level = min(heading_level, 6)
             anchor = (anchors or {}).get(index)
             attribute = f' id="{esc(anchor)}"' if anchor else ""
-            out.append(f'<p class="rk-subheading"{attribute} role="heading" aria-level="{level}"><strong>{body}</strong></p>')
+            out.append(f'<p class="rk-subheading"{attribute} role="heading" aria-level="{level}">'
+                       f'<strong>{body}</strong></p>')
         else:
             out.append(f"<p>{body}</p>")
     close_list()
@@ -139,7 +141,7 @@ def _cells_html(row: Block, refs: list[Reference], url_for: UrlFor) -> list[str]
         offset = at if at >= 0 else -1
         if at >= 0:
             position = at + len(cell)
-        cell_refs = [ref for ref in refs if offset >= 0 and offset <= ref.start < offset + len(cell)] if offset >= 0 else []
+        cell_refs = [ref for ref in refs if offset <= ref.start < offset + len(cell)] if offset >= 0 else []
         found.append(linked_text(cell, cell_refs, url_for, offset if offset >= 0 else 0))
     return found
 

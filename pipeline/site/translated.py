@@ -11,7 +11,6 @@ translations: no I/O, no mkdocs; every piece of source text is escaped here.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -139,7 +138,7 @@ def _older(found: TranslatedPages, translation: Document, english: Document, lan
     path = f"{english.id}/index.md"
     page = folder(language.id, path)
     ours = {section.id: section for section in translation.sections}
-    url_for = lambda target: f"#{target.split(':', 1)[1]}" if target.startswith(f"{english.id}:") else None  # noqa: E731
+    url_for = lambda target: f"#{target.split(':', 1)[1]}" if target.startswith(f"{english.id}:") else None
     body = [_head(translation, language, page, path)]
     for section in english.sections:
         body.append(_rule(section, ours.get(section.id), language, url_for, None, path, english.info, top=False))
@@ -227,7 +226,7 @@ def _rule(section: Section, translated: Optional[Section], language: kinds.Langu
                 f'English.)</span></p><div lang="en">{english}</div></section>')
     title = translated.title if section.title else ""
     paragraphs = _texts(section, translated, language)
-    out = [f'<section class="rk-tr-rule"><div class="rk-tr-pair"><div class="rk-tr-text">']
+    out = ['<section class="rk-tr-rule"><div class="rk-tr-pair"><div class="rk-tr-text">']
     if section.title or top:
         level = 1 if top else 3
         out.append(f'<h{level} id="{anchor}" class="rk-h">{number}'
@@ -348,7 +347,7 @@ def _changes(found: TranslatedPages, addresses: Addresses,
             sections = {section.id: section for document in (old, new) for section in document.sections}
             current = {document.id for document in (old_english, new_english) if document.info.current}
 
-            def href(section_id: str, current=current) -> Optional[str]:
+            def href(section_id: str, current=current, sections=sections) -> Optional[str]:
                 document_id = section_id.split(":", 1)[0]
                 link = addresses.link(section_id) if document_id in current else (
                     f"{document_id}/#{anchor_of(sections[section_id])}" if section_id in sections else None)
@@ -379,5 +378,5 @@ def _home(code: str, pairs: list[tuple[Document, Document]], changes: list[tuple
             f'<div class="admonition warning rk-unofficial" role="note"><p>{esc(language.unofficial)}</p>'
             f'<p lang="en">{esc(kinds.UNOFFICIAL_IN_ENGLISH)}</p></div><ul class="rk-contents">{rows}</ul>'
             + (f'<h2 id="changes" lang="en">What changed</h2><ul class="rk-contents">{changed}</ul>' if changed else "")
-            +             f'<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
+            +             '<p><a href="../" hreflang="en" lang="en" data-rk-language="en">English</a></p>')
     return Page(path, language.name, _wrap(language, body), description=f"{language.english} translations")
