@@ -17,6 +17,17 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 os.environ["SOURCE_DATE_EPOCH"] = "1795608000"
 
 ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+
+def node_or_skip(what: str) -> str:
+    """Node's path, for tests running the site's scripts under it; a skip on a machine without Node, a failure
+    where the run requires it (RULEKB_REQUIRE_BROWSER, as CI sets)."""
+    if NODE is None:
+        if os.environ.get("RULEKB_REQUIRE_BROWSER"):
+            pytest.fail(f"{what} need Node (apt-get install nodejs)", pytrace=False)
+        pytest.skip(f"no node on this machine: {what} are skipped (apt-get install nodejs)")
+    return NODE
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "corpus"
 SEEDS = FIXTURES / "seeds"

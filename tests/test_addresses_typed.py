@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
 import subprocess
 from urllib.parse import urlsplit
 
@@ -25,7 +24,7 @@ from pipeline.site.publish import index_folder, published
 from pipeline.site.shortcuts import NUMBERS, SHORTCUT
 
 from browser import CHROMIUM, FLAGS, PHONE, console_errors, served
-from conftest import ROOT
+from conftest import ROOT, node_or_skip
 from site_tools import serve as serve_static
 
 # address typed -> (page it lands on, anchor)
@@ -44,7 +43,6 @@ NUMBER_FORMS = {
     "cr702.19b": "cr:702.19b", "CR 702.19B": "cr:702.19b", "ipg2.1": "ipg:2.1", "mtr 3,3": "mtr:3.3",
     "rule 704 . 5 k": "cr:704.5k",
 }
-NODE = shutil.which("node") or shutil.which("nodejs")
 
 
 @pytest.fixture(scope="module")
@@ -126,13 +124,10 @@ def test_what_only_looks_like_a_number_is_read_as_words(typed):
 
 @pytest.mark.node
 def test_the_worker_reads_the_same_number_forms(built_site):
-    if NODE is None:
-        if os.environ.get("RULEKB_REQUIRE_BROWSER"):
-            pytest.fail("the worker tests need Node (apt-get install nodejs)", pytrace=False)
-        pytest.skip("no node on this machine (apt-get install nodejs)")
+    node = node_or_skip("the worker tests")
     questions = "".join(json.dumps({"id": i + 1, "query": query, "limit": 5}) + "\n"
                         for i, query in enumerate(NUMBER_FORMS))
-    done = subprocess.run([NODE, str(ROOT / "tests" / "worker_harness.js"),
+    done = subprocess.run([node, str(ROOT / "tests" / "worker_harness.js"),
                            str(ROOT / "pipeline" / "site" / "assets" / "search-worker.js"), str(built_site / "search")],
                           input=questions, capture_output=True, text=True, timeout=120, check=True)
     answers = {message["id"]: message["answer"] for message in map(json.loads, done.stdout.splitlines())}

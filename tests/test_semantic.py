@@ -3,9 +3,7 @@ the same vectors and the same order of entries as Python, on real and made-up qu
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import struct
 import subprocess
 from array import array
@@ -17,9 +15,8 @@ from pipeline.search.index import KnowledgeBase
 from pipeline.search.quality import read_questions
 from pipeline.site.publish import index_folder, published
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, node_or_skip
 
-NODE = shutil.which("node") or shutil.which("nodejs")
 SCRIPT = ROOT / "pipeline" / "site" / "assets" / "semantic.js"
 HARNESS = ROOT / "tests" / "semantic_harness.js"
 COMPARED = 10
@@ -112,14 +109,11 @@ def made_up_questions(table: semantic.Table, count: int = 150) -> list[str]:
 
 @pytest.mark.node
 def test_the_browser_gives_the_same_vectors_and_order_as_python(site_table):
-    if NODE is None:
-        if os.environ.get("RULEKB_REQUIRE_BROWSER"):
-            pytest.fail("the agreement tests need Node (apt-get install nodejs)", pytrace=False)
-        pytest.skip("no node on this machine (apt-get install nodejs)")
+    node = node_or_skip("the agreement tests")
     _, path, table = site_table
     questions = [query for name in ("situations.tsv", "search.tsv") for query, _ in read_questions(FIXTURES / name)]
     questions += made_up_questions(table.table)
-    done = subprocess.run([NODE, str(HARNESS), str(SCRIPT), str(path), str(COMPARED)], input=json.dumps(questions),
+    done = subprocess.run([node, str(HARNESS), str(SCRIPT), str(path), str(COMPARED)], input=json.dumps(questions),
                           capture_output=True, text=True, timeout=300, check=True)
     answers = json.loads(done.stdout)
     assert len(answers) == len(questions)
