@@ -451,5 +451,7 @@ def test_what_is_a_term_counts_its_definition_whole(kb):
 
 
 def test_the_early_stop_bound_comes_from_the_declared_weights():
-    assert largest_factor(level_named=True) == SIGNALS["level"].weight == LEVEL_BOOST
-    assert largest_factor(level_named=False) == 1.0
+    named = SIGNALS["named"].weight * SIGNALS["remedy"].weight      # a named infraction's score, at most
+    assert named > 1.0
+    assert largest_factor(level_named=False) == named
+    assert largest_factor(level_named=True) == SIGNALS["level"].weight * named == LEVEL_BOOST * named

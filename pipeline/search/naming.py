@@ -15,6 +15,9 @@ from .signals import SIGNALS, Fact
 
 OWN_NAME_FIELDS = ("aliases", "former")      # an infraction's names; part names ("Game Loss" in IPG 1.1)
 TITLE_FIELDS = ("title", "exact")            # a section's title, stemmed and as written
+INCIDENTAL_WEIGHT = SIGNALS["incidental"].weight
+COMMON_SHARE = 4      # a word held by a quarter of the entries or more ("player", "card", "rule") says little of
+#                       what went wrong: a name need not hold it ("player drew an extra card": Drawing Extra Cards)
 NAMED_WEIGHT = SIGNALS["named"].weight
 REMEDY_WEIGHT = SIGNALS["remedy"].weight
 
@@ -25,6 +28,15 @@ class Names:
     def __init__(self) -> None:
         self.own: dict[int, int] = {}
         self.titled: dict[int, int] = {}
+        self.required = 0          # the groups a name must hold, as bits (`require`)
+        self.said = 0              # the groups of the words saying what went wrong, common ones too
+
+    def require(self, groups, holding: list[int], total: int) -> None:
+        """The groups a name must hold: those of the words saying what went wrong (not the story's), but for
+        a word held by `holding[n]` of `total` entries, a COMMON_SHARE-th or more."""
+        self.said = sum(1 << n for n, group in enumerate(groups) if max(a.weight for a in group) > INCIDENTAL_WEIGHT)
+        self.required = sum(1 << n for n in range(len(groups))
+                            if self.said >> n & 1 and holding[n] * COMMON_SHARE < total)
 
     def note(self, field: str, positions, bit: int) -> None:
         held = self.own if field in OWN_NAME_FIELDS else self.titled if field in TITLE_FIELDS else None
@@ -32,17 +44,19 @@ class Names:
             for position in positions:
                 held[position] = held.get(position, 0) | bit
 
-    def named(self, position: int, fact: Fact, required: int) -> bool:
-        """Whether the entry's name holds the required groups: an infraction's own names, or its category's (the
-        rest of its title: "USC" names every Unsporting Conduct infraction), not some of each; another entry's
-        title or names."""
+    def named(self, position: int, fact: Fact) -> int:
+        """How wholly the entry's name holds the words said: 2 every one, 1 all but common ones, 0 not. An
+        infraction's name is its own names, or its category's (the rest of its title: "USC" names every
+        Unsporting Conduct infraction) holding every word said ("play/draw rule" does not name Game Play Error —
+        Game Rule Violation); another entry's name is its title and names."""
         own = self.own.get(position, 0)
         titled = self.titled.get(position, 0)
-        if not required:
-            return False
-        if fact.infraction:
-            return own & required == required or titled & ~own & required == required
-        return (own | titled) & required == required
+        if not self.required:
+            return 0
+        if fact.infraction and titled & ~own & self.said == self.said:
+            return 2
+        held = own if fact.infraction else own | titled
+        return 2 if held & self.said == self.said else 1 if held & self.required == self.required else 0
 
 
 def is_infraction(penalty: str) -> bool:
@@ -55,15 +69,12 @@ def prescribes(penalty: str, action: str) -> bool:
     return bool(penalty or action)
 
 
-def required_bits(groups, incidental: float) -> int:
-    """The groups a name must hold, as bits: those of the words saying what went wrong, not the story's."""
-    return sum(1 << n for n, group in enumerate(groups) if max(a.weight for a in group) > incidental)
-
-
-def with_name(score: float, position: int, fact: Fact, names: Names, required: int) -> float:
-    """A score with the named and remedy signals applied (one multiplication each, in this order)."""
-    if names.named(position, fact, required):
+def with_name(score: float, position: int, fact: Fact, names: Names) -> float:
+    """A score with the named signal applied, and the remedy signal where the name holds every word said
+    (one multiplication each, in this order)."""
+    named = names.named(position, fact)
+    if named:
         score = score * NAMED_WEIGHT
-        if fact.remedy:
+        if named == 2 and fact.remedy:
             score = score * REMEDY_WEIGHT
     return score

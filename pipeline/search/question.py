@@ -22,7 +22,7 @@ from typing import Optional, Protocol
 
 from .. import kinds
 from ..distance import near
-from .naming import OWN_NAME_FIELDS, TITLE_FIELDS
+from .naming import COMMON_SHARE, OWN_NAME_FIELDS, TITLE_FIELDS
 from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
@@ -184,6 +184,12 @@ def meanings() -> dict[str, tuple[str, ...]]:
 def levels() -> dict[str, str]:
     """What people call a Rules Enforcement Level ("fnm", "gp") -> the kind answering at it."""
     return {said: entry.prefers for entry in judges_words()[1] for said in entry.said}
+
+
+@lru_cache(maxsize=1)
+def level_words() -> frozenset[str]:
+    """The words of the names of levels ("regular", "rel", "fnm")."""
+    return frozenset(word for said in levels() for word in terms(said))
 
 
 @lru_cache(maxsize=1)
@@ -513,4 +519,5 @@ def browser_rules() -> dict:
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
+        "level_words": sorted(level_words()), "common_share": COMMON_SHARE,
     }

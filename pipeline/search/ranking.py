@@ -27,14 +27,13 @@ from typing import Optional
 from ..kinds import short_name
 from .engine import Answer, Result, answering_words, marked_excerpt, natural_key, snippet_pattern
 from .hits import EXACT_SCORE, SCORE_SCALE
-from .naming import Names, required_bits, with_name
+from .naming import Names, with_name
 from .published import PublishedIndex
 from .question import (
     COVERAGE_POWER,
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
-    INCIDENTAL_WEIGHT,
     MAX_RANKED,
     NAMING_FIELDS,
     STEMMED_FIELDS,
@@ -44,7 +43,16 @@ from .question import (
     shortened_notice,
     understand,
 )
-from .scoring import at_level, fused, glossary_weight, group_weight, question_words, rarity, rounded
+from .scoring import (
+    at_level,
+    fused,
+    glossary_weight,
+    group_weight,
+    level_first,
+    question_words,
+    rarity,
+    rounded,
+)
 from .signals import largest_factor
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
@@ -59,7 +67,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
         return _answer_number(index, found, question, kind, limit)
     meaning = index.semantic() if question.long else None
     # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
-    best = MAX_RANKED if meaning is not None else min(limit, MAX_RANKED)
+    best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
     wanted = kind or question.kind
     ranked = _ranked(index, question, wanted, best)
     if not ranked and question.kind and not kind:
@@ -68,6 +76,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
+    ranked = level_first(ranked, index.facts(), question)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None
@@ -91,7 +100,6 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
     if matched is None:
         return []
     found, bits_of, coverage, named, names = matched
-    required = required_bits([group for group in question.groups if group], INCIDENTAL_WEIGHT)
     facts = index.facts()
     most = largest_factor(bool(question.level))      # the largest factor a score is multiplied by below
     definition = glossary_weight(question)
@@ -110,7 +118,7 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
             score = at_level(score, fact.kind, question.level)
         if fact.variant and position not in named:
             score = score * VARIANT_WEIGHT
-        score = with_name(score, position, fact, names, required)
+        score = with_name(score, position, fact, names)
         inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
@@ -154,8 +162,9 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
         return None
     facts = index.facts()
     patterns = Counter(matched.values())
-    weights = [rarity(len(facts), sum(count for bits, count in patterns.items() if bits & (1 << n)))
-               * group_weight(groups[n]) for n in range(len(groups))]
+    holding = [sum(count for bits, count in patterns.items() if bits & (1 << n)) for n in range(len(groups))]
+    weights = [rarity(len(facts), holding[n]) * group_weight(groups[n]) for n in range(len(groups))]
+    names.require(groups, holding, len(facts))
     found = {position: scores[position] for position in matched if facts[position].kind == kind} if kind else scores
     for stem in question.boosts:
         for name, postings in index.postings(stem):

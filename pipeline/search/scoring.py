@@ -20,22 +20,24 @@ import math
 from typing import TYPE_CHECKING, Optional
 
 from .hits import SCORE_SCALE
-from .naming import Names, required_bits, with_name
+from .naming import Names, with_name
 from .question import (
     COVERAGE_POWER,
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_WEIGHT,
-    INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
     MAX_RANKED,
     NAMING_FIELDS,
     QUERY_WORD,
+    SENTENCE_BREAK,
     STEMMED_FIELDS,
     UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
     level_kinds,
+    level_words,
+    terms,
 )
 from .signals import SIGNALS, fused_weight
 
@@ -55,10 +57,27 @@ def answers(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[
     long question on an index with a semantic table, `fused`."""
     found = ranked(kb, question, kind)[:MAX_RANKED]
     meaning = kb.semantic() if question.long and found else None
-    if meaning is None:
+    if meaning is not None:
+        found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
+                      question_words(question))
+    return level_first(found, kb.facts(), question)
+
+
+def level_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
+    """A call at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
+    answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then
+    the others in their order: what to do at that level, before the game rule that was broken."""
+    if not question.level or tells_story(question):
         return found
-    return fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
-                 question_words(question))
+    lead = next((item for item in found if facts[item[0]].kind == question.level), None)
+    return found if lead is None else [lead] + [item for item in found if item is not lead]
+
+
+def tells_story(question: Question) -> bool:
+    """A question telling a story: several sentences, or a word of a story (a name, a card, a player's label,
+    quoted speech) besides the level's name ("at Regular REL")."""
+    return (len([sentence for sentence in SENTENCE_BREAK.split(question.query) if terms(sentence)]) > 1
+            or any(word not in level_words() for word in question.incidental))
 
 
 def question_words(question: Question) -> int:
@@ -135,8 +154,9 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
     if not matched:
         return []
     facts = kb.facts()
-    weights = [rarity(len(facts), sum(1 for bits in matched.values() if bits & (1 << n))) * group_weight(groups[n])
-               for n in range(len(groups))]
+    holding = [sum(1 for bits in matched.values() if bits & (1 << n)) for n in range(len(groups))]
+    weights = [rarity(len(facts), holding[n]) * group_weight(groups[n]) for n in range(len(groups))]
+    names.require(groups, holding, len(facts))
     found = {position: scores[position] for position in matched if not kind or facts[position].kind == kind}
     for stem in question.boosts:        # an abbreviation's meaning in a title
         for name, postings in kb.postings(stem):
@@ -146,7 +166,6 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
                     if position in found:
                         found[position] = found[position] + (value / SCORE_SCALE) * boost * EXPANSION_BOOST
     everything = sum(weights)
-    required = required_bits(groups, INCIDENTAL_WEIGHT)
     result = []
     for position, score in found.items():
         bits = matched[position]
@@ -158,7 +177,7 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
             score = at_level(score, facts[position].kind, question.level)
         if facts[position].variant and position not in named:
             score = score * VARIANT_WEIGHT
-        score = with_name(score, position, facts[position], names, required)
+        score = with_name(score, position, facts[position], names)
         result.append((position, score))
     return result
 

@@ -480,17 +480,22 @@ function inRuns(entry, name) {
 }
 
 /* A score with the named and remedy signals (naming.with_name): the question's words that say what went wrong
-   all in the entry's name (an infraction's own names, or its category's: the rest of its title; another entry's
-   title and names); then, if it prescribes a penalty or a fix, the remedy's weight. */
-function namedScore(score, entry, ownName, titled, required) {
+   (but common ones) all in the entry's name (an infraction's own names, or its category's: the rest of its title;
+   another entry's title and names); then, if the name holds every word said and the entry prescribes a penalty or
+   a fix, the remedy's weight. */
+function namedScore(score, entry, ownName, titled, required, said) {
   const own = ownName.get(entry) || new Set();
   const title = titled.get(entry) || new Set();
-  const named = !required.length ? false : inRuns(entry, "infractions")
-    ? required.every((g) => own.has(g)) || required.every((g) => title.has(g) && !own.has(g))
-    : required.every((g) => own.has(g) || title.has(g));
+  const infraction = inRuns(entry, "infractions");
+  const holds = (groups) => groups.every((g) => own.has(g) || (!infraction && title.has(g)));
+  let named = 0;                   // 2: every word said in the name; 1: all but common ones (naming.Names.named)
+  if (required.length) {
+    if (infraction && said.every((g) => title.has(g) && !own.has(g))) named = 2;
+    else named = holds(said) ? 2 : holds(required) ? 1 : 0;
+  }
   if (!named) return score;
   score = score * rules.signals.named.weight;
-  if (inRuns(entry, "remedies")) score = score * rules.signals.remedy.weight;
+  if (named === 2 && inRuns(entry, "remedies")) score = score * rules.signals.remedy.weight;
   return score;
 }
 
@@ -535,11 +540,13 @@ async function match(question, kind) {
     }
   }
   if (!matched.size) return [];
-  const weights = groups.map((group, g) => {
-    let holding = 0;
-    for (const held of matched.values()) if (held.has(g)) holding++;
-    return rarity(manifest.entries, holding) * Math.max(...group.map((alternative) => alternative.weight));
+  const holding = groups.map((group, g) => {
+    let count = 0;
+    for (const held of matched.values()) if (held.has(g)) count++;
+    return count;
   });
+  const weights = groups.map((group, g) =>
+    rarity(manifest.entries, holding[g]) * Math.max(...group.map((alternative) => alternative.weight)));
   const inKind = (entry) => !kind || (documentOf(entry) || {}).kind === kind;
   const found = new Map();
   for (const entry of matched.keys()) if (inKind(entry)) found.set(entry, scores.get(entry));
@@ -550,9 +557,12 @@ async function match(question, kind) {
   let everything = 0;
   for (const weight of weights) everything += weight;
   const levelKinds = new Set(Object.values(rules.levels));     // as question.level_kinds
-  const required = [];             // the groups a name must hold: not the story's (naming.required_bits)
+  const required = [];             // the groups a name must hold (naming.Names.require)
+  const said = [];                 // the groups of the words saying what went wrong, common ones too
   groups.forEach((group, g) => {
-    if (Math.max(...group.map((alternative) => alternative.weight)) > rules.incidental_weight) required.push(g);
+    if (Math.max(...group.map((alternative) => alternative.weight)) <= rules.incidental_weight) return;
+    said.push(g);
+    if (holding[g] * rules.common_share < manifest.entries) required.push(g);
   });
   const hits = [];
   for (const [entry, raw] of found) {
@@ -567,7 +577,7 @@ async function match(question, kind) {
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
     else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
-    score = namedScore(score, entry, ownName, titled, required);
+    score = namedScore(score, entry, ownName, titled, required, said);
     hits.push({entry, score});
   }
   return hits;
@@ -602,6 +612,16 @@ function fused(hits, cosines, question, kind) {
   const all = [];
   for (const [entry, score] of scores) all.push({entry, score});
   return rank(all, question).slice(0, rules.max_ranked);
+}
+
+/* A call at a level (a level named, no story told) answered first by the best answer of the document answering
+   at that level, then the others in their order (scoring.level_first). */
+function levelFirst(hits, question) {
+  const sentences = question.query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
+  const story = sentences.length > 1 || question.incidental.some((word) => !rules.level_words.includes(word));
+  if (!question.level || story) return hits;
+  const lead = hits.find((hit) => (documentOf(hit.entry) || {}).kind === question.level);
+  return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
 
 /* A fused signal's weight for a question of `words` words (signals.fused_weight). */
@@ -832,6 +852,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   }
   const semantic = table && hits.length ? await table : null;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
+  hits = levelFirst(hits, question);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
