@@ -22,6 +22,7 @@ from whoosh.scoring import BM25F
 
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
+from .naming import is_infraction, prescribes
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
 from .signals import Fact
 
@@ -282,10 +283,14 @@ class KnowledgeBase:
         return self._postings[term]
 
     def facts(self) -> list[Fact]:
-        """(kind, archived, glossary?, variant rule?) of every entry, by position: what ranking needs of each."""
+        """(kind, archived, glossary?, variant rule?, infraction?, remedy?) of every entry, by position: what
+        ranking needs of each."""
         if self._facts is None:
             self._facts = [Fact(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
-                                is_variant(fields["kind"], fields.get("number") or "")) for fields in self.stored()]
+                                is_variant(fields["kind"], fields.get("number") or ""),
+                                is_infraction(fields.get("penalty", "")),
+                                prescribes(fields.get("penalty", ""), fields.get("action", "")))
+                           for fields in self.stored()]
         return self._facts
 
     def archived_kinds(self) -> frozenset[str]:

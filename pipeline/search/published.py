@@ -125,7 +125,8 @@ class PublishedIndex:
     def hit(self, position: int, score: float) -> Hit:
         number, title, heading, _, _, penalty, text, parent, targets, entry_id, action = self.rows[position]
         document = self._document_of[position]
-        kind, archived, glossary, _ = self._facts[position]
+        fact = self._facts[position]
+        kind, archived, glossary = fact.kind, fact.archived, fact.glossary
         return Hit(id=entry_id, document=document["id"], kind=kind, number=number, title=title,
                    url=self.link(position), order=position, score=score, text=text,
                    headings=heading, penalty=penalty, section_kind="glossary" if glossary else "",
@@ -135,7 +136,7 @@ class PublishedIndex:
     def result(self, position: int, score: float, snippet: str) -> Result:
         """What an answer shows of an entry (engine's Result of its hit), made from its row."""
         number, title, heading, _, _, penalty, _, _, _, entry_id, action = self.rows[position]
-        kind, archived, _, _ = self._facts[position]
+        kind, archived = self._facts[position].kind, self._facts[position].archived
         return Result(entry_id, self._document_of[position]["id"], number, shown_title(title, heading), snippet,
                       self.link(position) or None, score, kind, penalty, not archived, action)
 
@@ -192,6 +193,10 @@ def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]
         for run_start, run_end in document.get("variants") or ():
             facts[run_start:run_end] = [Fact(kind, archived, position in glossary, True)
                                         for position in range(run_start, run_end)]
+        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy")):   # a few sections each
+            for run_start, run_end in document.get(runs) or ():
+                facts[run_start:run_end] = [facts[position]._replace(**{fact: True})
+                                            for position in range(run_start, run_end)]
     return document_of, facts
 
 

@@ -22,6 +22,7 @@ from typing import Optional, Protocol
 
 from .. import kinds
 from ..distance import near
+from .naming import OWN_NAME_FIELDS, TITLE_FIELDS
 from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
@@ -511,4 +512,5 @@ def browser_rules() -> dict:
         "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
+        "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
     }

@@ -27,12 +27,14 @@ from typing import Optional
 from ..kinds import short_name
 from .engine import Answer, Result, answering_words, marked_excerpt, natural_key, snippet_pattern
 from .hits import EXACT_SCORE, SCORE_SCALE
+from .naming import Names, required_bits, with_name
 from .published import PublishedIndex
 from .question import (
     COVERAGE_POWER,
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_TARGETS,
+    INCIDENTAL_WEIGHT,
     MAX_RANKED,
     NAMING_FIELDS,
     STEMMED_FIELDS,
@@ -88,7 +90,8 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
     matched = _matched(index, question, kind)
     if matched is None:
         return []
-    found, bits_of, coverage, named = matched
+    found, bits_of, coverage, named, names = matched
+    required = required_bits([group for group in question.groups if group], INCIDENTAL_WEIGHT)
     facts = index.facts()
     most = largest_factor(bool(question.level))      # the largest factor a score is multiplied by below
     definition = glossary_weight(question)
@@ -107,6 +110,7 @@ def _ranked(index: PublishedIndex, question: Question, kind: Optional[str], best
             score = at_level(score, fact.kind, question.level)
         if fact.variant and position not in named:
             score = score * VARIANT_WEIGHT
+        score = with_name(score, position, fact, names, required)
         inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
@@ -127,11 +131,13 @@ def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
 
 def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
     """(sums of the entries holding a word of the question (in `kind`), the groups each holds as bits, the
-    coverage of each pattern of bits, the entries naming a word), None if no entry holds any."""
+    coverage of each pattern of bits, the entries naming a word, the groups each holds in its name), None if no
+    entry holds any."""
     groups = [group for group in question.groups if group]
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
     named: set[int] = set()
+    names = Names()
     for number, group in enumerate(groups):
         bit = 1 << number
         for alternative in group:
@@ -139,9 +145,11 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
             for name, positions, values in index.scaled_postings(alternative.stem):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
                     _add(positions, values, name, alternative.weight, scores, matched, bit, named)
+                    names.note(name, positions, bit)
             for name, positions, values in [] if phrase else index.scaled_postings(alternative.word):
                 if name == "exact":
                     _add(positions, values, name, alternative.weight, scores, matched, bit, named)
+                    names.note(name, positions, bit)
     if not matched:
         return None
     facts = index.facts()
@@ -161,7 +169,7 @@ def _matched(index: PublishedIndex, question: Question, kind: Optional[str]):
     for bits in patterns:
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
         coverage[bits] = held / everything if everything else 1.0
-    return found, matched, coverage, named
+    return found, matched, coverage, named, names
 
 
 def _add(positions: tuple[int, ...], values: tuple[float, ...], field: str, weight: float, scores: dict,

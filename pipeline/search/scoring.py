@@ -20,11 +20,13 @@ import math
 from typing import TYPE_CHECKING, Optional
 
 from .hits import SCORE_SCALE
+from .naming import Names, required_bits, with_name
 from .question import (
     COVERAGE_POWER,
     EXPANSION_BOOST,
     FIELD_BOOSTS,
     GLOSSARY_WEIGHT,
+    INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
     MAX_RANKED,
     NAMING_FIELDS,
@@ -117,6 +119,7 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
     named: set[int] = set()              # entries holding a word in a title or heading
+    names = Names()                      # the groups each entry holds in its name (naming.py)
     for number, group in enumerate(groups):
         bit = 1 << number
         for alternative in group:
@@ -124,9 +127,11 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
             for name, postings in kb.postings(alternative.stem):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
                     add_postings(postings, name, alternative.weight, scores, matched, bit, named)
+                    names.note(name, (position for position, _ in postings), bit)
             for name, postings in [] if phrase else kb.postings(alternative.word):
                 if name == "exact":
                     add_postings(postings, name, alternative.weight, scores, matched, bit, named)
+                    names.note(name, (position for position, _ in postings), bit)
     if not matched:
         return []
     facts = kb.facts()
@@ -141,6 +146,7 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
                     if position in found:
                         found[position] = found[position] + (value / SCORE_SCALE) * boost * EXPANSION_BOOST
     everything = sum(weights)
+    required = required_bits(groups, INCIDENTAL_WEIGHT)
     result = []
     for position, score in found.items():
         bits = matched[position]
@@ -152,6 +158,7 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
             score = at_level(score, facts[position].kind, question.level)
         if facts[position].variant and position not in named:
             score = score * VARIANT_WEIGHT
+        score = with_name(score, position, facts[position], names, required)
         result.append((position, score))
     return result
 

@@ -35,6 +35,13 @@ SIGNALS = {signal.name: signal for signal in (
     Signal("glossary", 0.5, "score", "a definition (its rules come just before it); whole when the question asks "
                                      "what a term is"),
     Signal("variant", 0.5, "score", "a multiplayer or casual-variant rule, unless the question names its variant"),
+    # A call named: "bribery", "USC", "drew an extra card" (Drawing Extra Cards, Hidden Card Error's former name).
+    # Where the MTR's section and the IPG's infraction are both named ("Bribery", "Bribery and Wagering"), the one
+    # with the penalty answers the call.
+    Signal("named", 2.0, "score", "a section whose name holds every word of the question that says what went wrong "
+                                  "(an infraction's name or former name, else the section's title or part names)"),
+    Signal("remedy", 3.0, "score", "a named section that prescribes a penalty or a fix (an IPG infraction, a JAR "
+                                   "situation): a call named asks what to do"),
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
     Signal("story", 0.35, "words", "a long question's word said only in the sentences telling the story, not in "
                                    "those that ask (with a \"?\", else the last one); fitted on the dev questions"),
@@ -79,6 +86,8 @@ class Fact(NamedTuple):
     archived: bool
     glossary: bool
     variant: bool
+    infraction: bool = False     # an infraction: its name is its own, not its title's category ("Game Play Error —")
+    remedy: bool = False         # prescribes a penalty or a fix: an infraction, a Regular REL situation
 
 
 class Row(NamedTuple):

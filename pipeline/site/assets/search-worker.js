@@ -473,6 +473,27 @@ function isVariant(entry) {
   return Boolean(document && (document.variants || []).some(([start, end]) => entry >= start && entry < end));
 }
 
+/* An entry in one of a document's runs of entries ("variants", "infractions", "remedies"). */
+function inRuns(entry, name) {
+  const document = documentOf(entry);
+  return Boolean(document && (document[name] || []).some(([start, end]) => entry >= start && entry < end));
+}
+
+/* A score with the named and remedy signals (naming.with_name): the question's words that say what went wrong
+   all in the entry's name (an infraction's own names, or its category's: the rest of its title; another entry's
+   title and names); then, if it prescribes a penalty or a fix, the remedy's weight. */
+function namedScore(score, entry, ownName, titled, required) {
+  const own = ownName.get(entry) || new Set();
+  const title = titled.get(entry) || new Set();
+  const named = !required.length ? false : inRuns(entry, "infractions")
+    ? required.every((g) => own.has(g)) || required.every((g) => title.has(g) && !own.has(g))
+    : required.every((g) => own.has(g) || title.has(g));
+  if (!named) return score;
+  score = score * rules.signals.named.weight;
+  if (inRuns(entry, "remedies")) score = score * rules.signals.remedy.weight;
+  return score;
+}
+
 function isGlossary(entry) {
   const document = documentOf(entry);
   return Boolean(document && document.glossary && entry >= document.glossary[0] && entry < document.glossary[1]);
@@ -487,11 +508,18 @@ async function match(question, kind) {
   const scores = new Map();
   const matched = new Map();       // entry -> the groups it holds
   const named = new Set();         // entries holding a word in a title or heading
+  const ownName = new Map();       // entry -> the groups it holds in its own name (naming.Names)
+  const titled = new Map();        // entry -> the groups it holds in its title
   for (let g = 0; g < groups.length; g++) {
     const mark = (entry, field) => {
       const held = matched.get(entry);
       if (held) held.add(g); else matched.set(entry, new Set([g]));
       if (rules.naming_fields.includes(field)) named.add(entry);
+      const inName = rules.own_name_fields.includes(field) ? ownName : rules.title_fields.includes(field) ? titled : null;
+      if (inName) {
+        const groupsHeld = inName.get(entry);
+        if (groupsHeld) groupsHeld.add(g); else inName.set(entry, new Set([g]));
+      }
       return true;
     };
     for (const alternative of groups[g]) {
@@ -522,6 +550,10 @@ async function match(question, kind) {
   let everything = 0;
   for (const weight of weights) everything += weight;
   const levelKinds = new Set(Object.values(rules.levels));     // as question.level_kinds
+  const required = [];             // the groups a name must hold: not the story's (naming.required_bits)
+  groups.forEach((group, g) => {
+    if (Math.max(...group.map((alternative) => alternative.weight)) > rules.incidental_weight) required.push(g);
+  });
   const hits = [];
   for (const [entry, raw] of found) {
     const held = matched.get(entry);
@@ -535,6 +567,7 @@ async function match(question, kind) {
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
     else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
+    score = namedScore(score, entry, ownName, titled, required);
     hits.push({entry, score});
   }
   return hits;
