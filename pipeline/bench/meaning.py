@@ -1,6 +1,7 @@
 """The semantic signal (`search/semantic.py`): what it costs a build, its file, its speed in Python and in
 the browser's script under Node, and what it finds alone and fused with the lexical score; and the weight of a long
-question's story words (the story signal), fitted on the same dev questions."""
+question's story words (the story signal), fitted on the same dev questions; and choosing the document first,
+measured on them (`document_first`, not declared)."""
 from __future__ import annotations
 
 import json
@@ -21,6 +22,7 @@ from ..search.indexing import write_search_index
 from ..search.quality import answer_rank, read_questions
 from ..search.question import QueryError, understand
 from ..search.signals import SIGNALS
+from . import document_first
 from .common import percentile
 
 QUESTION_SETS = ("tests/fixtures/real-questions.tsv", "tests/fixtures/situations.tsv",
@@ -143,6 +145,7 @@ def _fit(kb, names: list[str]) -> None:
     chosen = max(stories, key=lambda weight: (sum(found[0] for found in stories[weight].values()),
                                               sum(found[2] for found in stories[weight].values())))
     print(f"fitted: story weight {chosen:g} (declared in signals.py: {told.weight:g})")
+    document_first.report(kb, sets)
 
 
 def _measured(kb, questions) -> tuple[int, int, float]:
