@@ -37,6 +37,7 @@ line other than the contents list and page numbers.
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Callable, Optional
 
 from .. import kinds
@@ -609,13 +610,18 @@ class _CrParser:
 
     def document(self) -> Document:
         self.end_of_rules(glossary_follows=False)
-        for draft in self.drafts:
-            _take_title(draft)
         # Every rules paragraph and example (with its place in its section), then every definition: the references
         # in them are found at once.
-        paragraphs = [paragraph for draft in self.drafts for paragraph in draft.paragraphs + draft.examples]
-        places = [place for draft in self.drafts for place in range(len(draft.paragraphs) + len(draft.examples))]
-        texts = [join_lines(paragraph) for paragraph in paragraphs] + ["\n".join(term.lines) for term in self.terms]
+        paragraphs: list[_Paragraph] = []
+        places: list[int] = []
+        for draft in self.drafts:
+            if len(draft.paragraphs) == 1:      # (only such a rule can be a title alone)
+                _take_title(draft)
+            own = draft.paragraphs + draft.examples if draft.examples else draft.paragraphs
+            paragraphs += own
+            places += range(len(own))
+        texts = [paragraph[0] if len(paragraph) == 1 else join_lines(paragraph) for paragraph in paragraphs] \
+            + ["\n".join(term.lines) for term in self.terms]
         lines = [paragraph.line for paragraph in paragraphs] + [term.definition_line for term in self.terms]
         refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=places + [0] * len(self.terms))
         sections = self.sections(texts[:len(paragraphs)], refs)
@@ -629,20 +635,30 @@ class _CrParser:
 
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order (`refs` more)."""
-        doc_id = self.info.id
-        ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
+        prefix = f"{self.info.id}:"
+        ids = [prefix + draft.number for draft in self.drafts]
         if len(self.seen) < len(ids):   # a number read twice (reported there): its second copy gets "-2"
             ids = list(map(SectionIds([], self.info.source).unique, ids))
-        blocks = [new_block(PARAGRAPH, text) for text in texts]     # (the examples' are not used)
         sections = []
+        append = sections.append
         position = 0
+        # (Most rules have one paragraph, no example: no slices, no empty tuples and lists made for them.)
         for draft, section_id in zip(self.drafts, ids):
-            examples = position + len(draft.paragraphs)
+            count = len(draft.paragraphs)
+            if count == 1:
+                blocks = (new_block(PARAGRAPH, texts[position]),)
+            else:
+                blocks = tuple([new_block(PARAGRAPH, text) for text in texts[position:position + count]])
+            examples = position + count
             end = examples + len(draft.examples)
-            parent = f"{doc_id}:{draft.parent}" if draft.parent else None
-            sections.append(new_section(section_id, draft.number, draft.title, LEVELS[draft.kind],
-                                        tuple(blocks[position:examples]), tuple(texts[examples:end]), parent,
-                                        tuple(sum(refs[position:end], [])), draft.line, None, draft.kind))
+            if end - position == 1:
+                section_refs = tuple(refs[position])
+            else:
+                section_refs = tuple(chain.from_iterable(refs[position:end]))
+            append(new_section(section_id, draft.number, draft.title, LEVELS[draft.kind], blocks,
+                               tuple(texts[examples:end]) if end > examples else (),
+                               prefix + draft.parent if draft.parent else None, section_refs, draft.line, None,
+                               draft.kind))
             position = end
         return tuple(sections)
 
