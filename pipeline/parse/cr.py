@@ -352,7 +352,9 @@ class _CrParser:
         number, kind, key, text, above = shape
         last_key = self.last_key
         backwards = last_key is not None and key <= last_key
-        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
+        first = text[:1]        # (_starts_rule_text, inline: every heading and rule asks)
+        if backwards or not first or not (first.isupper() or first.isdigit() or first in RULE_TEXT_OPENERS) \
+                or (last_key and key[0] > last_key[0] + 1):
             # Right after a line cut mid-sentence, such a number goes on with that sentence.
             if self.mid_sentence():
                 return False
@@ -360,7 +362,8 @@ class _CrParser:
                 return self.restart_after_contents(shape, line)
             if backwards and kind == "chapter":
                 return False
-        self.check_number(number, kind, key, backwards, line)
+        if backwards or number in self.seen or _first_missing(last_key, kind, key):   # (rarely: a problem to say)
+            self.check_number(number, kind, key, backwards, line)
         parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
         self.current = draft = _Draft(number, kind, parent, line, text)
         self.drafts.append(draft)
