@@ -77,30 +77,33 @@ path, runs = sys.argv[1], int(sys.argv[2])
 info = load_document(path, use_cache=False)[0].info
 
 def best(function):
-    times = []
+    walls, cpus = [], []
     for _ in range(runs):
         gc.collect()
-        started = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         result = function()
-        times.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu)
+        walls.append(time.perf_counter() - wall)
         del result
-    return min(times) * 1000
+    return min(walls) * 1000, min(cpus) * 1000
 
 source = read_source(path)
 source.stream
-print(best(lambda: link_corpus([parse(source, info)])), best(lambda: link_corpus([parse(read_source(path), info)])))
+print(*best(lambda: link_corpus([parse(source, info)])), *best(lambda: link_corpus([parse(read_source(path), info)])))
 """
 
 
 def against(path: Path, checkout: Path, rounds: int) -> None:
     """Parse + link and read + parse + link of one file by this checkout and by `checkout`, each round one
-    fresh process of each, one after the other (the medians of the rounds' best-of-5)."""
+    fresh process of each, one after the other (the medians of the rounds' best-of-5), in wall-clock time and
+    in the process's CPU time: on a machine whose cores other work shares, the wall clock also counts the
+    waiting for a core (ten times the CPU time at a load of 14 on two cores), the CPU time far less of it."""
     import os
     import statistics
     import subprocess
     import sys
     here = Path(__file__).resolve().parents[2]
-    figures: dict[str, list[tuple[float, float]]] = {"this": [], "against": []}
+    figures: dict[str, list[list[float]]] = {"this": [], "against": []}
     for _ in range(rounds):
         for name, root in (("this", here), ("against", checkout.resolve())):
             env = dict(os.environ, PYTHONPATH=str(root))
@@ -109,12 +112,14 @@ def against(path: Path, checkout: Path, rounds: int) -> None:
                                     capture_output=True, text=True, cwd=root)
             if result.returncode != 0:
                 raise SystemExit(f"bench: timing {root} failed: {result.stderr[-800:]}")
-            parse_link, whole = map(float, result.stdout.split()[-2:])
-            figures[name].append((parse_link, whole))
+            figures[name].append([float(figure) for figure in result.stdout.split()[-4:]])
     print(f"{path.name}: this checkout against {checkout} ({rounds} rounds, alternating, each a fresh process, "
           f"best of 5)")
-    print(f"{'':<24} {'this ms':>8} {'against ms':>11} {'ratio':>6}")
-    for index, label in ((0, "parse + link"), (1, "read + parse + link")):
+    print(f"{'':<30} {'this ms':>8} {'against ms':>11} {'ratio':>6} {'ratio by round':>15}")
+    for index, label in ((0, "parse + link (wall clock)"), (1, "parse + link (CPU)"),
+                         (2, "read + parse + link (wall clock)"), (3, "read + parse + link (CPU)")):
         ours = statistics.median(figure[index] for figure in figures["this"])
         theirs = statistics.median(figure[index] for figure in figures["against"])
-        print(f"{label:<24} {ours:>8.1f} {theirs:>11.1f} {ours / theirs:>6.2f}")
+        ratios = sorted(this[index] / other[index] for this, other in zip(figures["this"], figures["against"]))
+        print(f"{label:<30} {ours:>8.1f} {theirs:>11.1f} {ours / theirs:>6.2f} "
+              f"{f'{ratios[0]:.2f}-{ratios[-1]:.2f}':>15}")

@@ -37,6 +37,7 @@ line other than the contents list and page numbers.
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Callable, Optional
 
 from .. import kinds
@@ -351,7 +352,9 @@ class _CrParser:
         number, kind, key, text, above = shape
         last_key = self.last_key
         backwards = last_key is not None and key <= last_key
-        if backwards or not text or not _starts_rule_text(text) or (last_key and key[0] > last_key[0] + 1):
+        first = text[:1]        # (_starts_rule_text, inline: every heading and rule asks)
+        if backwards or not first or not (first.isupper() or first.isdigit() or first in RULE_TEXT_OPENERS) \
+                or (last_key and key[0] > last_key[0] + 1):
             # Right after a line cut mid-sentence, such a number goes on with that sentence.
             if self.mid_sentence():
                 return False
@@ -359,7 +362,8 @@ class _CrParser:
                 return self.restart_after_contents(shape, line)
             if backwards and kind == "chapter":
                 return False
-        self.check_number(number, kind, key, backwards, line)
+        if backwards or number in self.seen or _first_missing(last_key, kind, key):   # (rarely: a problem to say)
+            self.check_number(number, kind, key, backwards, line)
         parent = above if above is None or above in self.seen else self.nearest_parent(number, above, line)
         self.current = draft = _Draft(number, kind, parent, line, text)
         self.drafts.append(draft)
@@ -609,13 +613,18 @@ class _CrParser:
 
     def document(self) -> Document:
         self.end_of_rules(glossary_follows=False)
-        for draft in self.drafts:
-            _take_title(draft)
         # Every rules paragraph and example (with its place in its section), then every definition: the references
         # in them are found at once.
-        paragraphs = [paragraph for draft in self.drafts for paragraph in draft.paragraphs + draft.examples]
-        places = [place for draft in self.drafts for place in range(len(draft.paragraphs) + len(draft.examples))]
-        texts = [join_lines(paragraph) for paragraph in paragraphs] + ["\n".join(term.lines) for term in self.terms]
+        paragraphs: list[_Paragraph] = []
+        places: list[int] = []
+        for draft in self.drafts:
+            if len(draft.paragraphs) == 1:      # (only such a rule can be a title alone)
+                _take_title(draft)
+            own = draft.paragraphs + draft.examples if draft.examples else draft.paragraphs
+            paragraphs += own
+            places += range(len(own))
+        texts = [paragraph[0] if len(paragraph) == 1 else join_lines(paragraph) for paragraph in paragraphs] \
+            + ["\n".join(term.lines) for term in self.terms]
         lines = [paragraph.line for paragraph in paragraphs] + [term.definition_line for term in self.terms]
         refs = find_references_in_texts(texts, lines, bare_cr_numbers=True, blocks=places + [0] * len(self.terms))
         sections = self.sections(texts[:len(paragraphs)], refs)
@@ -629,20 +638,30 @@ class _CrParser:
 
     def sections(self, texts: list[str], refs: list[list[Reference]]) -> tuple[Section, ...]:
         """The drafts as Sections; `texts` and `refs` hold their paragraphs, then examples, in order (`refs` more)."""
-        doc_id = self.info.id
-        ids = [f"{doc_id}:{draft.number}" for draft in self.drafts]
+        prefix = f"{self.info.id}:"
+        ids = [prefix + draft.number for draft in self.drafts]
         if len(self.seen) < len(ids):   # a number read twice (reported there): its second copy gets "-2"
             ids = list(map(SectionIds([], self.info.source).unique, ids))
-        blocks = [new_block(PARAGRAPH, text) for text in texts]     # (the examples' are not used)
         sections = []
+        append = sections.append
         position = 0
+        # (Most rules have one paragraph, no example: no slices, no empty tuples and lists made for them.)
         for draft, section_id in zip(self.drafts, ids):
-            examples = position + len(draft.paragraphs)
+            count = len(draft.paragraphs)
+            if count == 1:
+                blocks = (new_block(PARAGRAPH, texts[position]),)
+            else:
+                blocks = tuple([new_block(PARAGRAPH, text) for text in texts[position:position + count]])
+            examples = position + count
             end = examples + len(draft.examples)
-            parent = f"{doc_id}:{draft.parent}" if draft.parent else None
-            sections.append(new_section(section_id, draft.number, draft.title, LEVELS[draft.kind],
-                                        tuple(blocks[position:examples]), tuple(texts[examples:end]), parent,
-                                        tuple(sum(refs[position:end], [])), draft.line, None, draft.kind))
+            if end - position == 1:
+                section_refs = tuple(refs[position])
+            else:
+                section_refs = tuple(chain.from_iterable(refs[position:end]))
+            append(new_section(section_id, draft.number, draft.title, LEVELS[draft.kind], blocks,
+                               tuple(texts[examples:end]) if end > examples else (),
+                               prefix + draft.parent if draft.parent else None, section_refs, draft.line, None,
+                               draft.kind))
             position = end
         return tuple(sections)
 

@@ -21,6 +21,7 @@ from .source import Line, Link, SourceError, SourceText
 from .wrapping import unwrapped, wrap_width
 
 ZIP_MAGIC = b"PK\x03\x04"    # a .docx is a zip archive
+UTF8_LABELS = ("utf-8", "utf-8-sig")
 
 __all__ = ["read_source", "read_bytes", "SourceText", "SourceError", "Line", "Link"]
 
@@ -51,7 +52,8 @@ def read_bytes(data: bytes, name: str) -> SourceText:
         lines, encoding, problems = read_rtf(data, name)
         return _finished(SourceText(name, tuple(lines), encoding, "rtf", digest, tuple(problems)))
     decoded = decode(data, name)
-    text, control_problems = remove_controls(decoded.text, name)
+    # (a file decoded as UTF-8 is its text's UTF-8 bytes: its controls are looked for there, as they are)
+    text, control_problems = remove_controls(decoded.text, name, data if decoded.encoding in UTF8_LABELS else None)
     problems = decoded.problems + control_problems
     if looks_like_html(text):
         from .html import html_to_lines  # only the HTML reader imports BeautifulSoup

@@ -130,6 +130,9 @@ def _typed(lines: Sequence[Line], rejoined: bool):
     append = stream.append
     for line in lines:
         raw = line.text
+        if not raw:         # (nearly half the lines of a plain text)
+            append(Blank("", line.number, line.page))
+            continue
         if SOFT_HYPHEN in raw:
             raw = raw.replace(SOFT_HYPHEN, "")      # where a word may break: invisible, never part of the word
         text = raw.strip()

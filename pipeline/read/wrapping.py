@@ -30,9 +30,20 @@ BLOCK_START = re.compile(r"[#|>•]|[-*+]\s|\d+(?:\.\d+)*[a-z]?[.)]?(?:\s|$)")
 
 def wrap_width(lines: Sequence[Line]) -> Optional[int]:
     """The width the text was wrapped at, or None when it was not wrapped at a fixed width."""
-    texts = [line.text for line in lines if line.text.strip() and not line.hint and not line.text.startswith("#")
-             and "\t" not in line.text]
-    if _too_many_longer(texts):
+    texts = []
+    longer = 0          # lines longer than LONGEST_WRAP without a long word
+    # (A file of a paragraph a line shows it in its first lines: enough of them longer than LONGEST_WRAP for what
+    # every line of the file would need end the search; how many it takes only grows with the lines counted.)
+    enough = _longer_needed(len(lines))
+    for line in lines:
+        text = line.text
+        if text and not line.hint and text[0] != "#" and "\t" not in text and text.strip():
+            texts.append(text)
+            if len(text) > LONGEST_WRAP and not LONG_WORD.search(text):
+                longer += 1
+                if longer >= enough:
+                    return None
+    if longer >= _longer_needed(len(texts)):   # the wrap width's percentile is past LONGEST_WRAP for certain
         return None
     lengths = sorted(len(text) for text in texts if not LONG_WORD.search(text))
     if len(lengths) < LEAST_LINES:
@@ -44,18 +55,10 @@ def wrap_width(lines: Sequence[Line]) -> Optional[int]:
     return width if full >= FULL_SHARE * len(lengths) else None
 
 
-def _too_many_longer(texts: list[str]) -> bool:
-    """Whether the wrap width's percentile is past LONGEST_WRAP for certain (a file of a paragraph a line): enough
-    lines longer than that without a long word, found without searching every line for one (that search was a
-    third of reading the CR). How many it takes is counted on every line: leaving out those with a long word
-    can only lower it."""
-    needed = max(1, len(texts) - int(len(texts) * (1 - OVER_SHARE)))
-    for text in texts:
-        if len(text) > LONGEST_WRAP and not LONG_WORD.search(text):
-            needed -= 1
-            if not needed:
-                return True
-    return False
+def _longer_needed(count: int) -> int:
+    """How many of `count` lines longer than LONGEST_WRAP (without a long word) put the wrap width's percentile past
+    it for certain (leaving out the lines with a long word can only lower it)."""
+    return max(1, count - int(count * (1 - OVER_SHARE)))
 
 
 def unwrapped(lines: Sequence[Line], width: int, hard_breaks: frozenset[int] = frozenset(),
