@@ -11,6 +11,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+from pipeline.site import reader_rows
+
 
 class _Collector(HTMLParser):
     def __init__(self):
@@ -56,7 +58,7 @@ def anchors_of(site: Path, page: Path) -> frozenset:
     if parsed.edition_data:
         data_file = page_file(site, urlsplit(urljoin("/" + page.relative_to(site).as_posix(), parsed.edition_data)).path)
         data = json.loads(data_file.read_text(encoding="utf-8"))
-        for number, _, _, key, _, group, *_ in data["sections"]:
+        for number, _, _, key, _, group, *_ in reader_rows.rows(data):
             found.update({number, key.replace("/", "--"), group})
         if data["glossary"]:
             found.add("glossary")

@@ -19,6 +19,7 @@ from pipeline.build_date import build_date, in_force, long_date
 from pipeline.cli import main
 from pipeline.corpus import load_corpus
 from pipeline.model import WARNING
+from pipeline.site import reader_rows
 
 from conftest import CORPUS, ROOT
 
@@ -185,7 +186,7 @@ def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(sources, t
     assert "older edition" in page(site, "ipg-2024-09-23/index.html")
     assert '"ipg-2024-09-23"' in page(site, "404.html")      # its old address (ipg-2024-09-23/2.1/) forwards
     older = json.loads(page(site, "data/editions/ipg/ipg-2024-09-23.json"))
-    row = next(row for row in older["sections"] if row[0] == "2.1")
+    row = next(row for row in reader_rows.rows(older) if row[0] == "2.1")
     assert row[6] == "../ipg/2.1/#2.1" and row[7] == "2.1"             # the same rule, current edition
     searched = "".join(path.read_text(encoding="utf-8") for path in (site / "search").glob("*.json"))
     assert NEW_WORD in searched
@@ -193,7 +194,7 @@ def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(sources, t
 
 def test_an_older_editions_rows_point_to_the_same_rule_renumbered_or_say_it_is_gone(built_site):
     older = json.loads((built_site / "data/editions/cr/cr-2025-11-14.json").read_text(encoding="utf-8"))
-    rows = {row[0]: row for row in older["sections"]}
+    rows = {row[0]: row for row in reader_rows.rows(older)}
     assert rows["702.19b"][6].endswith("cr/702/#702.19b") and rows["702.19b"][7] == "702.19b"
-    assert all(len(row) == 8 for row in older["sections"])
+    assert all(len(row) == 8 for row in rows.values())
     assert re.search(r'class="rk-older-bar"', (built_site / "cr-2025-11-14/index.html").read_text(encoding="utf-8"))

@@ -17,6 +17,7 @@ from pipeline.corpus import load_document
 from pipeline.diff import compare
 from pipeline.diff.history import EditionSummary
 from pipeline.diff.layout import layout_key, layout_only
+from pipeline.site import reader_rows
 from pipeline.site.editions import older_editions
 from pipeline.site.history_pages import diff_html
 from pipeline.site.render import penalty_class
@@ -80,7 +81,7 @@ def test_an_older_ipg_gives_every_infraction_its_penalty_and_says_each_example_o
     edition = json.loads(plan.files[f"data/editions/ipg/{document.info.id}.json"])
     shards = {group: json.loads(plan.files[f"data/editions/ipg/{file}"]) for group, file in edition["shards"].items()}
     shown = {}
-    for number, _level, _kind, _key, wording, group in edition["sections"]:
+    for number, _level, _kind, _key, wording, group in reader_rows.rows(edition):
         title, text, examples, *penalty = shards[group][wording]
         said = [paragraph for paragraph in text.split("\n\n") if len(paragraph) > 30] + examples
         assert not [p for p, count in Counter(said).items() if count > 1], (name, number)

@@ -176,6 +176,24 @@ def test_typed_addresses_open_from_the_saved_copy_with_the_network_stalled(phone
         stop()
 
 
+def test_an_older_editions_old_addresses_open_its_reader_from_the_saved_copy(phone, site_copy):
+    url, stop = served(site_copy)
+    try:
+        phone.goto(url)
+        phone.wait_for_function(SAVED, timeout=60000)
+        stall(phone.context)
+        # the address a page of the CR of 2025-11-14 had when it was current, with and without the rule asked for
+        for address, anchor in [("cr-2025-11-14/702/#702.19b", "702.19b"), ("cr-2025-11-14/704/", "704")]:
+            phone.goto(url + address, wait_until="commit", timeout=5000)
+            phone.wait_for_url(lambda now: now.split("#")[0] == url + "cr-2025-11-14/", wait_until="commit",
+                               timeout=5000)
+            assert phone.evaluate("() => decodeURIComponent(location.hash)") == "#" + anchor
+            phone.locator(".rk-reader").wait_for(timeout=5000)          # the reader, its contents saved
+            assert "Comprehensive Rules" in phone.locator("h1").first.inner_text()
+    finally:
+        stop()
+
+
 def test_the_saved_mark_is_lasting_and_moves_nothing(phone, site_copy):
     url, stop = served(site_copy)
     try:

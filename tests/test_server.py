@@ -1,6 +1,6 @@
 """`rulekb serve` (Starlette on uvicorn): bad or slow requests get 400/404/405/408/414/431 with a reason,
-never a dropped connection; security headers on every answer; the build's brotli or gzip form only when
-accepted; HEAD wherever GET works; a rebuild is followed without a restart; /api/search and /api/sections
+never a dropped connection; security headers on every answer; the build's gzip form, or a brotli form made
+once, only when accepted; HEAD wherever GET works; a rebuild is followed without a restart; /api/search and /api/sections
 answer from what the build published (its search files and data files: sources/ may be gone), the same as
 `rulekb search` and `rulekb show`; one server process per core, replaced when killed, ended with it.
 """
@@ -189,25 +189,41 @@ def decompressed(body: bytes, encoding) -> bytes:
     return brotli.decompress(body) if encoding == "br" else gzip.decompress(body) if encoding == "gzip" else body
 
 
-def test_the_build_writes_brotli_and_gzip_beside_each_text_file_and_the_server_sends_them(server, site):
+def test_the_build_writes_gzip_beside_each_text_file_and_the_server_sends_it_or_brotli_made_once(server, site):
     texts = [path for path in site.rglob("*") if path.suffix in (".html", ".css", ".js", ".json", ".svg", ".xml")
              and not any(part.startswith(".") for part in path.relative_to(site).parts)]
     assert len(texts) > 50
     for path in texts:
         body = path.read_bytes()
-        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
-            form = path.with_name(path.name + suffix)
-            if len(body) > 1000:        # a form is written when it is smaller, as it always is past a few hundred bytes
-                assert form.is_file(), form
-            if form.is_file():
-                assert decompressed(form.read_bytes(), encoding) == body, form
-                assert len(form.read_bytes()) < len(body) or form.name == "sitemap.xml.gz", form   # mkdocs writes that one
-    assert not list(site.rglob("*.png.gz")) and not list(site.rglob("*.gz.gz")) and not list(site.rglob("*.br.br"))
+        form = path.with_name(path.name + ".gz")
+        if len(body) > 1000:        # a form is written when it is smaller, as it always is past a few hundred bytes
+            assert form.is_file(), form
+        if form.is_file():
+            assert gzip.decompress(form.read_bytes()) == body, form
+            assert len(form.read_bytes()) < len(body) or form.name == "sitemap.xml.gz", form   # mkdocs writes that one
+    assert not list(site.rglob("*.br"))         # one form on disk: brotli is made by the server when asked
+    assert not list(site.rglob("*.png.gz")) and not list(site.rglob("*.gz.gz"))
     for path in ("/", "/cr/", "/assets/rulekb.css", "/data/index.json"):
         file = site / path.strip("/") / "index.html" if path.endswith("/") else site / path.strip("/")
-        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
-            _, headers, body = ask(server, path, headers={"Accept-Encoding": encoding})
-            assert headers["content-encoding"] == encoding and body == file.with_name(file.name + suffix).read_bytes()
+        _, headers, body = ask(server, path, headers={"Accept-Encoding": "gzip"})
+        assert headers["content-encoding"] == "gzip" and body == file.with_name(file.name + ".gz").read_bytes()
+        answers = [ask(server, path, headers={"Accept-Encoding": "br"}) for _ in range(2)]
+        assert all(headers["content-encoding"] == "br" for _, headers, _ in answers)
+        assert decompressed(answers[0][2], "br") == file.read_bytes() and answers[0][2] == answers[1][2]
+        assert len(answers[0][2]) < len(file.read_bytes())
+
+
+def test_a_file_without_a_form_on_disk_is_compressed_by_the_server_once_or_sent_as_it_is(tmp_path):
+    from pipeline.serve.files import load_file
+    page = tmp_path / "page.html"
+    page.write_text("<p>" + "the same words again " * 200 + "</p>", encoding="utf-8")
+    found = load_file(page)
+    assert found.encoding_for("gzip") == "gzip" and gzip.decompress(found.form("gzip")) == page.read_bytes()
+    assert found.form("gzip") is found.form("gzip")          # made once, kept with the file
+    tiny = tmp_path / "tiny.json"
+    tiny.write_text("{}", encoding="utf-8")
+    small = load_file(tiny)
+    assert small.encoding_for("br, gzip") == "identity" and small.form("identity") == b"{}"   # no form is smaller
 
 
 @pytest.mark.slow
@@ -215,12 +231,12 @@ def test_a_rebuild_compresses_only_what_changed_and_linked_pages_share_their_for
     from pipeline import api
     out = tmp_path / "site"
     api.build(small_sources(tmp_path / "sources"), out)
-    before = {path.relative_to(out): path.stat().st_ino for path in out.rglob("*.br")}
+    before = {path.relative_to(out): path.stat().st_ino for path in out.rglob("*.gz")}
     api.build(small_sources(tmp_path / "sources", extra_word="zymurgical"), out)
-    after = {path.relative_to(out): path.stat().st_ino for path in out.rglob("*.br")}
+    after = {path.relative_to(out): path.stat().st_ino for path in out.rglob("*.gz")}
     kept = [path for path in after if before.get(path) == after[path]]
-    assert Path("assets/rulekb.css.br") in kept and Path("data/floor.json.br") not in kept
-    assert b"zymurgical" in decompressed((out / "data/floor.json.br").read_bytes(), "br")
+    assert Path("assets/rulekb.css.gz") in kept and Path("data/floor.json.gz") not in kept   # the first one saved offline
+    assert b"zymurgical" in gzip.decompress((out / "data/floor.json.gz").read_bytes())
     assert len(kept) > len(after) / 2
     pages = {}
     for page in built_site.rglob("index.html"):          # the typed numbers' addresses are hard links of one page
@@ -228,7 +244,7 @@ def test_a_rebuild_compresses_only_what_changed_and_linked_pages_share_their_for
     linked = [group for group in pages.values() if len(group) > 1]
     assert linked
     for group in linked[:20]:
-        assert len({page.with_name("index.html.br").stat().st_ino for page in group}) == 1, group
+        assert len({page.with_name("index.html.gz").stat().st_ino for page in group}) == 1, group
 
 
 @pytest.mark.parametrize("path", ["/", "/cr", "/api/search?q=match", "/api/search?q=", "/api/sections/floor:111",

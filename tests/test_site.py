@@ -12,6 +12,7 @@ import pytest
 
 from pipeline import api, load_corpus
 from pipeline.addresses import address_corpus
+from pipeline.site import reader_rows
 from pipeline.site.build import build_site
 from pipeline.site.errors import BuildFailed
 
@@ -99,10 +100,11 @@ def test_older_editions_are_compact_readers_with_shared_data(built_site, frozen_
         assert not (built_site / info.id / "704" / "index.html").exists() or \
             (built_site / info.id / "704" / "index.html").stat().st_size < 1000     # a forward, not a page
     data = json.loads((built_site / "data" / "editions" / "cr" / "cr-2025-11-14.json").read_text(encoding="utf-8"))
-    assert data["sections"][[r[0] for r in data["sections"]].index("704.5k")][:4] == ["704.5k", 4, "subrule", "704.5k"]
+    rows = reader_rows.rows(data)
+    assert rows[[r[0] for r in rows].index("704.5k")][:4] == ["704.5k", 4, "subrule", "704.5k"]
     shard = next((built_site / "data" / "editions" / "cr").glob("w-704.*.json"))
     words = json.loads(shard.read_text(encoding="utf-8"))
-    wording = data["sections"][[r[0] for r in data["sections"]].index("704.5k")][4]
+    wording = rows[[r[0] for r in rows].index("704.5k")][4]
     assert words[wording][1].startswith("If two or more permanents have the supertype world")
 
 

@@ -116,7 +116,17 @@ class KindHistory:
     def wordings_of(self, key: str) -> list[tuple[Wording, list[int], list[str]]]:
         """The distinct wordings of the newest edition's section `key`, oldest first: (wording, the editions
         that held it, the numbers it had there). A wording that differs from the one before in layout alone
-        (diff.layout) is not another: the newer layout stands for both."""
+        (diff.layout) is not another: the newer layout stands for both. Worked out once per key (a rule's history
+        page, its "changed in" date and its parent's count of changed rules all ask); the lists are not to be
+        changed by the caller."""
+        if not hasattr(self, "_wordings_of"):
+            self._wordings_of: dict[str, list[tuple[Wording, list[int], list[str]]]] = {}
+        known = self._wordings_of.get(key)
+        if known is None:
+            known = self._wordings_of[key] = self._trace_wordings(key)
+        return known
+
+    def _trace_wordings(self, key: str) -> list[tuple[Wording, list[int], list[str]]]:
         found: list[tuple[Wording, list[int], list[str]]] = []
         for index, old_key in self.lineages.get(key, []):
             step = self.step(index, old_key)

@@ -16,6 +16,7 @@ from .. import kinds
 from ..addresses import term_anchor
 from ..model import GlossaryEntry, section_id
 from ..search.question import as_number, fold
+from ..site import reader_rows
 
 
 class PublishedSections:
@@ -100,7 +101,8 @@ class PublishedSections:
     def reader(self, info: dict) -> dict:
         if info["id"] not in self.readers:
             path = self.site / "data" / "editions" / info["kind"] / f"{info['id']}.json"
-            self.readers[info["id"]] = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"))
+            self.readers[info["id"]] = {**data, "sections": reader_rows.rows(data)}
         return self.readers[info["id"]]
 
     def link(self, kind: str, wanted_id: str, number: str) -> Optional[str]:

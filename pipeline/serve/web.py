@@ -79,7 +79,7 @@ async def static(request: Request) -> Response:
     encoding = found.encoding_for(request.headers.get("accept-encoding", ""))
     answer = found.answers.get((encoding, status))
     if answer is None:                       # made once per file, form and status: an answer can be sent again
-        answer = found.answers[encoding, status] = Response(found.forms[encoding], status,
+        answer = found.answers[encoding, status] = Response(found.form(encoding), status,
                                                             found.header_fields(encoding))
     return answer
 

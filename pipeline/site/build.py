@@ -83,7 +83,8 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             publish.checkpoint("rendered")
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
-            offline_figures.stamp(staging / "site")      # what the phone saves, known only now
+            # what the phone saves, known only now
+            offline_figures.stamp(staging / "site", out if (out / publish.MARKER).is_file() else None)
             publish.checkpoint("publishing")
             publish.publish(staging, out, generation,
                             {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None})

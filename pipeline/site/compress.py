@@ -1,11 +1,15 @@
-"""The site's text files precompressed: `x.br` and `x.gz` beside each, as static hosts serve them.
+"""The site's text files precompressed: `x.gz` beside each, as static hosts serve it.
 
 Written into the staged site just before it is published (see publish), so that any host that serves
-precompressed files (nginx's gzip_static and brotli_static, Caddy's `precompressed`, most static hosts)
-and `rulekb serve` send the smaller form without compressing on each request. A form is written only
-when it is smaller than the file. A file the previous site had byte for byte takes its forms from there
-(a rebuild compresses only what changed), and files that are hard links of one another (older editions'
-old addresses) share theirs. The only module that imports brotli.
+precompressed files (nginx's gzip_static, Caddy's `precompressed`, most static hosts) and `rulekb serve`
+send the smaller form without compressing on each request. One form, gzip: every client and host takes it,
+and the offline copy's size is measured in it (offline_figures writes it as it measures). A brotli form
+beside it cost the CR archive's site 15 MB of disk and most of the compression's CPU time (brotli at
+quality 8 is several times slower than gzip) for 12 % fewer bytes on the wire; `rulekb serve` makes the
+brotli form itself when a client asks for it (serve.files). A form is written only when it is smaller
+than the file. A file the previous site had byte for byte takes its form from there (a rebuild
+compresses only what changed), and files that are hard links of one another (typed numbers' addresses)
+share it.
 """
 from __future__ import annotations
 
@@ -17,26 +21,21 @@ import stat
 from pathlib import Path
 from typing import Optional
 
-import brotli
-
 from ..parallel import each
 
 TEXT = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".webmanifest"}
-FORMS = (".br", ".gz")
+FORMS = (".gz",)
 GZIP_LEVEL = 6              # level 9 saves 0.2 % more here, at twice the time
-BROTLI_QUALITY = 8          # 10 and 11 save 10-25 % more, at 15-40 times the time (measured on the site)
 
 
-def compressed(body: bytes, suffix: str) -> bytes:
-    if suffix == ".br":
-        return brotli.compress(body, quality=BROTLI_QUALITY)
+def compressed(body: bytes) -> bytes:
+    """The gzip form of a file's bytes."""
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)      # mtime 0: the same bytes every build
 
 
 def precompress(site: Path, previous: Optional[Path] = None) -> int:
-    """Write the compressed forms of every text file of `site` (taken from `previous`, the site it replaces,
-    where a file is unchanged); the number of files compressed anew (on every core: brotli and gzip were an
-    eighth of the CPU time of a build of the CR archive, all in the build's own process)."""
+    """Write the compressed form of every text file of `site` (taken from `previous`, the site it replaces,
+    where a file is unchanged); the number of files compressed anew (on every core)."""
     # (os.walk and plain strings: the CR archive's site has 50,000 files, most of them hard links, and pathlib's
     # objects for each took longer than the links themselves)
     first_of: dict[tuple[int, int], str] = {}           # a file's inode -> its first path
@@ -65,27 +64,30 @@ def precompress(site: Path, previous: Optional[Path] = None) -> int:
     return len(fresh)
 
 
-def gzip_form(path: Path) -> int:
+def gzip_form(path: Path, site: Optional[Path] = None, previous: Optional[Path] = None) -> int:
     """Write a text file's gzip form (if smaller), as `precompress` will keep it; its size (any file's). For
     what measures the gzip bytes of files before the site is published (offline_figures.stamp): each file is
-    then gzipped once."""
+    then gzipped once. With `previous` (the site it replaces) and `site` (the one `path` is in), an unchanged
+    file's form is taken from there."""
     body = path.read_bytes()
-    form = compressed(body, ".gz")
+    if previous is not None and site is not None and path.suffix in TEXT and \
+            _reuse(previous / path.relative_to(site), body, path):
+        with contextlib.suppress(OSError):
+            return path.with_name(path.name + ".gz").stat().st_size
+    form = compressed(body)
     if len(form) < len(body) and path.suffix in TEXT:
         _write_form(path, ".gz", form, stat.S_IMODE(path.stat().st_mode))
     return len(form)
 
 
 def _write_forms(path: Path) -> None:
-    body = path.read_bytes()
     status = path.stat()
-    mode = stat.S_IMODE(status.st_mode)
-    for suffix in FORMS:
-        if suffix == ".gz" and _written_since(path.with_name(path.name + suffix), status):
-            continue                                # by gzip_form, this build
-        form = compressed(body, suffix)
-        if len(form) < len(body):
-            _write_form(path, suffix, form, mode)
+    if _written_since(path.with_name(path.name + ".gz"), status):
+        return                                      # by gzip_form, this build
+    body = path.read_bytes()
+    form = compressed(body)
+    if len(form) < len(body):
+        _write_form(path, ".gz", form, stat.S_IMODE(status.st_mode))
 
 
 def _write_form(path: Path, suffix: str, form: bytes, mode: int) -> None:

@@ -2,9 +2,9 @@
 
 Every wording of every rule is written once, whichever editions held it (`data/editions/<kind>/
 w-<page>.<hash>.json`, one file per page of the document: 702, 2.1 ...); each edition is a list
-of its sections and the ids of their wordings (`data/editions/<kind>/<edition id>.json`). The
-reader page of an edition (`<edition id>/`) shows its contents and, for the part asked for in the
-address (`#702.19b`), its rules, an infraction with its penalty (site/assets/edition.js). The
+of its sections and the ids of their wordings (`data/editions/<kind>/<edition id>.json`, its rows
+compact: `reader_rows`). The reader page of an edition (`<edition id>/`) shows its contents and, for
+the part asked for in the address (`#702.19b`), its rules, an infraction with its penalty (site/assets/edition.js). The
 addresses an older edition's pages had when it was current (`<edition id>/702/#702.19b`) are forwarded
 there by the site's 404 page (`not_found_script`), so old links keep landing on the old wording: a folder
 for each of them cost a hundred editions 13,000 folders, 55 MB of directory blocks. Pure functions: the
@@ -24,6 +24,7 @@ from ..addresses import Addresses
 from ..build_date import long_date
 from ..diff.history import EditionSummary, Step
 from ..model import DocumentInfo, slug
+from . import reader_rows
 from .pages import Page
 from .render import esc, penalty_class
 
@@ -71,6 +72,10 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
     listings = []
     # (a hundred editions of 3,000 rules each, most wordings and places shared: each is worked out once)
     current_href: dict[tuple[str, str], tuple[str, str]] = {}     # (reader folder depth, key now) -> (href, number)
+    # each wording's name in the files: a short number in the order first met, oldest edition first (a new edition
+    # names only its new wordings), not its 12-letter hash (215,000 rows in a hundred CR editions)
+    named: dict[str, str] = {}
+    name = lambda wording_id: named.get(wording_id) or named.setdefault(wording_id, _base36(len(named)))
     for info, summary in editions:
         steps = {step.key: step for step in summary.steps}
         groups: dict[str, tuple[str, str]] = {}     # page -> its heading: (number, title)
@@ -83,16 +88,17 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
             shard = shards.get(group)
             if shard is None:
                 shard = shards[group] = {}
-            if step.wording not in shard:
+            wording_name = name(step.wording)
+            if wording_name not in shard:
                 # [title, text, examples (those the text does not hold), and an infraction's penalty and its
                 # box's class if it has one]
                 wording = summary.wordings[step.wording]
-                shard[step.wording] = [wording.title, wording.text, list(wording.examples)] + (
+                shard[wording_name] = [wording.title, wording.text, list(wording.examples)] + (
                     [wording.penalty, penalty_class(wording.penalty)] if wording.penalty else [])
-            rows.append([step.number, step.level, step.kind, step.key, step.wording, group])
+            rows.append([step.number, step.level, step.kind, step.key, wording_name, group])
         for _term, wording_id in summary.glossary:
             wording = summary.wordings[wording_id]
-            shards.setdefault("glossary", {})[wording_id] = [wording.title, wording.text, []]
+            shards.setdefault("glossary", {})[name(wording_id)] = [wording.title, wording.text, []]
         if current is not None:      # where each rule is in the current edition ("" when it is gone)
             reader = f"{info.id}/index.md"
             depth = str(reader.count("/"))
@@ -113,16 +119,28 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
         plan.files[names[group]] = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     for info, summary, groups, rows in listings:
         data_path = f"data/editions/{kind}/{info.id}.json"
+        path = f"{info.id}/index.md"
         wanted = set(groups) | ({"glossary"} if summary.glossary else set())
+        section_kinds: list[str] = []
+        here = addresses.relative(path, f"{current.id}/index.md") if current is not None else ""
         plan.files[data_path] = json.dumps({
-            "id": info.id, "title": info.title, "edition": info.edition, "kind": kind, "sections": rows,
-            "glossary": [list(entry) for entry in summary.glossary],
+            "id": info.id, "title": info.title, "edition": info.edition, "kind": kind,
+            "sections": reader_rows.packed(rows, section_kinds, here), "kinds": section_kinds, "current": here,
+            "glossary": [[term, name(wording_id)] for term, wording_id in summary.glossary],
             "shards": {group: names[group].rsplit("/", 1)[1] for group in sorted(wanted)},
         }, ensure_ascii=False, separators=(",", ":"))
-        path = f"{info.id}/index.md"
         plan.pages[path] = reader_page(info, path, data_path, groups, summary, addresses, current,
                                        changes.get(info.id))
     return plan
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not number:
+            return digits
 
 
 def _name(stem: str, data) -> str:

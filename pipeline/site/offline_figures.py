@@ -15,8 +15,10 @@ apart, and the English copy's size does not count them.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
+from typing import Optional
 
 from .. import kinds
 from ..build_date import build_date, long_date
@@ -30,6 +32,7 @@ QUICK_FILES = ("assets/number.html", "assets/typed-numbers.json")
 WORKER = "sw.js"
 QUICK_MARK = "/*__RULEKB_QUICK__*/"
 LINKED_MARK = "/*__RULEKB_LINKED_PAGES__*/"
+READERS_MARK = "/*__RULEKB_READERS__*/"
 SIZE_MARK = "__RULEKB_OFFLINE_BYTES__"
 DATE_MARK = "__RULEKB_BUILT_ON__"
 ASSETS_MARK = "/*__RULEKB_OFFLINE_ASSETS__*/"
@@ -59,7 +62,7 @@ def linked_pages(site: Path) -> list[str]:
     found = set()
     for page in _links(site, home):
         found.add(page)
-        if page:
+        if page and _has_folders(site / page):      # a page beneath is a folder inside (a change's page has none)
             found |= {beneath for beneath in _links(site, site / page / "index.html") if beneath.startswith(page)}
     pages = {page for page in found - {""} - set(QUICK_PAGES) if page.split("/")[0] not in current}
     data = set()
@@ -70,6 +73,18 @@ def linked_pages(site: Path) -> list[str]:
             if target.is_file() and target.is_relative_to(site):
                 data.add(target.relative_to(site).as_posix())
     return sorted(pages | data)
+
+
+def readers(site: Path, linked: list[str]) -> list[str]:
+    """The older editions' readers among the linked pages ("cr-2019-01-25/": a page that draws an edition from
+    its data); the service worker sends their old addresses (cr-2019-01-25/702/) there, as the 404 page does."""
+    return [page for page in linked if page.endswith("/") and page.count("/") == 1
+            and _DATA.search((site / page / "index.html").read_bytes())]
+
+
+def _has_folders(folder: Path) -> bool:
+    with os.scandir(folder) as entries:
+        return any(entry.is_dir(follow_symlinks=False) for entry in entries)
 
 
 def _current_documents(site: Path) -> set[str]:
@@ -94,13 +109,13 @@ def _links(site: Path, html_file: Path) -> set[str]:
     return found
 
 
-def offline_files(site: Path) -> set[Path]:
-    """The site's files a phone saves for offline use (those that exist)."""
+def offline_files(site: Path, linked: Optional[list[str]] = None) -> set[Path]:
+    """The site's files a phone saves for offline use (those that exist); `linked`: its linked_pages, if known."""
     site = site.resolve()
     manifest = json.loads((site / "search" / "manifest.json").read_text(encoding="utf-8"))
     current = [document["id"] for document in manifest["documents"] if not document.get("archived")]
     pages = {page for page in manifest["pages"] if page.split("/")[0] in current}
-    linked = linked_pages(site)
+    linked = linked_pages(site) if linked is None else linked
     pages |= {f"{id}/" for id in current} | set(QUICK_PAGES) | {page for page in linked if page.endswith("/")}
     files = {site / page / "index.html" for page in pages} | {site / name for name in QUICK_FILES}
     files |= {site / name for name in linked if not name.endswith("/")}
@@ -157,31 +172,34 @@ def _read(path: Path) -> str:
 def language_sizes(site: Path) -> dict[str, int]:
     """The gzip bytes a phone saves for each language chosen, besides the English copy."""
     english = offline_files(site) if (site / "search" / "manifest.json").is_file() else set()
-    return {code: sum(len(compressed(path.read_bytes(), ".gz")) for path in files - english)
+    return {code: sum(len(compressed(path.read_bytes())) for path in files - english)
             for code, files in language_files(site).items()}
 
 
-def stamp(site: Path) -> int:
+def stamp(site: Path, previous: Optional[Path] = None) -> int:
     """Write into the built sw.js the files the saved pages load, the offline copy's size and the build's
-    day; the size. A site without a search manifest (no search files) says no size and no files."""
+    day; the size. A site without a search manifest (no search files) says no size and no files. `previous`:
+    the published site this one replaces (its unchanged files' gzip forms are taken, not made again)."""
     worker = site / WORKER
     if not worker.is_file():
         return 0
-    files = offline_files(site) if (site / "search" / "manifest.json").is_file() else set()
+    linked = linked_pages(site)
+    files = offline_files(site, linked) if (site / "search" / "manifest.json").is_file() else set()
     # the gzip forms measured are written as the published site keeps them (compress.precompress), on every core
-    size = sum(each(gzip_form, sorted(files), str))
     site = site.resolve()
+    measure = lambda path: gzip_form(path, site, previous)
+    size = sum(each(measure, sorted(files), str))
     assets = sorted(path.relative_to(site).as_posix() for path in files
                     if path.suffix != ".html" and path.parent != site / "search")
     languages = {code: {"files": sorted(path.relative_to(site).as_posix().removesuffix("index.html")
                                         for path in paths - files),
-                        "bytes": sum(each(gzip_form, sorted(paths - files), str))}
+                        "bytes": sum(each(measure, sorted(paths - files), str))}
                  for code, paths in language_files(site).items()}
     text = worker.read_text(encoding="utf-8")
     listed = lambda paths: ", ".join(json.dumps(path) for path in paths)
     text = (text.replace(SIZE_MARK, str(size)).replace(DATE_MARK, long_date(build_date().isoformat()))
             .replace(ASSETS_MARK, listed(assets)).replace(QUICK_MARK, listed(quick(site)))
-            .replace(LINKED_MARK, listed(linked_pages(site)))
+            .replace(LINKED_MARK, listed(linked)).replace(READERS_MARK, listed(readers(site, linked)))
             .replace(LANGUAGES_MARK, json.dumps(languages, ensure_ascii=False)[1:-1]))
     worker.unlink()                 # a new file, not a write through a link the staging folder may share
     worker.write_text(text, encoding="utf-8")

@@ -114,7 +114,29 @@
     });
   }
 
+  // A row whole from the file's compact one (as pipeline/site/reader_rows.py writes and reads it): the kind by
+  // its place in `kinds`, the key 0 when it is the number, the current number 1 when it is the key, the current
+  // address without the current folder (`current`) and, ending in a bare "#", without the current number (0:
+  // the row's own page there).
+  function whole(data) {
+    if (!data.kinds) return data.sections;
+    return data.sections.map(function (row) {
+      var key = row[3] === 0 ? row[0] : row[3];
+      var found = [row[0], row[1], data.kinds[row[2]], key, row[4], row[5]];
+      if (row.length > 6) {
+        var now = row[7] === 1 ? key : row[7];
+        var href = row[6];
+        if (Array.isArray(href)) href = href[0];
+        else if (href === 0) href = data.current + row[5] + "/#" + now;
+        else if (href) href = data.current + href + (href.slice(-1) === "#" ? now : "");
+        found.push(href, now);
+      }
+      return found;
+    });
+  }
+
   load(source).then(function (data) {
+    data.sections = whole(data);
     edition = data;
     show(location.hash.slice(1));
   }).catch(function () { target.textContent = "This edition could not be loaded (offline?)."; });

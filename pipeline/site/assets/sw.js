@@ -34,6 +34,8 @@ const STATE = new URL("offline-state.json", SCOPE).href;      // what "save" com
 // and every other page linked from home with the pages beneath it ("What changed"): those the build made.
 const QUICK = [/*__RULEKB_QUICK__*/];
 const LINKED = [/*__RULEKB_LINKED_PAGES__*/];
+// The older editions' readers among them ("cr-2019-01-25/"): their old addresses (cr-2019-01-25/702/) land there.
+const READERS = [/*__RULEKB_READERS__*/];
 const LANGUAGES = {/*__RULEKB_LANGUAGES__*/};      // "zh": {files: ["zh/", "zh/cr/702/", …], bytes}
 const CORE = ["./", ...QUICK.filter((page) => page === "penalties/" || page === "search-tips/"),
   "search/manifest.json", "search/worker.js"];
@@ -253,10 +255,29 @@ async function typedAnswer(cache, address) {
   if (path && !path.endsWith("/") && !FILE.test(path) && (await cache.match(url(path + "/"), MATCH))) {
     return Response.redirect(url(path + "/") + address.search, 301);
   }
+  const older = olderAddress(path);
+  if (older && (await cache.match(url(older.reader), MATCH))) return forward(older);
   const code = Object.keys(LANGUAGES).find((language) => path.startsWith(language + "/"));
   const typed = TYPED.exec(decoded(code ? path.slice(code.length + 1) : path));
   if (!typed || !(await typedNumbers(cache)).has(typed[1].toLowerCase())) return undefined;
   return cache.match(url((code ? code + "/" : "") + "assets/number.html"), MATCH);
+}
+
+/* An older edition's old address ("cr-2019-01-25/702/", from when it was current): its reader and the part asked
+   for, as the site's 404 page reads it (site/editions.py, not_found_script). */
+function olderAddress(path) {
+  const parts = path.replace(/index\.html$/, "").split("/").filter(Boolean);
+  if (parts.length !== 2 || !READERS.includes(parts[0] + "/")) return undefined;
+  return { reader: parts[0] + "/", part: decoded(parts[1]) };
+}
+
+/* A page that goes on to the reader at once, at the rule the address named (its own #702.19b, else #702). */
+function forward(older) {
+  const target = JSON.stringify(url(older.reader));
+  const part = JSON.stringify("#" + encodeURIComponent(older.part));
+  return new Response(`<!doctype html><meta charset="utf-8"><title>Older edition</title>` +
+    `<script>location.replace(${target} + (location.hash || ${part}));</script>`,
+    { headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 let numbersSaved = null;         // "cr/702.19b", … : the numbers the forwarding page finds (one build, one list)
