@@ -20,6 +20,7 @@ from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import Term
 from whoosh.scoring import BM25F
 
+from . import in_use
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
@@ -204,7 +205,12 @@ class KnowledgeBase:
 
     def __init__(self, directory: Path | str):
         self.directory = Path(directory)
-        self.ix = whoosh_index.open_dir(str(directory))
+        self._held = in_use.hold(directory)        # not pruned from the cache while it is read
+        try:
+            self.ix = whoosh_index.open_dir(str(directory))
+        except Exception:
+            in_use.release(self._held)
+            raise
         self.searcher = self.ix.searcher(weighting=WEIGHTING)
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
@@ -223,6 +229,8 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self.searcher.close()
+        in_use.release(self._held)
+        self._held = None
 
     def __len__(self) -> int:
         return self.searcher.doc_count()
