@@ -83,6 +83,7 @@ def test_a_build_s_index_is_kept_for_the_terminal_and_answers_as_the_terminal_s_
     assert (kept / PUBLISHED / "manifest.json").is_file()
 
 
+@pytest.mark.slow                 # three builds (small ones): outside the fast lane (make fast)
 def test_builds_of_other_sources_never_prune_an_index_being_read(tmp_path):
     """Each build keeps its index for its sources and prunes the cache's older ones (INDEXES_KEPT), but never one
     a reader holds: two builds of other sources while a KnowledgeBase reads the first's, and it is still there
