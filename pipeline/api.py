@@ -269,8 +269,11 @@ def build(sources: Path | str = "sources", out: Path | str = "site", config: Opt
           use_cache: bool = True, annotations: Optional[Path | str] = None) -> tuple[BuildResult, Corpus]:
     """The site and its search index, published together; SourcesHaveErrors leaves the old site as it is. A
     note in error is left out of the site (the others are published), as `rulekb check` says."""
-    from .search.indexing import write_search_index
+    from .search.indexing import folder_for_sources, keep_built, write_search_index
     from .site.build import build_site
+    from .site.publish import index_folder
+    # the key of the sources as this build reads them: the next `rulekb search` of them answers from its index
+    kept_as = folder_for_sources(sources, notes=notes_folder(sources, annotations)) if Path(sources).is_dir() else None
     corpus = load_annotated(sources, annotations, use_cache)
     errors = [problem for problem in corpus.all_problems() if problem.severity == ERROR]
     left_out = {problem.file for problem in corpus.note_problems()}
@@ -279,6 +282,8 @@ def build(sources: Path | str = "sources", out: Path | str = "site", config: Opt
     result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
                         write_index=lambda build, index, site_files, generation: write_search_index(
                             build.corpus, index, build.addresses, browser_folder=site_files, build=generation))
+    if kept_as is not None:
+        keep_built(kept_as, index_folder(Path(out), result.generation), Path(out) / "search")
     return result, corpus
 
 

@@ -60,12 +60,19 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
         published = published_for_sources(sources, build_date(), notes)
     if published is None:
         return None
+    from .search.in_use import hold, release, used
     from .search.published import PublishedFiles
     from .search.ranking import answer
-    try:
-        return answer(PublishedFiles(published), query, limit, kind)
-    except OSError:          # its files read as they are needed, and pruned meanwhile by a newer index
+    held = hold(published.parent)          # its files are read as they are needed: not pruned meanwhile
+    if held is None:
         return None
+    try:
+        used(published.parent)
+        return answer(PublishedFiles(published), query, limit, kind)
+    except OSError:          # a folder named that is no index, or one without locks
+        return None
+    finally:
+        release(held)
 
 
 def store_path(fingerprint: str) -> Path:

@@ -57,6 +57,70 @@ def test_a_search_from_the_kept_search_files_is_the_engine_s_answer(sources_dir)
         kb.close()
 
 
+def test_a_build_s_index_is_kept_for_the_terminal_and_answers_as_the_terminal_s_own(built_site, sources_dir,
+                                                                                    tmp_path, monkeypatch):
+    """`rulekb build` keeps its index and its site's search files as the index of its sources (search.indexing.
+    keep_built), so the first `rulekb search` after a build does not write the same index again: kept whole (no
+    compressed copy, no marker of the site's), its answers are those of the index the terminal writes itself."""
+    from pipeline.search import indexing
+    from pipeline.search.indexing import PUBLISHED, index_for_sources, keep_built
+    from pipeline.search.published import PublishedFiles
+    from pipeline.search.ranking import answer
+    from pipeline.site.publish import MARKER, index_folder
+    generation = json.loads((built_site / MARKER).read_text())["generation"]
+    kept = tmp_path / "indexes" / "kept"
+    keep_built(kept, index_folder(built_site, generation), built_site / "search")
+    assert (kept / PUBLISHED / "parents.json").is_file() and (kept / "state.json").is_file()
+    assert not [path for path in kept.rglob("*") if path.suffix in (".br", ".gz") or path.name == MARKER]
+    # the terminal's own index, written by it (not the build's, which the suite's build kept for these sources)
+    monkeypatch.setattr(indexing, "_index_folder", lambda *_: tmp_path / "terminal" / "own")
+    own = index_for_sources(sources_dir) / PUBLISHED
+    for query in ("704.5k", "ipg 2.1", "GRV", "missed trigger", "player drew an extra card at competitive REL",
+                  "my opponent forgot his upkeep trigger and I noticed two turns later. What do we do?"):
+        assert (answer(PublishedFiles(kept / PUBLISHED), query, 10, None).as_json()
+                == answer(PublishedFiles(own), query, 10, None).as_json()), query
+    keep_built(kept, index_folder(built_site, generation), tmp_path / "nothing")      # kept once: never replaced
+    assert (kept / PUBLISHED / "manifest.json").is_file()
+
+
+@pytest.mark.slow                 # three builds (small ones): outside the fast lane (make fast)
+def test_builds_of_other_sources_never_prune_an_index_being_read(tmp_path):
+    """Each build keeps its index for its sources and prunes the cache's older ones (INDEXES_KEPT), but never one
+    a reader holds: two builds of other sources while a KnowledgeBase reads the first's, and it is still there
+    and answers; let go, the next pruning removes it (the oldest)."""
+    from test_server import small_sources
+
+    from pipeline import api, built, cache
+    from pipeline.search.index import KnowledgeBase
+    from pipeline.search.indexing import INDEXES_KEPT, _prune, folder_for_sources, index_for_sources
+    cache.use_folder(tmp_path / "cache")
+    try:
+        first = small_sources(tmp_path / "first")
+        api.build(first, tmp_path / "first-site")
+        kept = folder_for_sources(first)
+        assert (kept / "state.json").is_file() and index_for_sources(first) == kept     # no index written again
+        reader = KnowledgeBase(kept)
+        try:
+            others = []
+            for word in ("zymurgical", "quodlibet"):           # two builds of other sources, one after the other
+                others.append(small_sources(tmp_path / word, extra_word=word))
+                api.build(others[-1], tmp_path / f"{word}-site")
+                time.sleep(0.01)                             # (folders' times a little apart)
+            indexes = [path for path in kept.parent.iterdir() if not path.name.startswith(".")]
+            assert len(indexes) == INDEXES_KEPT + 1 and kept.is_dir()    # one more than kept: the held one
+            assert reader.by_number("111")[0].document.startswith("floor")
+            assert reader.numbers("floor")
+        finally:
+            reader.close()
+        assert built.search("default number", first) is not None     # read (and let go) as the terminal reads
+        os.utime(kept, (1, 1))                             # (the oldest, whatever the file system's clock)
+        _prune(folder_for_sources(others[-1]))
+        assert not kept.exists() and folder_for_sources(others[-1]).is_dir()
+        assert built.search("default number", first) is None        # gone: the full way writes it again
+    finally:
+        cache.use_folder(None)
+
+
 def test_a_translation_s_question_or_another_edition_goes_the_full_way(sources_dir):
     from pipeline import annotate, built
     assert built.NOTES_FOLDER == annotate.FOLDER_NAME        # (where the notes are looked for by default)

@@ -152,14 +152,18 @@ def test_source_text_is_escaped_never_code(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path, frozen_corpus, sources_dir):
+def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path):
+    # a mechanism of the build, not of a corpus: three small documents (test_server's) build it in a few seconds
+    from test_server import small_sources
+    sources = small_sources(tmp_path / "sources")
+    corpus = load_corpus(sources)
     site = tmp_path / "site"
-    build_site(frozen_corpus, site, sources=sources_dir, config_file=ROOT / "mkdocs.yml")
+    build_site(corpus, site, sources=sources, config_file=ROOT / "mkdocs.yml")
     before = (site / "index.html").read_text(encoding="utf-8")
     broken_config = tmp_path / "mkdocs.yml"
     broken_config.write_text("site_name: x\ntheme: {name: no-such-theme}\nplugins: [rulekb]\n")
     with pytest.raises(BuildFailed):
-        build_site(frozen_corpus, site, config_file=broken_config)
+        build_site(corpus, site, config_file=broken_config)
     assert (site / "index.html").read_text(encoding="utf-8") == before
     assert not any(p.name.startswith("building-") for p in (tmp_path / ".site.rulekb").iterdir())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
@@ -20,6 +21,7 @@ from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.query import Term
 from whoosh.scoring import BM25F
 
+from . import in_use
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
 from .naming import is_infraction, prescribes
@@ -169,12 +171,21 @@ def phrases_said(phrases: list[tuple[str, ...]], *texts: str) -> str:
     them), that phrase as one term ("addit turn"), for the phrases field."""
     said = []
     for text in texts:
-        stems = [token.text for token in ANALYZER(text)]
+        stems = _stems(text)
+        present = set(stems)
         for phrase in phrases:
+            if phrase[0] not in present:        # (most phrases: no need to look further)
+                continue
             for start, stem in enumerate(stems):
                 if stem == phrase[0] and _follows(stems, start, phrase[1:]):
                     said.append(" ".join(phrase))
     return "|".join(said)
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> tuple[str, ...]:
+    """A text's index terms in order (the same headings come with every entry under them: analysed once)."""
+    return tuple(token.text for token in ANALYZER(text))
 
 
 def _follows(stems: list[str], start: int, rest: tuple[str, ...]) -> bool:
@@ -205,7 +216,12 @@ class KnowledgeBase:
 
     def __init__(self, directory: Path | str):
         self.directory = Path(directory)
-        self.ix = whoosh_index.open_dir(str(directory))
+        self._held = in_use.hold(directory)        # not pruned from the cache while it is read
+        try:
+            self.ix = whoosh_index.open_dir(str(directory))
+        except Exception:
+            in_use.release(self._held)
+            raise
         self.searcher = self.ix.searcher(weighting=WEIGHTING)
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
@@ -224,6 +240,8 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self.searcher.close()
+        in_use.release(self._held)
+        self._held = None
 
     def __len__(self) -> int:
         return self.searcher.doc_count()
@@ -307,13 +325,24 @@ class KnowledgeBase:
         """(field, term, [(entry position, score in SCORE_SCALE units)]) for every term of every field: the
         browser's copy of what `postings` gives."""
         reader = self.searcher.reader()
+        count = self.searcher.doc_count_all()
         for field in FIELD_BOOSTS:
+            # each entry's length of the field, read once for all its terms rather than once a posting
+            lengths = [self.searcher.doc_field_length(docnum, field, 1) for docnum in range(count)]
             for term in reader.lexicon(field):
-                yield field, term.decode("utf-8"), self._scores(field, term)
+                yield field, term.decode("utf-8"), self._scores(field, term, lengths)
 
-    def _scores(self, field: str, term: str | bytes) -> list[tuple[int, int]]:
-        """Each entry's whoosh score for one term of one field, before field weights, in whole hundredths."""
-        matcher = self.searcher.postings(field, term)
+    def _scores(self, field: str, term: str | bytes, lengths: Optional[list] = None) -> list[tuple[int, int]]:
+        """Each entry's whoosh score for one term of one field, before field weights, in whole hundredths
+        (`lengths`: each entry's length of the field, as whoosh's scorer would read it, when known)."""
+        if lengths is not None and self.searcher.is_atomic():
+            # what searcher.postings does, but the scorer reads the lengths known instead of each from disk
+            scorer = WEIGHTING.scorer(self.searcher, field, term)
+            if hasattr(scorer, "dfl"):
+                scorer.dfl = lengths.__getitem__
+            matcher = self.searcher.reader().postings(field, term, scorer=scorer)
+        else:
+            matcher = self.searcher.postings(field, term)
         found = []
         while matcher.is_active():
             found.append((matcher.id(), round(matcher.score() * SCORE_SCALE)))

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 # (the index itself, whoosh, and the semantic table are imported by the functions writing or reading them)
 INDEXES_KEPT = 2
 PUBLISHED = "search"        # the folder, in an index kept for a sources folder, of the site's search files
+COMPRESSED_FORMS = (".br", ".gz")      # a site's precompressed copies, which a question at the terminal never reads
 
 
 def corpus_fingerprint(corpus: Corpus) -> str:
@@ -80,9 +81,11 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
     """The index of a sources folder as of `today` (the build's date by default: which editions are in
     force), from the cache when nothing changed (loads the corpus otherwise); with the annotations of the
     `notes` folder, which `attach` adds to the corpus."""
+    from .in_use import used
     from .index import index_state
     folder = _index_folder(Path(sources), today or build_date(), notes)
     if index_state(folder) is not None and (folder / PUBLISHED / "manifest.json").is_file():
+        used(folder)         # the newest for pruning
         return folder
     # (imported only when the index must be made: reading one parses nothing)
     from ..corpus import load_corpus
@@ -101,6 +104,38 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
         shutil.rmtree(building, ignore_errors=True)
     _prune(folder)
     return folder
+
+
+def keep_built(key: Path, index: Path, search_files: Path) -> None:
+    """Keep a build's search index and its site's search files as the index of its sources folder (`key`, from
+    `folder_for_sources` before the build read them), so that the next `rulekb search` of those sources answers
+    from them instead of writing the same index again. A cache: where it cannot be written, nothing is kept."""
+    if (key / PUBLISHED / "manifest.json").is_file() or not (search_files / "manifest.json").is_file():
+        return
+    try:
+        key.parent.mkdir(parents=True, exist_ok=True)
+        building = Path(tempfile.mkdtemp(prefix=".building-", dir=key.parent))
+        try:
+            for path in index.iterdir():
+                if path.is_file() and not path.name.startswith("."):      # not the site's generation marker
+                    shutil.copyfile(path, building / path.name)
+            for path in search_files.rglob("*"):
+                if path.is_file() and path.suffix not in COMPRESSED_FORMS:
+                    target = building / PUBLISHED / path.relative_to(search_files)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, target)
+            _write_parents(building / PUBLISHED)
+            os.rename(building, key)          # fails if a search made it meanwhile: theirs is kept
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+    except OSError:
+        return
+    _prune(key)
+
+
+def folder_for_sources(sources: Path | str, today: Optional[date] = None, notes: Optional[Path] = None) -> Path:
+    """Where the index of a sources folder as it is now is kept (as `index_for_sources` keeps it)."""
+    return _index_folder(Path(sources), today or build_date(), notes)
 
 
 def published_for_sources(sources: Path | str, today: Optional[date] = None,
@@ -134,7 +169,16 @@ def _word_lists() -> bytes:
 
 
 def _prune(keep: Path) -> None:
-    others = sorted((path for path in keep.parent.iterdir() if path.is_dir() and path != keep
-                     and not path.name.startswith(".")), key=lambda path: path.stat().st_mtime, reverse=True)
-    for old in others[INDEXES_KEPT - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
+    """Remove the kept indexes beyond the INDEXES_KEPT most recently written or used (`keep`, just written, is
+    one): only those older than `keep`, and never one a reader holds (in_use: another process may be reading
+    it, a build of other sources must not take it away)."""
+    from .in_use import remove_unless_held
+    try:
+        newest = keep.stat().st_mtime
+        others = sorted(((path.stat().st_mtime, path) for path in keep.parent.iterdir()
+                         if path.is_dir() and path != keep and not path.name.startswith(".")), reverse=True)
+    except OSError:
+        return               # another process pruned meanwhile: it did the work
+    for when, old in others[INDEXES_KEPT - 1:]:
+        if when <= newest:
+            remove_unless_held(old)
