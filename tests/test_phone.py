@@ -207,6 +207,30 @@ def test_navigation_controls_are_44_px_and_inline_links_24_px(page, site_url):
     assert rows and all(h >= 44 for _, _, h in rows)
 
 
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 844, "height": 390}], ids=["portrait", "landscape"])
+def test_controls_on_a_line_of_their_own_are_44_px_tall_and_wide(browser, site_url, viewport):
+    """Seen too small in the review's screenshots: the editions table's links on one line (landscape: 34 px),
+    a page's own number in its heading (35 px), the jump to the whole remedy (29 px), the search page's
+    button (40 px), the translation notice's link to the English page (42 px wide)."""
+    page = new_page(browser, viewport=viewport)
+    page.goto(site_url)
+    editions = page.evaluate(TARGETS, "table.rk-editions td a")
+    assert editions and all(h >= 44 for _, _, h in editions), [t for t in editions if t[2] < 44][:5]
+    page.goto(site_url + "ipg/2.3/")
+    for selector in ("h1 a.rk-num", "a.rk-jump"):
+        found = page.evaluate(TARGETS, selector)
+        assert found and all(h >= 44 for _, _, h in found), (selector, found)
+    page.goto(site_url + "search/")
+    button = page.evaluate(TARGETS, "form.rk-search-page button")
+    assert button and all(w >= 44 and h >= 44 for _, w, h in button), button
+    page.goto(site_url + "zh/cr/702/")
+    english = page.evaluate(TARGETS, ".rk-unofficial a[data-rk-language]")
+    assert english and all(w >= 44 and h >= 44 for _, w, h in english), english
+    assert page.errors == []
+    page.context.close()
+
+
 # -- zoom, large text ------------------------------------------------------------------------------------
 
 # Each word of a piece of text must lie on one line: a word cut by the line end shows as two boxes.
