@@ -53,13 +53,33 @@ def page(browser):
 @pytest.mark.parametrize("path", sorted(BEFORE))
 def test_long_cr_sections_are_a_third_shorter(page, site_url, path):
     page.goto(site_url + path)
-    page.add_style_tag(content=".md-typeset .rk-page > .rk-rule { content-visibility: visible !important }")   # laid out whole
+    page.add_style_tag(content=".md-typeset .rk-page > .rk-rule, .md-typeset .rk-page > .rk-part, "
+                               ".md-typeset .rk-part > .rk-rule { content-visibility: visible !important }")   # laid out whole
     height = page.evaluate("() => document.documentElement.scrollHeight")
     print(f"{path}: {height} px at 390x844 (before: {BEFORE[path]})")
     assert height <= BEFORE[path] * 2 / 3
     first = page.locator(".rk-rule").first      # the number inline, on the rule's first line
     number, text = first.locator("a.rk-num").bounding_box(), first.locator("p").first.bounding_box()
     assert abs(number["y"] + number["height"] / 2 - (text["y"] + 12)) < 12
+
+
+def test_a_long_page_draws_only_the_keywords_near_the_screen_and_a_link_reaches_the_last(page, site_url):
+    """CR 702: each keyword with its subrules is one part; the parts far down are neither styled nor laid
+    out at load (a slow phone's time goes on the first screen), and a link to the last keyword shows it."""
+    page.goto(site_url + "cr/702/")
+    parts = page.locator(".rk-page > section.rk-part")
+    assert parts.count() >= 100
+    assert parts.first.locator("h2.rk-h").count() == 1 and parts.nth(1).locator(".rk-rule").count() >= 2
+    drawn = "e => e.checkVisibility({contentVisibilityAuto: true})"     # false while its part is skipped
+    assert page.locator(".rk-page > h1 a.rk-num").evaluate(drawn)
+    last = parts.last.locator("h2.rk-h")
+    assert not last.evaluate(drawn), "the last keyword was drawn at load"
+    anchor = last.get_attribute("id")
+    page.goto(site_url + "cr/702/#" + anchor)
+    page.wait_for_function("(id) => { const b = document.getElementById(id).getBoundingClientRect();"
+                           " return b.top >= 0 && b.top < innerHeight / 2; }", arg=anchor)
+    assert last.evaluate(drawn)
+    assert page.errors == []
 
 
 def test_tapping_a_rule_number_offers_to_share_copy_and_show_it_over_the_header(browser, site_url):
@@ -185,6 +205,30 @@ def test_navigation_controls_are_44_px_and_inline_links_24_px(page, site_url):
     page.goto(site_url + "penalties/")
     rows = page.evaluate(TARGETS, "table.rk-penalties td a")
     assert rows and all(h >= 44 for _, _, h in rows)
+
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 844, "height": 390}], ids=["portrait", "landscape"])
+def test_controls_on_a_line_of_their_own_are_44_px_tall_and_wide(browser, site_url, viewport):
+    """Seen too small in the review's screenshots: the editions table's links on one line (landscape: 34 px),
+    a page's own number in its heading (35 px), the jump to the whole remedy (29 px), the search page's
+    button (40 px), the translation notice's link to the English page (42 px wide)."""
+    page = new_page(browser, viewport=viewport)
+    page.goto(site_url)
+    editions = page.evaluate(TARGETS, "table.rk-editions td a")
+    assert editions and all(h >= 44 for _, _, h in editions), [t for t in editions if t[2] < 44][:5]
+    page.goto(site_url + "ipg/2.3/")
+    for selector in ("h1 a.rk-num", "a.rk-jump"):
+        found = page.evaluate(TARGETS, selector)
+        assert found and all(h >= 44 for _, _, h in found), (selector, found)
+    page.goto(site_url + "search/")
+    button = page.evaluate(TARGETS, "form.rk-search-page button")
+    assert button and all(w >= 44 and h >= 44 for _, w, h in button), button
+    page.goto(site_url + "zh/cr/702/")
+    english = page.evaluate(TARGETS, ".rk-unofficial a[data-rk-language]")
+    assert english and all(w >= 44 and h >= 44 for _, w, h in english), english
+    assert page.errors == []
+    page.context.close()
 
 
 # -- zoom, large text ------------------------------------------------------------------------------------

@@ -238,17 +238,23 @@ class DocumentPages:
         out.append(examples_html(top, url_for))
         out.append(self.notes(top, path))
         out.append(backlinks_html(self.citing(top.id, document, path)))
+        parts = Parts(out)
         for section in sections[1:]:
             after = self.changed_note(section, path, history) + self.notes(section, path)
             citing = self.citing(section.id, document, path)
             if section.title or not section.number:
                 depth = max(2, min(section.level - top.level + 1, 4))
+                if depth == 2:
+                    parts.open()
+                parts.count()
                 out.append(heading_html(section, depth))
                 out.append(blocks_html(section.blocks, section.refs, url_for, heading_level=depth + 1))
                 out.append(examples_html(section, url_for))
                 out.append(after + backlinks_html(citing))
             else:
+                parts.count()
                 out.append(rule_html(section, url_for, after, backlinks_html(citing, beside=True)))
+        parts.close()
         if document.glossary:
             out.append(self.terms_used(document, sections, path))
         if history:
@@ -340,6 +346,35 @@ class DocumentPages:
                          f'{esc(entry.term)}</a>' for entry in sorted(found.values(), key=lambda e: e.term.lower()))
         return (f'<details class="rk-terms"><summary>Glossary terms on this page ({len(found)})</summary>'
                 f'<p class="rk-chips">{links}</p></details>')
+
+
+class Parts:
+    """A page's top-level titled rules, each with the rules under it, as one `<section class="rk-part">`
+    (CR 702: a keyword and its subrules). A long page lays out only the parts near the screen
+    (rulekb.css: content-visibility), so the parts are what a phone skips: a skipped part's rules are
+    neither styled nor laid out, which the rules one by one were not. `--rk-rules` (how many rules the
+    part holds) lets the stylesheet guess the height of a part not yet drawn."""
+
+    def __init__(self, out: list[str]):
+        self.out = out
+        self.start: Optional[int] = None       # where the open part's tag goes in `out`
+        self.rules = 0
+
+    def open(self) -> None:
+        self.close()
+        self.start = len(self.out)
+        self.out.append("")
+        self.rules = 0
+
+    def count(self) -> None:
+        self.rules += 1
+
+    def close(self) -> None:
+        if self.start is None:
+            return
+        self.out[self.start] = f'<section class="rk-part" style="--rk-rules:{self.rules}">'
+        self.out.append("</section>")
+        self.start = None
 
 
 def dates_script(root: str) -> str:

@@ -105,7 +105,8 @@ def search_page() -> Page:
             f'spellcheck="false" enterkeyhint="search" placeholder="{esc("704.5k, ipg 2.1, missed trigger, GRV…")}" '
             'style="flex:1 1 12rem;min-height:44px;padding:0 .75rem;font:inherit;color:inherit;background:transparent;'
             'border:1px solid var(--md-default-fg-color--lighter);border-radius:4px">'
-            '<button type="submit" class="md-button md-button--primary" style="margin:0">Search</button></form>'
+            '<button type="submit" class="md-button md-button--primary" style="margin:0;min-height:44px">'
+            'Search</button></form>'
             '<p>Rule numbers, words and judges’ abbreviations: see the <a href="../search-tips/">search tips</a>.</p>'
             '<noscript><p>The search runs in the browser and needs JavaScript.</p></noscript>')
     return Page(SEARCH_PAGE, "Search", body, description="Search the Magic rules")

@@ -26,7 +26,8 @@ from .render import blocks_html, esc, examples_html
 
 CHOICE_SCRIPT = "assets/translations.js"      # remembers the language chosen, opens the English side by side
 STYLE = "assets/translations.css"
-BAR_LINK = "display:inline-block;min-height:44px;line-height:44px;padding:0 .4em"   # a touch target
+BAR_LINK = ("display:inline-block;min-height:44px;min-width:44px;box-sizing:border-box;line-height:44px;"
+            "padding:0 .4em;text-align:center")   # a touch target, even for a short name ("English")
 # A rule number written in a translation ("参见规则510", "702.19b所述"): linked where the edition has it.
 
 
