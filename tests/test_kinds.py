@@ -133,6 +133,7 @@ KIND_LITERALS_ALLOWED = {
     "pipeline/bench/annotating.py": "a benchmark's fixed workload (annotations on the CR), comparable run to run",
     "pipeline/bench/archive.py": "a benchmark's fixed workload (the CR 702 history page)",
     "pipeline/bench/building.py": "a benchmark's fixed workload (an MTR source edited)",
+    "pipeline/bench/document_first.py": "a benchmark's fixed grouping (game rules, procedure, Regular REL) measured",
 }
 
 
