@@ -436,7 +436,7 @@ def test_the_api_ranks_as_the_engine_does_on_the_published_search_files(built_si
     from pipeline.search.published import PublishedIndex
     from pipeline.search.quality import read_questions
     from pipeline.search.question import MAX_RANKED, QueryError, levels, understand
-    from pipeline.search.ranking import _ranked, answer
+    from pipeline.search.ranking import answer
     from pipeline.search.scoring import ranked
     from pipeline.site.publish import index_folder, published
     questions = [query for name in ("search.tsv", "search-more.tsv", "situations.tsv")
@@ -466,7 +466,7 @@ def test_the_api_ranks_as_the_engine_does_on_the_published_search_files(built_si
                     question = understand(query, published_index)
                     everything = ranked(published_index, question, kind or question.kind)
                     for best in (limit, MAX_RANKED):
-                        assert _ranked(published_index, question, kind or question.kind, best) == everything[:best], query
+                        assert ranked(published_index, question, kind or question.kind, best) == everything[:best], query
     finally:
         kb.close()
 

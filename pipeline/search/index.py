@@ -26,6 +26,7 @@ from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
 from .naming import is_infraction, prescribes
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
+from .scoring import scaled
 from .signals import Fact
 
 
@@ -227,6 +228,7 @@ class KnowledgeBase:
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         self._numbers: dict[str, list[str]] = {}
         self._postings: dict[str, list] = {}
+        self._scaled: dict[str, list] = {}
         self._facts: Optional[list[Fact]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
         self._semantic: object = False               # not read yet
@@ -299,6 +301,14 @@ class KnowledgeBase:
                 self._postings.clear()
             self._postings[term] = found
         return self._postings[term]
+
+    def scaled_postings(self, term: str) -> list[tuple[str, tuple[int, ...], tuple[float, ...]]]:
+        """`scoring.scaled` of the term's postings, kept as they are."""
+        if term not in self._scaled:
+            if len(self._scaled) > 4096:
+                self._scaled.clear()
+            self._scaled[term] = scaled(self.postings(term))
+        return self._scaled[term]
 
     def facts(self) -> list[Fact]:
         """(kind, archived, glossary?, variant rule?, infraction?, remedy?) of every entry, by position: what

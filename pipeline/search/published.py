@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Optional
 
 from .engine import Result, natural_key, shown_title
-from .hits import EXACT_SCORE, SCORE_SCALE, Hit
-from .question import FIELD_BOOSTS
+from .hits import EXACT_SCORE, Hit
+from .scoring import scaled
 from .signals import Fact, Row
 
 MAX_CHILDREN = 100          # subrules listed under a number, as KnowledgeBase.by_parent
@@ -101,14 +101,11 @@ class PublishedIndex:
         return found
 
     def scaled_postings(self, term: str) -> list[tuple[str, tuple[int, ...], tuple[float, ...]]]:
-        """[(field, entry positions, (score / SCORE_SCALE) * the field's boost)]: the first two operations of
-        scoring.add_postings done once per term (kept), so a question only weighs and adds them."""
+        """`scoring.scaled` of the term's postings, kept: done once per term, so a question only weighs and adds
+        them."""
         found = self._scaled.get(term)
         if found is None:
-            found = self._scaled[term] = [
-                (name, tuple(position for position, _ in postings),
-                 tuple((value / SCORE_SCALE) * FIELD_BOOSTS[name] for _, value in postings))
-                for name, postings in self.postings(term)]
+            found = self._scaled[term] = scaled(self.postings(term))
         return found
 
     def facts(self) -> list[Fact]:

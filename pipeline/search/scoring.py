@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import TYPE_CHECKING, Optional
+import operator
+from collections import Counter
+from itertools import repeat
+from typing import Optional, Protocol
 
 from .hits import SCORE_SCALE
 from .naming import Names, with_name
@@ -39,20 +42,81 @@ from .question import (
     level_words,
     terms,
 )
-from .signals import SIGNALS, fused_weight
-
-if TYPE_CHECKING:
-    from .index import KnowledgeBase  # (not imported: answering from published files loads no whoosh)
+from .signals import SIGNALS, Fact, fused_weight, largest_factor
 
 
-def ranked(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
-    """(entry position, score) of the entries answering the question, best first."""
-    facts = kb.facts()
+class Postings(Protocol):
+    """What ranking reads of an index: the whoosh index (`index.KnowledgeBase`) and the published search files
+    (`published.PublishedIndex`) alike."""
+    def postings(self, term: str) -> list: ...
+    def scaled_postings(self, term: str) -> list: ...
+    def facts(self) -> list[Fact]: ...
+    def semantic(self): ...
+
+
+def ranked(source: Postings, question: Question, kind: Optional[str],
+           best: Optional[int] = None) -> list[tuple[int, float]]:
+    """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
+    `best` only, if given.
+
+    With `best`, only the entries that can be among them are scored. The entries holding the same words share
+    their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
+    factor the declared signals can apply, `signals.largest_factor`). The entries are walked from the highest
+    such bound down, and the walk stops where the bound falls below the score of the `best`-th entry kept:
+    "legend rule" scores the few entries holding "legend" and the best of the thousands holding only "rule".
+    """
+    matched = matched_words(source, question, kind)
+    if matched is None:
+        return []
+    found, bits_of, coverage, named, names = matched
+    facts = source.facts()
     definition = glossary_weight(question)
-    return sorted(scored_entries(kb, question, kind), key=lambda item: _rank_key(item, facts, definition))
+    if best is None:
+        scored = [(position, entry_score(score, coverage[bits_of[position]], position, facts[position], question,
+                                         named, names))
+                  for position, score in found.items()]
+        return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
+    most = largest_factor(bool(question.level))
+    cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
+    bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
+    kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
+    for position in sorted(bounds, key=bounds.__getitem__, reverse=True):
+        if _beaten(kept, best, bounds[position] * most):
+            break
+        fact = facts[position]
+        score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names)
+        inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
+        if len(kept) < best:
+            heapq.heappush(kept, inverted)
+        elif inverted > kept[0]:
+            heapq.heapreplace(kept, inverted)
+    return [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
 
 
-def answers(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
+def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
+    """Whether no entry scoring at most `bound` can enter the best kept: there are `best` of them, the
+    worst is in a current document and scores more than `bound` by more than rounding can close (the
+    bound is raised by a billionth for the floating-point error of computing it another way)."""
+    if len(kept) < best:
+        return False
+    minus_archived, worst, _, _ = kept[0]
+    return minus_archived == 0 and bound * (1 + 1e-9) < worst - 1e-6
+
+
+def entry_score(score: float, share: float, position: int, fact, question: Question, named: set,
+                names: Names) -> float:
+    """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, its
+    name's (naming.with_name)."""
+    for _ in range(COVERAGE_POWER):
+        score = score * share
+    if question.level:
+        score = at_level(score, fact.kind, question.level)
+    if fact.variant and position not in named:
+        score = score * VARIANT_WEIGHT
+    return with_name(score, position, fact, names)
+
+
+def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
     """The first MAX_RANKED (entry position, score) answering the question, best first: `ranked`, and for a
     long question on an index with a semantic table, `fused`."""
     found = ranked(kb, question, kind)[:MAX_RANKED]
@@ -132,8 +196,10 @@ def rounded(value: float) -> float:
     return math.floor(value * 1e6 + 0.5) / 1e6
 
 
-def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
-    """(entry position, score) of every entry holding some word of the question (in `kind`, if given)."""
+def matched_words(source: Postings, question: Question, kind: Optional[str]):
+    """(sums of the entries holding a word of the question (in `kind`), the groups each holds as bits, the
+    coverage of each pattern of bits, the entries naming a word, the groups each holds in its name), None if no
+    entry holds any."""
     groups = [group for group in question.groups if group]
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
@@ -143,43 +209,55 @@ def scored_entries(kb: KnowledgeBase, question: Question, kind: Optional[str]) -
         bit = 1 << number
         for alternative in group:
             phrase = " " in alternative.stem      # a phrase, where an entry says it
-            for name, postings in kb.postings(alternative.stem):
+            for name, positions, values in source.scaled_postings(alternative.stem):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
-                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
-                    names.note(name, (position for position, _ in postings), bit)
-            for name, postings in [] if phrase else kb.postings(alternative.word):
+                    _add(positions, values, name, alternative.weight, scores, matched, bit, named)
+                    names.note(name, positions, bit)
+            for name, positions, values in [] if phrase else source.scaled_postings(alternative.word):
                 if name == "exact":
-                    add_postings(postings, name, alternative.weight, scores, matched, bit, named)
-                    names.note(name, (position for position, _ in postings), bit)
+                    _add(positions, values, name, alternative.weight, scores, matched, bit, named)
+                    names.note(name, positions, bit)
     if not matched:
-        return []
-    facts = kb.facts()
-    holding = [sum(1 for bits in matched.values() if bits & (1 << n)) for n in range(len(groups))]
+        return None
+    facts = source.facts()
+    patterns = Counter(matched.values())
+    holding = [sum(count for bits, count in patterns.items() if bits & (1 << n)) for n in range(len(groups))]
     weights = [rarity(len(facts), holding[n]) * group_weight(groups[n]) for n in range(len(groups))]
     names.require(groups, holding, len(facts))
-    found = {position: scores[position] for position in matched if not kind or facts[position].kind == kind}
+    found = {position: scores[position] for position in matched if facts[position].kind == kind} if kind else scores
     for stem in question.boosts:        # an abbreviation's meaning in a title
-        for name, postings in kb.postings(stem):
+        for name, postings in source.postings(stem):
             if name in ("title", "aliases"):
                 boost = FIELD_BOOSTS[name]
                 for position, value in postings:
                     if position in found:
                         found[position] = found[position] + (value / SCORE_SCALE) * boost * EXPANSION_BOOST
     everything = sum(weights)
-    result = []
-    for position, score in found.items():
-        bits = matched[position]
+    coverage = {}
+    for bits in patterns:
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
-        coverage = held / everything if everything else 1.0
-        for _ in range(COVERAGE_POWER):
-            score = score * coverage
-        if question.level:
-            score = at_level(score, facts[position].kind, question.level)
-        if facts[position].variant and position not in named:
-            score = score * VARIANT_WEIGHT
-        score = with_name(score, position, facts[position], names)
-        result.append((position, score))
-    return result
+        coverage[bits] = held / everything if everything else 1.0
+    return found, matched, coverage, named, names
+
+
+def scaled(postings) -> list[tuple[str, tuple[int, ...], tuple[float, ...]]]:
+    """[(field, entry positions, (score / SCORE_SCALE) * the field's boost)] of a term's postings: what every
+    question does first with them, done once per term by the index that keeps them."""
+    return [(name, tuple(position for position, _ in found),
+             tuple((value / SCORE_SCALE) * FIELD_BOOSTS[name] for _, value in found))
+            for name, found in postings]
+
+
+def _add(positions: tuple[int, ...], values: tuple[float, ...], field: str, weight: float, scores: dict,
+         matched: dict, bit: int, named: set) -> None:
+    """A word's scaled postings times its weight added to the entries' sums (a value times a weight of 1.0 is the
+    value), made by map and zip over built-in operations, without a Python statement per posting."""
+    if weight != 1.0:
+        values = map(operator.mul, values, repeat(weight))
+    scores.update(zip(positions, map(operator.add, map(scores.get, positions, repeat(0)), values)))
+    matched.update(zip(positions, map(operator.or_, map(matched.get, positions, repeat(0)), repeat(bit))))
+    if field in NAMING_FIELDS:
+        named.update(positions)
 
 
 def at_level(score: float, kind: str, level: str) -> float:
@@ -191,15 +269,6 @@ def at_level(score: float, kind: str, level: str) -> float:
     if kind in level_kinds():
         return score / LEVEL_BOOST
     return score * UNLEVELED_WEIGHT
-
-
-def add_postings(postings, field: str, weight: float, scores: dict, matched: dict, bit: int, named: set) -> None:
-    boost = FIELD_BOOSTS[field]
-    for position, value in postings:
-        scores[position] = scores.get(position, 0) + (value / SCORE_SCALE) * boost * weight
-        matched[position] = matched.get(position, 0) | bit
-    if field in NAMING_FIELDS:
-        named.update(position for position, _ in postings)
 
 
 def rarity(total: int, holding: int) -> float:

@@ -1,8 +1,8 @@
 """What ranks an answer, declared once: each signal, its weight and where it acts; and the named records ranking
 reads (an entry's facts, a display row) instead of numbered positions.
 
-The one Python ranker (`scoring.ranked`, and `ranking._ranked`, the same operations walked best-first for the
-server) and the site's worker (`browser_rules` exports SIGNALS) read their weights from here; `largest_factor`
+The one Python ranker (`scoring.ranked`: over every entry for the engine, walked best-first for the server's
+few answers) and the site's worker (`browser_rules` exports SIGNALS) read their weights from here; `largest_factor`
 is the bound the server's early stop needs, derived from the declared weights, so that adding a signal that
 multiplies a score above 1 moves the bound with it. Plain data: no imports from the rest of the search.
 """
