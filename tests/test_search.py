@@ -77,13 +77,13 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 149 of 194 (77%; 74% on today's sources before a call was read by the names of sections and its
-    level), in the top 3 for 177 (91%): no fewer."""
+    first for 156 of 194 (80%; 77% before a call reporting what someone did asked for what to do, 74% before a
+    call was read by the names of sections and its level), in the top 3 for 178 (92%): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 149 and quality.top3 >= 177, \
+    assert quality.top1 >= 156 and quality.top3 >= 178, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
@@ -101,6 +101,26 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
 ])
 def test_a_call_is_answered_by_the_section_it_names_or_its_level(kb, query, first):
     assert search(kb, query).results[0].id.startswith(first)
+
+
+@pytest.mark.parametrize("query, first", [
+    # the MTR's rule or the CR's holds these words as well, but the call asks what to do about what was done
+    ("spectator gave advice", "ipg:3.2"), ("marked sleeves", "ipg:3.8"), ("offered the opponent money to drop", "ipg:4.4"),
+    ("player attacked with a summoning sick creature", "ipg:2.5"),
+])
+def test_a_call_reporting_what_someone_did_is_answered_by_what_to_do(kb, query, first):
+    assert understand(query, kb).call
+    assert search(kb, query).results[0].id == first
+
+
+@pytest.mark.parametrize("query, call", [
+    ("he drew an extra card", True), ("flipped a card while shuffling", True), ("forgot a trigger", True),
+    ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
+    ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
+    ("He drew a card. What now?", False),                 # several sentences
+])
+def test_a_call_reports_what_someone_did_and_tells_no_story(kb, query, call):
+    assert understand(query, kb).call == call
 
 
 @pytest.mark.parametrize("query, first", [
@@ -483,3 +503,4 @@ def test_the_early_stop_bound_comes_from_the_declared_weights():
     assert named > 1.0
     assert largest_factor(level_named=False) == named
     assert largest_factor(level_named=True) == SIGNALS["level"].weight * named == LEVEL_BOOST * named
+    assert largest_factor(level_named=False, call=True) == SIGNALS["call"].weight * named

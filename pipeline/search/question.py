@@ -22,6 +22,7 @@ from typing import Optional, Protocol
 
 from .. import kinds
 from ..distance import near
+from .forms import BASE_FORMS
 from .naming import COMMON_SHARE, OWN_NAME_FIELDS, TITLE_FIELDS
 from .signals import SIGNALS, exported
 
@@ -78,6 +79,7 @@ NAMING_FIELDS = ("title", "aliases", "headings", "exact", "former")        # a v
 LONG_QUESTION = 5           # words from which a question is long: a result shows its best-matching sentence
 MAX_GROUPS = 32             # words of a question searched: the words of what went wrong first, then the story's
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
+PAST_FORMS = frozenset(BASE_FORMS)      # "gave", "drew", "taken": a question telling what someone did (`reports`)
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
 
@@ -145,6 +147,7 @@ class Question:
     level: Optional[str] = None            # the kind answering at the level the question names ("at FNM": jar)
     incidental: list[str] = field(default_factory=list)   # the story's words: weighing INCIDENTAL_WEIGHT
     asks_meaning: bool = False             # "what is X": a definition counts as much as a rule
+    call: bool = False                     # reports what someone did, no story told: a call (`is_call`)
     long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
     shortened: int = 0                     # a question longer than MAX_QUERY: its length as typed (`shortened`)
 
@@ -343,8 +346,31 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     if corrected_words != plain_terms:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
+    question.call = is_call(question)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def is_call(question: Question) -> bool:
+    """A call: a question reporting what someone did (`reports`) that tells no story (`tells_story`)."""
+    return reports(question.query) and not tells_story(question)
+
+
+def tells_story(question: Question) -> bool:
+    """A question telling a story: several sentences, or a word of a story (a name, a card, a player's label,
+    quoted speech) besides the level's name ("at Regular REL")."""
+    return (len([sentence for sentence in SENTENCE_BREAK.split(question.query) if terms(sentence)]) > 1
+            or any(word not in level_words() for word in question.incidental))
+
+
+def reports(query: str) -> bool:
+    """Whether a question reports what someone did, in the past ("spectator gave advice", "passed the pack the
+    wrong way", "drew an extra card"): a call, which asks what to do about it. A verb's past form: an irregular
+    one (forms.BASE_FORMS: "gave", "drew"), or a word ending in "ed" (ENDINGS) but a word that only says how a
+    question is asked ("did")."""
+    words = [word.lower() for word in QUERY_WORD.findall(query)]
+    return any(word not in QUESTION_WORDS and (word in PAST_FORMS or (word.endswith("ed") and len(word) > 4))
+               for word in words)
 
 
 def incidental_words(typed: str, query: str) -> list[str]:
@@ -519,5 +545,5 @@ def browser_rules() -> dict:
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
-        "level_words": sorted(level_words()), "common_share": COMMON_SHARE,
+        "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
     }

@@ -7,7 +7,9 @@ word weighing by its rarity (log(1 + N/n) for a word held by n of N entries), so
 "draw", "card" and "turn" outranks a definition holding only "draw" many times. A question naming a
 level ("at FNM") multiplies the scores of the document answering at it by LEVEL_BOOST and divides those of
 the document answering at another level (the IPG does not apply at FNM) by it; a multiplayer
-or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant.
+or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant; a call (a
+question reporting what someone did, no story told: question.is_call) multiplies the scores of the sections
+prescribing a penalty or a fix by the "call" signal's weight.
 For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
 the semantic signal's weight times its cosine with the question, beside the signal's `reach` entries nearest in
 meaning (signals.py).
@@ -33,14 +35,12 @@ from .question import (
     MAX_RANKED,
     NAMING_FIELDS,
     QUERY_WORD,
-    SENTENCE_BREAK,
     STEMMED_FIELDS,
     UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
     level_kinds,
-    level_words,
-    terms,
+    tells_story,
 )
 from .signals import SIGNALS, Fact, fused_weight, largest_factor
 
@@ -76,7 +76,7 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
                                          named, names))
                   for position, score in found.items()]
         return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
-    most = largest_factor(bool(question.level))
+    most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
     kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
@@ -113,6 +113,8 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
         score = at_level(score, fact.kind, question.level)
     if fact.variant and position not in named:
         score = score * VARIANT_WEIGHT
+    if question.call and fact.remedy:
+        score = score * SIGNALS["call"].weight
     return with_name(score, position, fact, names)
 
 
@@ -135,13 +137,6 @@ def level_first(found: list[tuple[int, float]], facts, question: Question) -> li
         return found
     lead = next((item for item in found if facts[item[0]].kind == question.level), None)
     return found if lead is None else [lead] + [item for item in found if item is not lead]
-
-
-def tells_story(question: Question) -> bool:
-    """A question telling a story: several sentences, or a word of a story (a name, a card, a player's label,
-    quoted speech) besides the level's name ("at Regular REL")."""
-    return (len([sentence for sentence in SENTENCE_BREAK.split(question.query) if terms(sentence)]) > 1
-            or any(word not in level_words() for word in question.incidental))
 
 
 def question_words(question: Question) -> int:

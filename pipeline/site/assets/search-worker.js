@@ -434,7 +434,23 @@ async function understand(query) {
   const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
+  question.call = reports(query) && !tellsStory(question);
   return question;
+}
+
+/* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
+   "drew") or a word ending in "ed", but a word that only says how a question is asked. */
+function reports(query) {
+  const questionWords = new Set(rules.question_words);
+  const pastForms = new Set(rules.past_forms);
+  return (query.match(patterns.queryWord) || []).map((word) => word.toLowerCase()).some((word) =>
+    !questionWords.has(word) && (pastForms.has(word) || (word.endsWith("ed") && length(word) > 4)));
+}
+
+/* A question telling a story (question.tells_story): several sentences, or a word of a story besides a level's. */
+function tellsStory(question) {
+  const sentences = question.query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
+  return sentences.length > 1 || question.incidental.some((word) => !rules.level_words.includes(word));
 }
 
 /* -- finding and ranking (engine.py) ---------------------------------------------------------- */
@@ -577,6 +593,7 @@ async function match(question, kind) {
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
     else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
+    if (question.call && inRuns(entry, "remedies")) score = score * rules.signals.call.weight;      // a call
     score = namedScore(score, entry, ownName, titled, required, said);
     hits.push({entry, score});
   }
@@ -617,9 +634,7 @@ function fused(hits, cosines, question, kind) {
 /* A call at a level (a level named, no story told) answered first by the best answer of the document answering
    at that level, then the others in their order (scoring.level_first). */
 function levelFirst(hits, question) {
-  const sentences = question.query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
-  const story = sentences.length > 1 || question.incidental.some((word) => !rules.level_words.includes(word));
-  if (!question.level || story) return hits;
+  if (!question.level || tellsStory(question)) return hits;
   const lead = hits.find((hit) => (documentOf(hit.entry) || {}).kind === question.level);
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
