@@ -77,13 +77,14 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 156 of 194 (80%; 77% before a call reporting what someone did asked for what to do, 74% before a
-    call was read by the names of sections and its level), in the top 3 for 178 (92%): no fewer."""
+    first for 159 of 194 (82%; 77% before a call reporting what someone did asked for what to do and "forgot" meant
+    Missed Trigger's name, 74% before a call was read by the names of sections and its level), in the top 3 for 178
+    (92%): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 156 and quality.top3 >= 178, \
+    assert quality.top1 >= 159 and quality.top3 >= 178, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
