@@ -116,6 +116,9 @@ def test_a_call_reporting_what_someone_did_is_answered_by_what_to_do(kb, query, 
 
 @pytest.mark.parametrize("query, call", [
     ("he drew an extra card", True), ("flipped a card while shuffling", True), ("forgot a trigger", True),
+    ("lied about the life total", True), ("did not shuffle enough", True), ("opponent didn't notice", True),
+    ("player misrepresented free information", True),      # an "-ed" word the documents do not know
+    ("cast a creature at instant speed", False),          # "speed": the documents' word, no past of theirs
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
     ("He drew a card. What now?", False),                 # several sentences

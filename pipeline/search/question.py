@@ -80,6 +80,8 @@ LONG_QUESTION = 5           # words from which a question is long: a result show
 MAX_GROUPS = 32             # words of a question searched: the words of what went wrong first, then the story's
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 PAST_FORMS = frozenset(BASE_FORMS)      # "gave", "drew", "taken": a question telling what someone did (`reports`)
+PAST = ("ed", "d")                      # a regular verb's past ending ("passed", "lied")
+NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
 
@@ -346,14 +348,14 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     if corrected_words != plain_terms:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
-    question.call = is_call(question)
+    question.call = is_call(question, vocabulary)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
 
 
-def is_call(question: Question) -> bool:
+def is_call(question: Question, vocabulary: Vocabulary) -> bool:
     """A call: a question reporting what someone did (`reports`) that tells no story (`tells_story`)."""
-    return reports(question.query) and not tells_story(question)
+    return reports(question.query, vocabulary) and not tells_story(question)
 
 
 def tells_story(question: Question) -> bool:
@@ -363,14 +365,21 @@ def tells_story(question: Question) -> bool:
             or any(word not in level_words() for word in question.incidental))
 
 
-def reports(query: str) -> bool:
+def reports(query: str, vocabulary: Vocabulary) -> bool:
     """Whether a question reports what someone did, in the past ("spectator gave advice", "passed the pack the
-    wrong way", "drew an extra card"): a call, which asks what to do about it. A verb's past form: an irregular
-    one (forms.BASE_FORMS: "gave", "drew"), or a word ending in "ed" (ENDINGS) but a word that only says how a
-    question is asked ("did")."""
+    wrong way", "lied about the life total", "did not shuffle enough"): a call, which asks what to do about it. A
+    verb's past form: an irregular one (forms.BASE_FORMS: "gave", "drew"), a regular one (`past_ending`), or "did
+    not"; but a word that only says how a question is asked ("did")."""
     words = [word.lower() for word in QUERY_WORD.findall(query)]
-    return any(word not in QUESTION_WORDS and (word in PAST_FORMS or (word.endswith("ed") and len(word) > 4))
-               for word in words)
+    return any(word in NEGATED_PAST or (word == "did" and following == "not")
+               or (word not in QUESTION_WORDS and (word in PAST_FORMS or past_ending(word, vocabulary)))
+               for word, following in zip(words, words[1:] + [""]))
+
+
+def past_ending(word: str, vocabulary: Vocabulary) -> bool:
+    """A word with a regular past ending: "ed" after a documents' word ("passed", "lied"), or a word the documents
+    do not know ("misrepresented"); not a documents' own word that only ends so ("speed", "red")."""
+    return word.endswith("ed") and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word))
 
 
 def incidental_words(typed: str, query: str) -> list[str]:
@@ -484,11 +493,11 @@ def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Al
     return [], word
 
 
-def known_base(word: str, vocabulary: Vocabulary) -> Optional[str]:
-    """The documents' word that `word` is with one of ENDINGS added ("tutored" -> "tutor", "bolted" -> "bolt",
+def known_base(word: str, vocabulary: Vocabulary, endings: tuple[str, ...] = ENDINGS) -> Optional[str]:
+    """The documents' word that `word` is with one of `endings` added ("tutored" -> "tutor", "bolted" -> "bolt",
     "scrying" -> "scry", "shocked" -> "shock"), a final "e" dropped or a last consonant doubled after a vowel;
     else None."""
-    for ending in ENDINGS:
+    for ending in endings:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             base = word[:-len(ending)]
             doubled = base[-1] == base[-2] and base[-3] in "aeiou"        # "tapped": "tap"; "misssed": no
@@ -546,4 +555,5 @@ def browser_rules() -> dict:
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
         "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
+        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
     }

@@ -252,8 +252,8 @@ function compareKeys(a, b) {
 }
 
 /* The documents' word that `word` is with a regular ending added, else null (question.known_base). */
-function knownBase(word, candidates) {
-  for (const ending of rules.endings) {
+function knownBase(word, candidates, endings = rules.endings) {
+  for (const ending of endings) {
     if (word.endsWith(ending) && word.length - ending.length >= 3) {
       const base = word.slice(0, word.length - ending.length);
       const doubled = base[base.length - 1] === base[base.length - 2] && "aeiou".includes(base[base.length - 3]);
@@ -434,17 +434,26 @@ async function understand(query) {
   const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
-  question.call = reports(query) && !tellsStory(question);
+  question.call = (await reports(query)) && !tellsStory(question);
   return question;
 }
 
 /* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
-   "drew") or a word ending in "ed", but a word that only says how a question is asked. */
-function reports(query) {
+   "drew"), a documents' word with "ed" or "d" added ("passed", "lied") or an "-ed" word they do not know, or "did
+   not"; but a word that only says how a question is asked. */
+async function reports(query) {
   const questionWords = new Set(rules.question_words);
   const pastForms = new Set(rules.past_forms);
-  return (query.match(patterns.queryWord) || []).map((word) => word.toLowerCase()).some((word) =>
-    !questionWords.has(word) && (pastForms.has(word) || (word.endsWith("ed") && length(word) > 4)));
+  const words = (query.match(patterns.queryWord) || []).map((word) => word.toLowerCase());
+  for (let n = 0; n < words.length; n++) {
+    const word = words[n];
+    if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
+    if (questionWords.has(word)) continue;
+    if (pastForms.has(word)) return true;
+    if (word.endsWith("ed") && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
+                                || !(await stemOf(word)))) return true;      // question.past_ending
+  }
+  return false;
 }
 
 /* A question telling a story (question.tells_story): several sentences, or a word of a story besides a level's. */
