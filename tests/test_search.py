@@ -482,6 +482,8 @@ def test_a_story_s_names_labels_and_speech_weigh_little_and_are_never_corrected(
     weights = {alternative.word: alternative.weight for group in question.groups for alternative in group}
     assert weights["blocks"] == INCIDENTAL_WEIGHT and weights["extra"] == 1.0
     assert search(kb, 'Alice cast Ragavan and Player B said "no blocks", then drew an extra card').results
+    # the pronoun and a number say no story: "I let him attack" and "arrived 5 minutes late" can be calls
+    assert understand("then I let him attack, he arrived 5 minutes late", kb).incidental == []
 
 
 def test_the_sentence_that_asks_outweighs_the_story(kb):

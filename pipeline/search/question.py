@@ -385,17 +385,22 @@ def past_ending(word: str, vocabulary: Vocabulary) -> bool:
 def incidental_words(typed: str, query: str) -> list[str]:
     """The words of a question's story rather than of what went wrong, as index tokens: a word capitalised
     inside a sentence (a person's or a card's name: "Alice", "Ragavan"; not one in capitals, an abbreviation), a
-    lone letter ("Player B"), and the words of quoted speech ("he said "I concede""): `typed` is the question
+    lone letter ("Player B", `_label`), and the words of quoted speech ("he said "I concede""): `typed` is the question
     with its quotes, `query` as cleaned. A number is not one of them: "59 cards" says what went wrong."""
     found: list[str] = []
     for match in QUERY_WORD.finditer(query):
         word = match.group(0)
         inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
-        if (inside and word[0].isupper() and not word.isupper()) or len(word) == 1:
+        if (inside and word[0].isupper() and not word.isupper()) or _label(word):
             found.extend(token for token in terms(word) if token not in found)
     for speech in QUOTED.findall(typed):
         found.extend(token for token in terms(speech) if token not in found)
     return found
+
+
+def _label(word: str) -> bool:
+    """A lone letter labelling a player or a card ("Player B"), not the pronoun "I" nor a digit ("5 minutes")."""
+    return len(word) == 1 and word.isalpha() and word.lower() not in QUESTION_WORDS
 
 
 def asked_words(query: str) -> Optional[set[str]]:

@@ -317,6 +317,11 @@ async function readWord(word, typing) {
   return [[], word];
 }
 
+/* A lone letter labelling a player or a card, not the pronoun "I" nor a digit (question._label). */
+function isLabel(word) {
+  return word.length === 1 && /^\p{L}$/u.test(word) && !rules.question_words.includes(word.toLowerCase());
+}
+
 /* The words of a question's story rather than of what went wrong (question.incidental_words): a word capitalised
  * inside a sentence, a lone letter, the words of quoted speech. */
 function incidentalWords(typed, query) {
@@ -326,7 +331,7 @@ function incidentalWords(typed, query) {
     const word = match[0];
     const inside = match.index > 0 && !/[.?!:;]\s*$/u.test(query.slice(0, match.index));
     const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
-    if ((inside && capital && !isUpper(word)) || word.length === 1) terms(word).forEach(add);
+    if ((inside && capital && !isUpper(word)) || isLabel(word)) terms(word).forEach(add);
   }
   for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).forEach(add);
   return found;
