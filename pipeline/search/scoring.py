@@ -71,9 +71,10 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
     found, bits_of, coverage, named, names = matched
     facts = source.facts()
     definition = glossary_weight(question)
+    call_share = called_share(question, coverage)
     if best is None:
         scored = [(position, entry_score(score, coverage[bits_of[position]], position, facts[position], question,
-                                         named, names))
+                                         named, names, call_share))
                   for position, score in found.items()]
         return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
     most = largest_factor(bool(question.level), question.call)
@@ -84,7 +85,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
         if _beaten(kept, best, bounds[position] * most):
             break
         fact = facts[position]
-        score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names)
+        score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names,
+                            call_share)
         inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
@@ -104,16 +106,16 @@ def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
 
 
 def entry_score(score: float, share: float, position: int, fact, question: Question, named: set,
-                names: Names) -> float:
-    """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, its
-    name's (naming.with_name)."""
+                names: Names, call_share: float = 1.0) -> float:
+    """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, a call's
+    (a remedy covering `call_share` of the question or more: `called_share`), its name's (naming.with_name)."""
     for _ in range(COVERAGE_POWER):
         score = score * share
     if question.level:
         score = at_level(score, fact.kind, question.level)
     if fact.variant and position not in named:
         score = score * VARIANT_WEIGHT
-    if question.call and fact.remedy:
+    if question.call and fact.remedy and share >= call_share:
         score = score * SIGNALS["call"].weight
     return with_name(score, position, fact, names)
 
@@ -127,6 +129,13 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
     return level_first(found, kb.facts(), question)
+
+
+def called_share(question: Question, coverage: dict[int, float]) -> float:
+    """The least coverage of a remedy that a call counts more: the "call" signal's `within` share of the coverage
+    of the entries holding most of the question's words (a remedy holding only some of them, "Decklist Problem"
+    for "wrote down the opponent's decklist during the match", is not what the call reports)."""
+    return max(coverage.values()) * SIGNALS["call"].within if question.call else 1.0
 
 
 def level_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:

@@ -594,12 +594,17 @@ async function match(question, kind) {
     said.push(g);
     if (holding[g] * rules.common_share < manifest.entries) required.push(g);
   });
-  const hits = [];
-  for (const [entry, raw] of found) {
-    const held = matched.get(entry);
+  const coverageOf = (held) => {
     let share = 0;
     for (let g = 0; g < weights.length; g++) if (held.has(g)) share += weights[g];
-    const coverage = everything ? share / everything : 1;
+    return everything ? share / everything : 1;
+  };
+  let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
+  for (const held of matched.values()) most = Math.max(most, coverageOf(held));
+  const callShare = question.call ? most * rules.signals.call.within : 1;
+  const hits = [];
+  for (const [entry, raw] of found) {
+    const coverage = coverageOf(matched.get(entry));
     let score = raw;
     for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
     const kind = (documentOf(entry) || {}).kind;
@@ -607,7 +612,9 @@ async function match(question, kind) {
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
     else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
-    if (question.call && inRuns(entry, "remedies")) score = score * rules.signals.call.weight;      // a call
+    if (question.call && inRuns(entry, "remedies") && coverage >= callShare) {       // a call
+      score = score * rules.signals.call.weight;
+    }
     score = namedScore(score, entry, ownName, titled, required, said);
     hits.push({entry, score});
   }
