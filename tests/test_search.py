@@ -29,7 +29,7 @@ from pipeline.search.question import (
     terms,
     understand,
 )
-from pipeline.search.scoring import fused
+from pipeline.search.scoring import called_share, fused
 from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
 from pipeline.site.publish import index_folder, published
 
@@ -77,13 +77,15 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 149 of 194 (77%; 74% on today's sources before a call was read by the names of sections and its
-    level), in the top 3 for 177 (91%): no fewer."""
+    first for 155 of 194 (80%; 77% before a call reporting what someone did asked for what to do and "forgot" meant
+    Missed Trigger's name, 74% before a call was read by the names of sections and its level), in the top 3 for 176
+    (91%; 177 before the call: a call's remedy before the game rule moved a remedy of the same words out): no
+    fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 149 and quality.top3 >= 177, \
+    assert quality.top1 >= 155 and quality.top3 >= 176, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
@@ -101,6 +103,40 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
 ])
 def test_a_call_is_answered_by_the_section_it_names_or_its_level(kb, query, first):
     assert search(kb, query).results[0].id.startswith(first)
+
+
+@pytest.mark.parametrize("query, first", [
+    # the MTR's rule or the CR's holds these words as well, but the call asks what to do about what was done
+    ("spectator gave advice", "ipg:3.2"), ("marked sleeves", "ipg:3.8"), ("offered the opponent money to drop", "ipg:4.4"),
+    ("player attacked with a summoning sick creature", "ipg:2.5"),
+])
+def test_a_call_reporting_what_someone_did_is_answered_by_what_to_do(kb, query, first):
+    assert understand(query, kb).call
+    assert search(kb, query).results[0].id == first
+
+
+def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
+    """A remedy holding only some of the words of a call (Decklist Problem's "decklist" in "wrote down the
+    opponent's decklist during the match") is not what the call reports: the call's weight needs `within` of the
+    coverage of the entries holding most of the question."""
+    coverage = {0b111: 0.9, 0b011: 0.6, 0b001: 0.2}
+    call = understand("wrote down the opponent's decklist during the match", kb)
+    assert call.call and called_share(call, coverage) == pytest.approx(0.9 * SIGNALS["call"].within)
+    assert 0.6 < called_share(call, coverage) < 0.9
+    assert called_share(understand("how do I win with poison", kb), coverage) == 1.0
+
+
+@pytest.mark.parametrize("query, call", [
+    ("he drew an extra card", True), ("flipped a card while shuffling", True), ("forgot a trigger", True),
+    ("lied about the life total", True), ("did not shuffle enough", True), ("opponent didn't notice", True),
+    ("player misrepresented free information", True),      # an "-ed" word the documents do not know
+    ("cast a creature at instant speed", False),          # "speed": the documents' word, no past of theirs
+    ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
+    ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
+    ("He drew a card. What now?", False),                 # several sentences
+])
+def test_a_call_reports_what_someone_did_and_tells_no_story(kb, query, call):
+    assert understand(query, kb).call == call
 
 
 @pytest.mark.parametrize("query, first", [
@@ -458,6 +494,8 @@ def test_a_story_s_names_labels_and_speech_weigh_little_and_are_never_corrected(
     weights = {alternative.word: alternative.weight for group in question.groups for alternative in group}
     assert weights["blocks"] == INCIDENTAL_WEIGHT and weights["extra"] == 1.0
     assert search(kb, 'Alice cast Ragavan and Player B said "no blocks", then drew an extra card').results
+    # the pronoun and a number say no story: "I let him attack" and "arrived 5 minutes late" can be calls
+    assert understand("then I let him attack, he arrived 5 minutes late", kb).incidental == []
 
 
 def test_the_sentence_that_asks_outweighs_the_story(kb):
@@ -483,3 +521,4 @@ def test_the_early_stop_bound_comes_from_the_declared_weights():
     assert named > 1.0
     assert largest_factor(level_named=False) == named
     assert largest_factor(level_named=True) == SIGNALS["level"].weight * named == LEVEL_BOOST * named
+    assert largest_factor(level_named=False, call=True) == SIGNALS["call"].weight * named

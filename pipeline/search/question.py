@@ -22,6 +22,7 @@ from typing import Optional, Protocol
 
 from .. import kinds
 from ..distance import near
+from .forms import BASE_FORMS
 from .naming import COMMON_SHARE, OWN_NAME_FIELDS, TITLE_FIELDS
 from .signals import SIGNALS, exported
 
@@ -78,6 +79,9 @@ NAMING_FIELDS = ("title", "aliases", "headings", "exact", "former")        # a v
 LONG_QUESTION = 5           # words from which a question is long: a result shows its best-matching sentence
 MAX_GROUPS = 32             # words of a question searched: the words of what went wrong first, then the story's
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
+PAST_FORMS = frozenset(BASE_FORMS)      # "gave", "drew", "taken": a question telling what someone did (`reports`)
+PAST = ("ed", "d")                      # a regular verb's past ending ("passed", "lied")
+NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
 
@@ -145,6 +149,7 @@ class Question:
     level: Optional[str] = None            # the kind answering at the level the question names ("at FNM": jar)
     incidental: list[str] = field(default_factory=list)   # the story's words: weighing INCIDENTAL_WEIGHT
     asks_meaning: bool = False             # "what is X": a definition counts as much as a rule
+    call: bool = False                     # reports what someone did, no story told: a call (`is_call`)
     long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
     shortened: int = 0                     # a question longer than MAX_QUERY: its length as typed (`shortened`)
 
@@ -343,24 +348,59 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     if corrected_words != plain_terms:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
+    question.call = is_call(question, vocabulary)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def is_call(question: Question, vocabulary: Vocabulary) -> bool:
+    """A call: a question reporting what someone did (`reports`) that tells no story (`tells_story`)."""
+    return reports(question.query, vocabulary) and not tells_story(question)
+
+
+def tells_story(question: Question) -> bool:
+    """A question telling a story: several sentences, or a word of a story (a name, a card, a player's label,
+    quoted speech) besides the level's name ("at Regular REL")."""
+    return (len([sentence for sentence in SENTENCE_BREAK.split(question.query) if terms(sentence)]) > 1
+            or any(word not in level_words() for word in question.incidental))
+
+
+def reports(query: str, vocabulary: Vocabulary) -> bool:
+    """Whether a question reports what someone did, in the past ("spectator gave advice", "passed the pack the
+    wrong way", "lied about the life total", "did not shuffle enough"): a call, which asks what to do about it. A
+    verb's past form: an irregular one (forms.BASE_FORMS: "gave", "drew"), a regular one (`past_ending`), or "did
+    not"; but a word that only says how a question is asked ("did")."""
+    words = [word.lower() for word in QUERY_WORD.findall(query)]
+    return any(word in NEGATED_PAST or (word == "did" and following == "not")
+               or (word not in QUESTION_WORDS and (word in PAST_FORMS or past_ending(word, vocabulary)))
+               for word, following in zip(words, words[1:] + [""]))
+
+
+def past_ending(word: str, vocabulary: Vocabulary) -> bool:
+    """A word with a regular past ending: "ed" after a documents' word ("passed", "lied"), or a word the documents
+    do not know ("misrepresented"); not a documents' own word that only ends so ("speed", "red")."""
+    return word.endswith("ed") and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word))
 
 
 def incidental_words(typed: str, query: str) -> list[str]:
     """The words of a question's story rather than of what went wrong, as index tokens: a word capitalised
     inside a sentence (a person's or a card's name: "Alice", "Ragavan"; not one in capitals, an abbreviation), a
-    lone letter ("Player B"), and the words of quoted speech ("he said "I concede""): `typed` is the question
+    lone letter ("Player B", `_label`), and the words of quoted speech ("he said "I concede""): `typed` is the question
     with its quotes, `query` as cleaned. A number is not one of them: "59 cards" says what went wrong."""
     found: list[str] = []
     for match in QUERY_WORD.finditer(query):
         word = match.group(0)
         inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
-        if (inside and word[0].isupper() and not word.isupper()) or len(word) == 1:
+        if (inside and word[0].isupper() and not word.isupper()) or _label(word):
             found.extend(token for token in terms(word) if token not in found)
     for speech in QUOTED.findall(typed):
         found.extend(token for token in terms(speech) if token not in found)
     return found
+
+
+def _label(word: str) -> bool:
+    """A lone letter labelling a player or a card ("Player B"), not the pronoun "I" nor a digit ("5 minutes")."""
+    return len(word) == 1 and word.isalpha() and word.lower() not in QUESTION_WORDS
 
 
 def asked_words(query: str) -> Optional[set[str]]:
@@ -458,11 +498,11 @@ def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Al
     return [], word
 
 
-def known_base(word: str, vocabulary: Vocabulary) -> Optional[str]:
-    """The documents' word that `word` is with one of ENDINGS added ("tutored" -> "tutor", "bolted" -> "bolt",
+def known_base(word: str, vocabulary: Vocabulary, endings: tuple[str, ...] = ENDINGS) -> Optional[str]:
+    """The documents' word that `word` is with one of `endings` added ("tutored" -> "tutor", "bolted" -> "bolt",
     "scrying" -> "scry", "shocked" -> "shock"), a final "e" dropped or a last consonant doubled after a vowel;
     else None."""
-    for ending in ENDINGS:
+    for ending in endings:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             base = word[:-len(ending)]
             doubled = base[-1] == base[-2] and base[-3] in "aeiou"        # "tapped": "tap"; "misssed": no
@@ -519,5 +559,6 @@ def browser_rules() -> dict:
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
-        "level_words": sorted(level_words()), "common_share": COMMON_SHARE,
+        "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
+        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
     }

@@ -7,7 +7,9 @@ word weighing by its rarity (log(1 + N/n) for a word held by n of N entries), so
 "draw", "card" and "turn" outranks a definition holding only "draw" many times. A question naming a
 level ("at FNM") multiplies the scores of the document answering at it by LEVEL_BOOST and divides those of
 the document answering at another level (the IPG does not apply at FNM) by it; a multiplayer
-or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant.
+or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant; a call (a
+question reporting what someone did, no story told: question.is_call) multiplies the scores of the sections
+prescribing a penalty or a fix by the "call" signal's weight.
 For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
 the semantic signal's weight times its cosine with the question, beside the signal's `reach` entries nearest in
 meaning (signals.py).
@@ -33,14 +35,12 @@ from .question import (
     MAX_RANKED,
     NAMING_FIELDS,
     QUERY_WORD,
-    SENTENCE_BREAK,
     STEMMED_FIELDS,
     UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
     level_kinds,
-    level_words,
-    terms,
+    tells_story,
 )
 from .signals import SIGNALS, Fact, fused_weight, largest_factor
 
@@ -71,12 +71,13 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
     found, bits_of, coverage, named, names = matched
     facts = source.facts()
     definition = glossary_weight(question)
+    call_share = called_share(question, coverage)
     if best is None:
         scored = [(position, entry_score(score, coverage[bits_of[position]], position, facts[position], question,
-                                         named, names))
+                                         named, names, call_share))
                   for position, score in found.items()]
         return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
-    most = largest_factor(bool(question.level))
+    most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
     kept: list[tuple] = []               # the best keys so far, inverted so that the heap's first is the worst
@@ -84,7 +85,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
         if _beaten(kept, best, bounds[position] * most):
             break
         fact = facts[position]
-        score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names)
+        score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names,
+                            call_share)
         inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
@@ -104,15 +106,17 @@ def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
 
 
 def entry_score(score: float, share: float, position: int, fact, question: Question, named: set,
-                names: Names) -> float:
-    """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, its
-    name's (naming.with_name)."""
+                names: Names, call_share: float = 1.0) -> float:
+    """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, a call's
+    (a remedy covering `call_share` of the question or more: `called_share`), its name's (naming.with_name)."""
     for _ in range(COVERAGE_POWER):
         score = score * share
     if question.level:
         score = at_level(score, fact.kind, question.level)
     if fact.variant and position not in named:
         score = score * VARIANT_WEIGHT
+    if question.call and fact.remedy and share >= call_share:
+        score = score * SIGNALS["call"].weight
     return with_name(score, position, fact, names)
 
 
@@ -127,6 +131,13 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     return level_first(found, kb.facts(), question)
 
 
+def called_share(question: Question, coverage: dict[int, float]) -> float:
+    """The least coverage of a remedy that a call counts more: the "call" signal's `within` share of the coverage
+    of the entries holding most of the question's words (a remedy holding only some of them, "Decklist Problem"
+    for "wrote down the opponent's decklist during the match", is not what the call reports)."""
+    return max(coverage.values()) * SIGNALS["call"].within if question.call else 1.0
+
+
 def level_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
     """A call at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
     answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then
@@ -135,13 +146,6 @@ def level_first(found: list[tuple[int, float]], facts, question: Question) -> li
         return found
     lead = next((item for item in found if facts[item[0]].kind == question.level), None)
     return found if lead is None else [lead] + [item for item in found if item is not lead]
-
-
-def tells_story(question: Question) -> bool:
-    """A question telling a story: several sentences, or a word of a story (a name, a card, a player's label,
-    quoted speech) besides the level's name ("at Regular REL")."""
-    return (len([sentence for sentence in SENTENCE_BREAK.split(question.query) if terms(sentence)]) > 1
-            or any(word not in level_words() for word in question.incidental))
 
 
 def question_words(question: Question) -> int:

@@ -252,8 +252,8 @@ function compareKeys(a, b) {
 }
 
 /* The documents' word that `word` is with a regular ending added, else null (question.known_base). */
-function knownBase(word, candidates) {
-  for (const ending of rules.endings) {
+function knownBase(word, candidates, endings = rules.endings) {
+  for (const ending of endings) {
     if (word.endsWith(ending) && word.length - ending.length >= 3) {
       const base = word.slice(0, word.length - ending.length);
       const doubled = base[base.length - 1] === base[base.length - 2] && "aeiou".includes(base[base.length - 3]);
@@ -317,6 +317,11 @@ async function readWord(word, typing) {
   return [[], word];
 }
 
+/* A lone letter labelling a player or a card, not the pronoun "I" nor a digit (question._label). */
+function isLabel(word) {
+  return word.length === 1 && /^\p{L}$/u.test(word) && !rules.question_words.includes(word.toLowerCase());
+}
+
 /* The words of a question's story rather than of what went wrong (question.incidental_words): a word capitalised
  * inside a sentence, a lone letter, the words of quoted speech. */
 function incidentalWords(typed, query) {
@@ -326,7 +331,7 @@ function incidentalWords(typed, query) {
     const word = match[0];
     const inside = match.index > 0 && !/[.?!:;]\s*$/u.test(query.slice(0, match.index));
     const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
-    if ((inside && capital && !isUpper(word)) || word.length === 1) terms(word).forEach(add);
+    if ((inside && capital && !isUpper(word)) || isLabel(word)) terms(word).forEach(add);
   }
   for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).forEach(add);
   return found;
@@ -434,7 +439,32 @@ async function understand(query) {
   const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
+  question.call = (await reports(query)) && !tellsStory(question);
   return question;
+}
+
+/* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
+   "drew"), a documents' word with "ed" or "d" added ("passed", "lied") or an "-ed" word they do not know, or "did
+   not"; but a word that only says how a question is asked. */
+async function reports(query) {
+  const questionWords = new Set(rules.question_words);
+  const pastForms = new Set(rules.past_forms);
+  const words = (query.match(patterns.queryWord) || []).map((word) => word.toLowerCase());
+  for (let n = 0; n < words.length; n++) {
+    const word = words[n];
+    if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
+    if (questionWords.has(word)) continue;
+    if (pastForms.has(word)) return true;
+    if (word.endsWith("ed") && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
+                                || !(await stemOf(word)))) return true;      // question.past_ending
+  }
+  return false;
+}
+
+/* A question telling a story (question.tells_story): several sentences, or a word of a story besides a level's. */
+function tellsStory(question) {
+  const sentences = question.query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
+  return sentences.length > 1 || question.incidental.some((word) => !rules.level_words.includes(word));
 }
 
 /* -- finding and ranking (engine.py) ---------------------------------------------------------- */
@@ -564,12 +594,17 @@ async function match(question, kind) {
     said.push(g);
     if (holding[g] * rules.common_share < manifest.entries) required.push(g);
   });
-  const hits = [];
-  for (const [entry, raw] of found) {
-    const held = matched.get(entry);
+  const coverageOf = (held) => {
     let share = 0;
     for (let g = 0; g < weights.length; g++) if (held.has(g)) share += weights[g];
-    const coverage = everything ? share / everything : 1;
+    return everything ? share / everything : 1;
+  };
+  let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
+  for (const held of matched.values()) most = Math.max(most, coverageOf(held));
+  const callShare = question.call ? most * rules.signals.call.within : 1;
+  const hits = [];
+  for (const [entry, raw] of found) {
+    const coverage = coverageOf(matched.get(entry));
     let score = raw;
     for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
     const kind = (documentOf(entry) || {}).kind;
@@ -577,6 +612,9 @@ async function match(question, kind) {
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
     else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
+    if (question.call && inRuns(entry, "remedies") && coverage >= callShare) {       // a call
+      score = score * rules.signals.call.weight;
+    }
     score = namedScore(score, entry, ownName, titled, required, said);
     hits.push({entry, score});
   }
@@ -617,9 +655,7 @@ function fused(hits, cosines, question, kind) {
 /* A call at a level (a level named, no story told) answered first by the best answer of the document answering
    at that level, then the others in their order (scoring.level_first). */
 function levelFirst(hits, question) {
-  const sentences = question.query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
-  const story = sentences.length > 1 || question.incidental.some((word) => !rules.level_words.includes(word));
-  if (!question.level || story) return hits;
+  if (!question.level || tellsStory(question)) return hits;
   const lead = hits.find((hit) => (documentOf(hit.entry) || {}).kind === question.level);
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
