@@ -80,6 +80,7 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             except SiteBuildError as error:
                 raise BuildFailed(str(error)) from None
             _copies(plan.links, staging / "site")
+            _folder_links(plan.folders, staging / "site")
             publish.checkpoint("rendered")
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
@@ -105,6 +106,19 @@ def _copies(links: dict[str, str], site: Path) -> None:
             os.link(site / original, target)
         except OSError:
             shutil.copyfile(site / original, target)
+
+
+def _folder_links(folders: dict[str, str], site: Path) -> None:
+    """Folders that are another folder (a typed number's address): a symbolic link, relative, so that the site
+    can move; where the system makes none, a folder whose files are hard links to the other's."""
+    for path, original in folders.items():
+        target = site / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.symlink(os.path.relpath(site / original, target.parent), target, target_is_directory=True)
+        except OSError:
+            target.mkdir(exist_ok=True)
+            _copies({f"{path}/{file.name}": f"{original}/{file.name}" for file in (site / original).iterdir()}, site)
 
 
 def _merge(extra: Path, site: Path) -> None:
