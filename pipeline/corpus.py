@@ -268,9 +268,10 @@ class _Outline:
         return _Outline(document.info, has_content, () if has_content else document.problems)
 
 
-def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[_Outline]:
+def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True,
+                   source: Optional[SourceText] = None) -> Optional[_Outline]:
     def outline() -> Optional[_Outline]:
-        document = _parsed(path, info, use_cache)      # (its id is replaced below)
+        document = _parsed(path, info, use_cache, source)      # (its id is replaced below)
         return _Outline.of(document) if document is not None else None
 
     found = cache.remembered(_outline_key(info), outline, use_cache)
@@ -330,9 +331,15 @@ def _usable(document: Document | _Outline, problems: list[Problem]) -> bool:
 
 def _detected(path: Path, entry: Optional[ManifestEntry], use_cache: bool) -> tuple[Optional[_Candidate],
                                                                                      list[Problem]]:
-    """`_read_and_detect` with the problems it finds."""
+    """`_read_and_detect` with the problems it finds. A file read for the first time is parsed too while its
+    text is at hand (an English one: its parse and outline cached for the next step), so it is decoded once."""
     problems: list[Problem] = []
-    return _read_and_detect(path, entry, problems, use_cache), problems
+    candidate = _read_and_detect(path, entry, problems, use_cache, keep_source=use_cache)
+    if candidate is not None and candidate.source is not None:
+        if candidate.found.language == ENGLISH:
+            _parse_outline(path, _first_info(candidate), use_cache, candidate.source)
+        candidate = replace(candidate, source=None)         # (the text is not sent back)
+    return candidate, problems
 
 
 def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[Problem],
