@@ -280,8 +280,8 @@ def build(sources: Path | str = "sources", out: Path | str = "site", config: Opt
     if any(problem.file not in flagged_sources(corpus) | left_out for problem in errors):
         raise SourcesHaveErrors(errors)
     result = build_site(corpus, out, sources=Path(sources), config_file=Path(config) if config else None,
-                        write_index=lambda build, index, site_files, generation: write_search_index(
-                            build.corpus, index, build.addresses, browser_folder=site_files, build=generation))
+                        write_index=lambda corpus, addresses, index, site_files, generation: write_search_index(
+                            corpus, index, addresses, browser_folder=site_files, build=generation))
     if kept_as is not None:
         keep_built(kept_as, index_folder(Path(out), result.generation), Path(out) / "search")
     return result, corpus

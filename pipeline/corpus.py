@@ -74,12 +74,12 @@ def load_corpus(directory: Path | str, use_cache: bool = True, today: Optional[d
     manifest, manifest_problems = load_manifest(directory)
     problems.extend(manifest_problems)
     files = source_files(directory, problems)
+    wanted = [(path, manifest.get(path.name)) for path in files]
+    wanted = [(path, entry) for path, entry in wanted if entry is None or not entry.ignore]
     candidates = []
-    for path in files:
-        entry = manifest.get(path.name)
-        if entry is not None and entry.ignore:
-            continue
-        candidate = _read_and_detect(path, entry, problems, use_cache)
+    # on every core: a hundred editions not seen before are a hundred texts to decode and weigh
+    for candidate, found in each(lambda item: _detected(*item, use_cache), wanted, lambda item: item[0].name):
+        problems.extend(found)
         if candidate is not None:
             candidates.append(candidate)
     for name in sorted(set(manifest) - {path.name for path in files}):
@@ -182,15 +182,20 @@ def load_translation(corpus: Corpus, language: str, edition_id: str, use_cache: 
     return _parse_file(Path(corpus.folder) / info.source, info, use_cache)
 
 
-def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True, linked: bool = True) -> Optional[Document]:
+def load_edition(corpus: Corpus, document_id: str, use_cache: bool = True, linked: bool = True,
+                 as_parsed: bool = False) -> Optional[Document]:
     """A document of the corpus by id: a current one from memory, an older edition from its file (its
-    references resolved against the current documents, unless `linked` is False: then as parsed)."""
+    references resolved against the current documents, unless `linked` is False: then as parsed; with
+    `as_parsed`, also under the neutral id it was parsed under, its kind's: what a comparison of editions
+    needs, which names none, and renaming ten thousand sections twice per edition is not free)."""
     document = corpus.document(document_id)
     if document is not None:
         return document
     info = next((info for info in corpus.editions if info.id == document_id), None)
     if info is None or corpus.folder is None:
         return None
+    if as_parsed:
+        return _parsed(Path(corpus.folder) / info.source, info, use_cache)
     parsed = _parse_file(Path(corpus.folder) / info.source, info, use_cache)
     if parsed is None or not linked:
         return parsed
@@ -263,15 +268,16 @@ class _Outline:
         return _Outline(document.info, has_content, () if has_content else document.problems)
 
 
-def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True) -> Optional[_Outline]:
+def _parse_outline(path: Path, info: DocumentInfo, use_cache: bool = True,
+                   source: Optional[SourceText] = None) -> Optional[_Outline]:
     def outline() -> Optional[_Outline]:
-        document = _parse_file(path, info, use_cache)
+        document = _parsed(path, info, use_cache, source)      # (its id is replaced below)
         return _Outline.of(document) if document is not None else None
 
     found = cache.remembered(_outline_key(info), outline, use_cache)
     if found is None:
         return None
-    return replace(found, info=replace(found.info, id=info.id, current=info.current))
+    return replace(found, info=replace(found.info, id=info.id, current=info.current, upcoming=info.upcoming))
 
 
 def _problems_of_older(info: DocumentInfo, corpus: Corpus, use_cache: bool) -> list[Problem]:
@@ -321,6 +327,19 @@ def _usable(document: Document | _Outline, problems: list[Problem]) -> bool:
         problems.append(Problem(ERROR, document.info.source, None,
                                 f"no sections found: this is not a usable {document.info.kind} document"))
     return False
+
+
+def _detected(path: Path, entry: Optional[ManifestEntry], use_cache: bool) -> tuple[Optional[_Candidate],
+                                                                                     list[Problem]]:
+    """`_read_and_detect` with the problems it finds. A file read for the first time is parsed too while its
+    text is at hand (an English one: its parse and outline cached for the next step), so it is decoded once."""
+    problems: list[Problem] = []
+    candidate = _read_and_detect(path, entry, problems, use_cache, keep_source=use_cache)
+    if candidate is not None and candidate.source is not None:
+        if candidate.found.language == ENGLISH:
+            _parse_outline(path, _first_info(candidate), use_cache, candidate.source)
+        candidate = replace(candidate, source=None)         # (the text is not sent back)
+    return candidate, problems
 
 
 def _read_and_detect(path: Path, entry: Optional[ManifestEntry], problems: list[Problem],
@@ -464,6 +483,15 @@ def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True,
                 source: Optional[SourceText] = None) -> Optional[Document]:
     """Parse a file under `info` (`source`: its text, if already read), reusing an earlier parse of the same
     bytes."""
+    document = _parsed(path, info, use_cache, source)
+    if document is None:
+        return None
+    return rename_document(document, replace(info, complete=document.info.complete))
+
+
+def _parsed(path: Path, info: DocumentInfo, use_cache: bool = True,
+            source: Optional[SourceText] = None) -> Optional[Document]:
+    """A file's parse under its neutral id (`_parse_key`), from the cache when its bytes were parsed before."""
     neutral, key = _parse_key(info)
     document = cache.load(key) if use_cache else None
     if document is None:
@@ -474,8 +502,7 @@ def _parse_file(path: Path, info: DocumentInfo, use_cache: bool = True,
         document = parse_source(source, neutral)
         if use_cache:
             cache.store(key, document)
-    complete = replace(info, complete=document.info.complete)
-    return rename_document(document, complete)
+    return document
 
 
 def parse_source(source: SourceText, info: DocumentInfo) -> Document:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.corpus import load_document
+from pipeline.corpus import load_document, rename_document
 from pipeline.diff import (
     Change,
     EditionDiff,
@@ -30,6 +30,7 @@ from pipeline.diff import (
     rule_history,
     word_diff,
 )
+from pipeline.diff.history import EditionSummary
 from pipeline.model import WARNING, Block, Document, DocumentInfo, GlossaryEntry, Section, replace
 
 from conftest import CORPUS
@@ -245,6 +246,39 @@ def test_spot_checks_2024_08_to_2024_11(editions):
 def test_an_edition_compared_with_itself_has_no_differences(editions):
     d = compare(editions["cr-2026-01-16"], editions["cr-2026-01-16"])
     assert d.is_empty
+
+
+def by_number(diff: EditionDiff) -> tuple:
+    """A comparison with every section id read as its number (what does not depend on the documents' ids)."""
+    def key(ident: str) -> str:
+        return ident.split(":", 1)[1]
+    changes = lambda found: [(key(c.old_id), key(c.new_id), c.old_text, c.new_text, c.numbers_only) for c in found]
+    return (sorted(map(key, diff.added)), sorted(map(key, diff.removed)), changes(diff.changed),
+            changes(diff.layout_only), [(key(m.from_id), key(m.to_id), m.text_changed, m.layout_only) for m in diff.moved],
+            diff.glossary)
+
+
+def test_two_editions_under_one_id_compare_as_under_their_own(editions):
+    """The histories compare the parses as cached, both under the kind's id: the same changes, by number."""
+    old, new = editions["cr-2025-11-14"], editions["cr-2026-01-16"]
+    assert old.id == new.id == "cr"
+    named = compare(rename_document(old, replace(old.info, id="cr-2025-11-14")), new)
+    assert named.added and named.changed and named.moved and named.old == "cr-2025-11-14"
+    assert by_number(compare(old, new)) == by_number(named)
+
+
+def test_a_summary_is_the_same_whether_the_edition_before_was_summarized_first(editions):
+    old, new = editions["cr-2025-11-14"], editions["cr-2026-01-16"]
+    EditionSummary.of(cr_document([("100", "Chapter")]))
+    alone = EditionSummary.of(new)
+    EditionSummary.of(old)
+    after_old = EditionSummary.of(new)
+    assert after_old == alone
+    # and the wordings the two editions share were found again, not worked out anew
+    before = EditionSummary.of(old)
+    again = EditionSummary.of(new)
+    shared = set(before.wordings) & set(again.wordings)
+    assert sum(before.wordings[key] is again.wordings[key] for key in shared) > 1000
 
 
 # --------------------------------------------------------------------------- hand-made documents

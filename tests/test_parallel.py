@@ -32,6 +32,17 @@ def test_workers_return_their_results_in_the_items_order():
     assert os.getpid() not in {pid for _, pid in found}            # made in the workers, not here
 
 
+def test_in_runs_neighbouring_items_go_to_one_worker_and_the_results_keep_their_order():
+    def slow_square(number):
+        time.sleep(0.01)            # (so that both workers take part)
+        return number * number, os.getpid()
+    found = parallel.each(slow_square, range(40), str, workers=2, runs=True)
+    assert [square for square, _ in found] == [number * number for number in range(40)]
+    pids = [pid for _, pid in found]
+    handed_over = sum(1 for before, after in zip(pids, pids[1:]) if before != after)
+    assert len(set(pids)) == 2 and handed_over < 8          # eight runs of five: a hand-over between runs at most
+
+
 def test_a_call_in_a_fresh_process_returns_its_result_and_its_failure_is_raised_here():
     assert parallel.fresh(os.getpid) != os.getpid()
     assert parallel.fresh(divmod, 17, 5) == (3, 2)

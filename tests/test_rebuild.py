@@ -60,6 +60,7 @@ def rebuilt(tmp_path_factory):
                                                                 "There are two kinds of sanctioned", 1),
                        encoding="utf-8")
         with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setattr(pipeline.parallel, "cores", lambda: 1)  # in this process, where the counting is
             parsed = counting(monkeypatch, pipeline.corpus, "parse_source")
             rebuild, _ = api.build(sources, folder / "site", config=ROOT / "mkdocs.yml")   # cached parses reused
         searched = api.search("types of sanctioned tournaments", sources).results[0].snippet

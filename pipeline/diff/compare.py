@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -199,12 +200,26 @@ class _Item:
 
 
 def _items(document: Document) -> list[_Item]:
-    """One item per section id (a duplicated id keeps its first section)."""
+    """One item per section id (a duplicated id keeps its first section). The items of the last two documents
+    are kept while the documents live: a chain of editions compares each with the one before, then the one
+    after (the items only learn their masked text and words, once)."""
+    for held, items in _held_items:
+        if held() is document:
+            return items
     by_id: dict[str, Section] = {}
     for section in document.sections:
         by_id.setdefault(section.id, section)
-    return [_Item(section, index) for index, section in enumerate(document.sections)
-            if by_id[section.id] is section]
+    items = [_Item(section, index) for index, section in enumerate(document.sections)
+             if by_id[section.id] is section]
+    _held_items[:] = [*_held_items[-1:], (weakref.ref(document, _forget_items), items)]
+    return items
+
+
+_held_items: list[tuple[weakref.ref, list[_Item]]] = []
+
+
+def _forget_items(gone: weakref.ref) -> None:
+    _held_items[:] = [(held, items) for held, items in _held_items if held is not gone]
 
 
 def _ancestor_keys(section: Section, by_id: dict) -> list[str]:

@@ -68,6 +68,10 @@ class Step:
     parent: str            # the parent's key, "" for none
     wording: str           # Wording.id
 
+    def __reduce__(self):
+        # pickled as its fields: a slotted dataclass's own state functions cost twice as much, for 218,000 steps
+        return Step, (self.key, self.number, self.level, self.kind, self.parent, self.wording)
+
 
 @dataclass(frozen=True)
 class EditionSummary:
@@ -78,10 +82,14 @@ class EditionSummary:
 
     @staticmethod
     def of(document: Document) -> EditionSummary:
+        global _last_wordings
         wordings: dict[str, Wording] = {}
         steps = []
+        made: dict[tuple, Wording] = {}
         for section in document.sections:
-            wording = Wording.of_section(section)
+            penalty = section.infraction.penalty if section.infraction is not None else ""
+            made_of = (section.title, section.blocks, section.examples, penalty)
+            wording = made[made_of] = _last_wordings.get(made_of) or Wording.of_section(section)
             wordings[wording.id] = wording
             steps.append(Step(_key(section), section.number, section.level, section.kind,
                               _key(section.parent) if section.parent else "", wording.id))
@@ -90,7 +98,14 @@ class EditionSummary:
             wording = Wording.of(entry.term, entry.text)
             wordings[wording.id] = wording
             glossary.append((entry.term, wording.id))
+        _last_wordings = made
         return EditionSummary(tuple(steps), tuple(glossary), wordings)
+
+
+# The wordings of the last edition summarized in this process, by what each is made of: most of an edition's
+# rules read as in the edition before, whose summary this process most likely made too (a worker is given
+# the editions in order), and a wording's digests cost more than finding it again. One edition's only.
+_last_wordings: dict[tuple, Wording] = {}
 
 
 @dataclass
@@ -157,8 +172,8 @@ def trace(editions: Iterable[DocumentInfo], load: Callable[[DocumentInfo], Docum
     """The history of a chain of editions of one kind (excerpts are left out), loading each as it is needed."""
     chain = sorted((info for info in editions if not info.excerpt), key=lambda info: (info.edition or "", info.source))
     history = KindHistory(editions=chain)
-    # the pieces: each edition's summary, each pair's comparison; what the cache does not hold is made on every
-    # core (in the order of the chain, so that a worker loads each document once), then cached here
+    # the pieces: each edition's summary, each pair's comparison; what the cache does not hold is made and cached on
+    # every core (in runs of the chain's order, so that a worker loads each document once)
     pieces: list[tuple] = []
     for index, info in enumerate(chain):
         pieces.append(("summary", info))
@@ -167,9 +182,9 @@ def trace(editions: Iterable[DocumentInfo], load: Callable[[DocumentInfo], Docum
     known = {piece: _cached(use_cache, piece) for piece in pieces}
     missing = [piece for piece, value in known.items() if value is None]
     recent = _Recent(load)
-    for piece, value in zip(missing, each(lambda piece: _make(piece, recent), missing, _concerns)):
+    for piece, value in zip(missing, each(lambda piece: _stored(use_cache, piece, _make(piece, recent)), missing,
+                                          _concerns, runs=True)):
         known[piece] = value
-        _store(use_cache, piece, value)
     steps: dict[Step, Step] = {}
     for index, info in enumerate(chain):
         summary = known[("summary", info)]
@@ -255,9 +270,11 @@ def last_changed(documents: list[Document]) -> dict[str, str]:
 
 # -- caching, with the documents' ids taken out ---------------------------------------------------
 
-def _neutral(document: Document, name: str) -> Document:
-    """The document under a fixed id, so that a comparison does not depend on what the build calls it."""
-    return rename_document(document, replace(document.info, id=name))
+def _neutral(document: Document) -> Document:
+    """The document under its kind's id, so that a comparison does not depend on what the build calls it (the
+    two editions compared then have the same id: a comparison pairs their sections by the ids' numbers, and
+    `_named` puts the editions' own ids back). A parse as cached has that id already."""
+    return rename_document(document, replace(document.info, id=document.info.kind))
 
 
 def _named(diff: EditionDiff, old: DocumentInfo, new: DocumentInfo) -> EditionDiff:
@@ -302,7 +319,7 @@ def _make(piece: tuple, load: Callable[[DocumentInfo], Document]):
     if piece[0] == "summary":
         return EditionSummary.of(load(piece[1]))
     _, old, new = piece
-    return compare(_neutral(load(old), "old"), _neutral(load(new), "new"))
+    return compare(_neutral(load(old)), _neutral(load(new)))
 
 
 def _concerns(piece: tuple) -> str:
@@ -325,3 +342,9 @@ def _store(use_cache: bool, piece: tuple, value) -> None:
     key = _cache_key(piece) if use_cache else None
     if key:
         cache.store(key, value)
+
+
+def _stored(use_cache: bool, piece: tuple, value):
+    """The value, once stored (in the worker that made it: the stores are on every core too)."""
+    _store(use_cache, piece, value)
+    return value

@@ -1,10 +1,10 @@
 """Build the site and its search index from a corpus, as one generation, into an output folder.
 
-The steps, top to bottom: check the output folder is ours; take its lock; collect what the site is
-made of (`collect`: histories and comparisons of the older editions, on every core); write the search
-index in a second process (`parallel.Background`: it dies with this one) while the pages are planned
-and mkdocs renders them into a staging folder; add the browser's search data; publish site and index
-together. A failure or a kill at any step leaves the published site and index as they were.
+The steps, top to bottom: check the output folder is ours; take its lock; write the search index in a
+second process (`parallel.Background`: it dies with this one) from the start; meanwhile collect what the
+site is made of (`collect`: histories and comparisons of the older editions, on every core), plan the
+pages and let mkdocs render them into a staging folder; add the browser's search data; publish site and
+index together. A failure or a kill at any step leaves the published site and index as they were.
 """
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
+from ..addresses import Addresses, address_corpus
 from ..model import Corpus
 from ..parallel import Background
 from . import offline_figures, publish
-from .collect import Build, collect
+from .collect import collect
 from .errors import BuildFailed
 from .mkdocs_site import SiteBuildError, render
 from .plan import plan_site
@@ -56,10 +57,10 @@ def new_generation() -> str:
 
 def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Path] = None,
                config_file: Optional[Path] = None,
-               write_index: Optional[Callable[[Build, Path, Path, str], dict]] = None) -> BuildResult:
-    """Build `corpus` into `out`; `write_index(build, index folder, site files folder, generation)` writes
-    its search index meanwhile (the site files it writes join the site). A worker's failure is raised as
-    parallel.WorkFailed, naming the file it concerns."""
+               write_index: Optional[Callable[[Corpus, Addresses, Path, Path, str], dict]] = None) -> BuildResult:
+    """Build `corpus` into `out`; `write_index(corpus, its addresses, index folder, site files folder,
+    generation)` writes its search index meanwhile (the site files it writes join the site). A worker's failure
+    is raised as parallel.WorkFailed, naming the file it concerns."""
     started = time.perf_counter()
     config_file = find_config(sources, config_file)
     out = publish.check_output(Path(out), sources, config_file.resolve().parent)
@@ -70,9 +71,11 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
         publish.checkpoint("staged")
         indexer = None
         try:
-            build = collect(corpus)
-            if write_index:
-                indexer = Background(lambda: _index(write_index, build, staging, generation), "the search index")
+            addresses = address_corpus(corpus)
+            if write_index:     # it needs none of the histories: it starts first, and has a core while they are made
+                indexer = Background(lambda: _index(write_index, corpus, addresses, staging, generation),
+                                     "the search index")
+            build = collect(corpus, addresses=addresses)
             plan = plan_site(build, generation)
             publish.checkpoint("planned")
             try:
@@ -80,6 +83,7 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             except SiteBuildError as error:
                 raise BuildFailed(str(error)) from None
             _copies(plan.links, staging / "site")
+            _folder_links(plan.folders, staging / "site")
             publish.checkpoint("rendered")
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
@@ -107,6 +111,19 @@ def _copies(links: dict[str, str], site: Path) -> None:
             shutil.copyfile(site / original, target)
 
 
+def _folder_links(folders: dict[str, str], site: Path) -> None:
+    """Folders that are another folder (a typed number's address): a symbolic link, relative, so that the site
+    can move; where the system makes none, a folder whose files are hard links to the other's."""
+    for path, original in folders.items():
+        target = site / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.symlink(os.path.relpath(site / original, target.parent), target, target_is_directory=True)
+        except OSError:
+            target.mkdir(exist_ok=True)
+            _copies({f"{path}/{file.name}": f"{original}/{file.name}" for file in (site / original).iterdir()}, site)
+
+
 def _merge(extra: Path, site: Path) -> None:
     """Move the files the indexer wrote for the site into it."""
     if not extra.is_dir():
@@ -118,7 +135,7 @@ def _merge(extra: Path, site: Path) -> None:
             os.replace(path, target)
 
 
-def _index(write_index: Callable, build: Build, staging: Path, generation: str) -> dict:
+def _index(write_index: Callable, corpus: Corpus, addresses: Addresses, staging: Path, generation: str) -> dict:
     """In the indexer's process."""
     publish.checkpoint("indexing")
-    return write_index(build, staging / "index", staging / "search-files", generation)
+    return write_index(corpus, addresses, staging / "index", staging / "search-files", generation)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 from .. import cache
 from ..addresses import Addresses, address_corpus
@@ -34,9 +35,10 @@ class Build:
     translations: tuple[tuple[Document, Document], ...] = ()   # (translation, its English edition), parsed
 
 
-def collect(corpus: Corpus, use_cache: bool = True) -> Build:
-    def load(info: DocumentInfo):          # the histories compare words: references need not be resolved
-        return load_edition(corpus, info.id, use_cache, linked=False)
+def collect(corpus: Corpus, use_cache: bool = True, addresses: Optional[Addresses] = None) -> Build:
+    """What a build of `corpus` is made of (`addresses`: its addresses, if known already)."""
+    def load(info: DocumentInfo):          # the histories compare words: references need not be resolved, nor ids
+        return load_edition(corpus, info.id, use_cache, linked=False, as_parsed=True)
 
     # The history of each document runs up to its current edition; an upcoming one (not in force on the
     # build's date) is compared with the current one on its own: what will change.
@@ -67,7 +69,7 @@ def collect(corpus: Corpus, use_cache: bool = True) -> Build:
         if use_cache and found is not None:
             cache.store(keys[index], found)
     assets = {asset.name: asset.read_text(encoding="utf-8") for asset in sorted(ASSETS.iterdir()) if asset.is_file()}
-    return Build(corpus, address_corpus(corpus), histories, previews, summaries, highlights, assets,
+    return Build(corpus, addresses or address_corpus(corpus), histories, previews, summaries, highlights, assets,
                  translations(corpus, use_cache))
 
 

@@ -38,6 +38,7 @@ class SitePlan:
     nav: list = field(default_factory=list)
     files: dict[str, bytes | str] = field(default_factory=dict)   # site path -> content
     links: dict[str, str] = field(default_factory=dict)          # site path -> site path it is a copy of
+    folders: dict[str, str] = field(default_factory=dict)        # site folder -> site folder it is a link to
     template_flags: dict[str, object] = field(default_factory=dict)
     addresses: Optional[Addresses] = None
 
@@ -122,8 +123,9 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
     plan.pages.update(typed.pages)
     plan.files.update(typed.files)
     plan.links.update(typed.links)
+    plan.folders.update(typed.folders)
     _add_translations(plan, translated.translated_pages(addresses, list(build.translations), typed.links,
-                                                        typed.files[shortcuts.SHORTCUT]))
+                                                        typed.files[shortcuts.SHORTCUT], typed.folders))
     return plan
 
 
@@ -131,6 +133,7 @@ def _add_translations(plan: SitePlan, part: translated.TranslatedPages) -> None:
     """The translations' pages, and on each English page that has one its languages (a bar, hreflang links)."""
     plan.pages.update(part.pages)
     plan.links.update(part.links)
+    plan.folders.update(part.folders)
     plan.files.update(part.files)
     for language in {path.split("/", 1)[0] for path in part.links}:      # the typed numbers they forward to
         plan.links[translated.folder(language, shortcuts.NUMBERS)] = shortcuts.NUMBERS

@@ -1,12 +1,15 @@
 """Addresses people type or share, on any static host: `/cr/702.19b`, `/mtr/3.3`, `/ipg/2.1` land on the
 rule; `/search/?q=slow+play` opens the search with that question answered.
 
-A number's address is a folder (`cr/702.19b/index.html`: a host answers `/cr/702.19b` by redirecting
-to the folder, as it does for every page). Each is the same small page, held once on disk (hard links,
-the plan's `links`): it reads its number from the address and forwards to the rule's page and anchor,
-found in the list of the current editions' numbers (`Addresses.numbers`) written beside it. A number
-that has a page of its own (`ipg/2.1/`, `cr/702/`) needs none. Pure functions: pages and files come
-back as data.
+A number's address is a folder (`cr/702.19b/`: a host answers `/cr/702.19b` by redirecting to the
+folder, as it does for every page). Each holds the same small page: it reads its number from the address
+and forwards to the rule's page and anchor, found in the list of the current editions' numbers
+(`Addresses.numbers`) written beside it. The page is held once on disk: a document's first typed number
+has a folder whose page is a hard link (the plan's `links`), every other one is a symbolic link to that
+folder (the plan's `folders`: a folder of its own costs a block of disk, 3,000 of them 13 MB). A host
+follows the link as it does any folder; a deployment that copies links as files gets a copy of the
+folder. A number that has a page of its own (`ipg/2.1/`, `cr/702/`) needs none. Pure functions: pages
+and files come back as data.
 """
 from __future__ import annotations
 
@@ -59,6 +62,7 @@ class TypedAddresses:
     pages: dict[str, Page] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     links: dict[str, str] = field(default_factory=dict)       # site path -> SHORTCUT
+    folders: dict[str, str] = field(default_factory=dict)     # a number's folder -> the folder it is a link to
 
 
 def typed_addresses(addresses: Addresses, pages: dict[str, Page], files: dict) -> TypedAddresses:
@@ -67,15 +71,23 @@ def typed_addresses(addresses: Addresses, pages: dict[str, Page], files: dict) -
     taken = {Addresses.url(path) + "index.html" for path in pages} | set(files)
     on_page: dict[str, list[str]] = {}
     links: dict[str, str] = {}
+    folders: dict[str, str] = {}
+    first: dict[str, str] = {}          # a document's folder -> its first number's folder, the one held on disk
     for key, link in sorted(addresses.numbers.items()):
         number = key.split(" ", 1)[1]
         page, _, anchor = link.partition("#")
-        path = f"{page.split('/')[0]}/{number}/index.html"
-        if not TYPED_NUMBER.fullmatch(number) or path in taken or path in links:
+        document = page.split("/")[0]
+        where = f"{document}/{number}"
+        if not TYPED_NUMBER.fullmatch(number) or f"{where}/index.html" in taken or where in first.values() \
+                or where in folders:
             continue
-        links[path] = SHORTCUT
+        if document in first:
+            folders[where] = first[document]
+        else:
+            first[document] = where
+            links[f"{where}/index.html"] = SHORTCUT
         on_page.setdefault(page, []).append(number if anchor == number else f"{number}#{anchor}")
-    typed = TypedAddresses(links=links)
+    typed = TypedAddresses(links=links, folders=folders)
     typed.files[SHORTCUT] = number_page()
     typed.files[NUMBERS] = json.dumps({page: " ".join(numbers) for page, numbers in on_page.items()},
                                       separators=(",", ":"), sort_keys=True)

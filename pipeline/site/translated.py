@@ -36,6 +36,7 @@ class TranslatedPages:
     pages: dict[str, Page] = field(default_factory=dict)
     alternates: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # English page -> (language, path)
     links: dict[str, str] = field(default_factory=dict)           # typed numbers' addresses -> the shared page
+    folders: dict[str, str] = field(default_factory=dict)         # typed numbers' folders -> the folder they link to
     files: dict[str, str] = field(default_factory=dict)
 
 
@@ -45,11 +46,13 @@ def folder(language: str, path: str) -> str:
 
 
 def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]],
-                     typed: Optional[dict[str, str]] = None, number_page: str = "") -> TranslatedPages:
+                     typed: Optional[dict[str, str]] = None, number_page: str = "",
+                     typed_folders: Optional[dict[str, str]] = None) -> TranslatedPages:
     """The pages of each (translation, English edition) pair: a current edition's at its English pages'
     addresses under the language's folder; an older edition's on one page (as its English reader is).
     `typed` are the English typed numbers' addresses (`cr/702.19b/index.html`) and the page they share,
-    `number_page` that page's text (a language's copy sends a number it cannot place to the one search)."""
+    `number_page` that page's text (a language's copy sends a number it cannot place to the one search),
+    `typed_folders` the typed numbers' folders that are links to another's (shortcuts.TypedAddresses)."""
     found = TranslatedPages()
     for translation, english in pairs:
         language = kinds.language(translation.info.language)
@@ -72,6 +75,9 @@ def translated_pages(addresses: Addresses, pairs: list[tuple[Document, Document]
         for path in typed or {}:
             if path.split("/")[0] in translated_ids:
                 found.links[folder(code, path)] = shared
+        for where, target in (typed_folders or {}).items():
+            if where.split("/")[0] in translated_ids:
+                found.folders[folder(code, where)] = folder(code, target)
         # one level deeper than the English: its links and its fallback to the search go one level up more
         found.files[shared] = number_page.replace('var SEARCH_UP = "";', 'var SEARCH_UP = "../";')
     return found
