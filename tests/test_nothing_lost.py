@@ -18,6 +18,7 @@ from pipeline.read import read_bytes
 from pipeline.read.shapes import is_contents_line, is_page_number
 
 from conftest import CORPUS, SEEDS, pdftotext_names
+from ordered_text import OrderedText
 
 pytestmark = pytest.mark.slow             # every line of every file of the corpus: outside the fast lane (make fast)
 
@@ -29,25 +30,6 @@ PREFIX = re.compile(r"^(?:ipg|mtr|cr)\s+(?=\d|appendix)")
 def normalise(text: str) -> str:
     text = DASHES.sub("-", text.replace("\u00a0", " ")).lower()
     return re.sub(r"\s+", " ", text).strip()
-
-
-class Export:
-    """The export's text, where `in` tells whether a piece of text occurs in it. The source's lines come
-    mostly in the export's order: each is looked for from where the one before was found, then before that
-    (the answer is the same as `in` on the whole text, without scanning megabytes for every line)."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.at = 0
-
-    def __contains__(self, wanted: str) -> bool:
-        found = self.text.find(wanted, self.at)
-        if found < 0:
-            found = self.text.find(wanted, 0, self.at + len(wanted))
-        if found < 0:
-            return False
-        self.at = found
-        return True
 
 
 def exported_text(data: dict) -> str:
@@ -102,7 +84,7 @@ def assert_nothing_lost(path):
         document, problems = load_document(path, use_cache=False)
     assert document is not None, problems
     assert len(read) == 1, f"{path.name} read {len(read)} times"
-    haystack = Export(exported_text(json.loads(json.dumps(document_json(document)))))
+    haystack = OrderedText(exported_text(json.loads(json.dumps(document_json(document)))))
     sections = {normalise(s.number): normalise(s.title) for s in document.sections if s.number}
     # (chapters some parsers take from the contents list itself are not where the body starts)
     first_section = min((s.line for s in document.sections if s.line and s.level >= 2), default=0)
