@@ -3,6 +3,7 @@ sources/, and write only into temporary folders (the parse cache included)."""
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import tarfile
@@ -35,6 +36,7 @@ FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the froze
 PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
 
 PARSE_CACHE_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_CACHE"
+FOLDER_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_FOLDER"
 pytest_plugins = ["scheduling"]           # the order in which xdist's workers take the modules
 
 
@@ -62,16 +64,22 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-def made_once(tmp_path_factory, name: str, make=None) -> Path:
-    """A folder of the test session that pytest-xdist's workers share: made by the first worker that asks
-    (`make(folder)`), under a lock, and used as it is by the others (the recipe of xdist's documentation), so
-    that the frozen sources are parsed and the site built once, not once a worker."""
+def session_folder(tmp_path_factory) -> Path:
+    """The folder of the test session that pytest-xdist's workers share."""
     base = tmp_path_factory.getbasetemp()
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     # the session's folder, above each worker's own; only in a worker's own folder (a pytest run inside a test
     # inherits the variable, but not the folder: it must not share the folder above it with other sessions)
     if worker and base.name == f"popen-{worker}":
         base = base.parent
+    return base
+
+
+def made_once(tmp_path_factory, name: str, make=None, base: Path | None = None) -> Path:
+    """A folder of the test session that pytest-xdist's workers share: made by the first worker that asks
+    (`make(folder)`), under a lock, and used as it is by the others (the recipe of xdist's documentation), so
+    that the frozen sources are parsed and the site built once, not once a worker. (In `base` if given.)"""
+    base = base or session_folder(tmp_path_factory)
     folder, done = base / name, base / f"{name}.made"
     with open(base / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -105,10 +113,33 @@ def temporary_cache(tmp_path_factory):
             os.environ[name] = value
 
 
+def shared_folder(tmp_path_factory) -> Path:
+    """Where the frozen sources and their site are made: this session's folder, or in a test suite run inside a
+    test, the outer suite's (FOLDER_OF_OUTER_SUITE), so that what both make of the same inputs is made once."""
+    outer = os.environ.get(FOLDER_OF_OUTER_SUITE)
+    return Path(outer) if outer else session_folder(tmp_path_factory)
+
+
+def digest_of_files(*folders: Path, extra: str = "") -> str:
+    """A digest of the files below `folders` (names and bytes; Python's bytecode caches left out)."""
+    digest = hashlib.sha256(extra.encode())
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                name = path.relative_to(folder).as_posix()
+                digest.update(f"{folder.name}/{name}\0{path.stat().st_size}\0".encode() + path.read_bytes())
+    return digest.hexdigest()[:20]
+
+
 @pytest.fixture(scope="session")
 def sources_dir(tmp_path_factory) -> Path:
-    """A temporary project: the frozen sources and the project's mkdocs.yml beside them (read-only use)."""
-    return made_once(tmp_path_factory, "project", lambda project: frozen_sources(project / "sources")) / "sources"
+    """A temporary project: the frozen sources (read-only use), in a folder named by a digest of their bytes (a
+    suite run inside a test, handed the outer suite's folder, uses the outer suite's project where its sources
+    are the same: the index the outer build kept for them; other sources, a project of their own)."""
+    assembled = frozen_sources(tmp_path_factory.mktemp("assembled") / "sources")
+    name = f"project-{digest_of_files(assembled)}"
+    return made_once(tmp_path_factory, name, lambda project: shutil.copytree(assembled, project / "sources"),
+                     base=shared_folder(tmp_path_factory)) / "sources"
 
 
 def parsed_once(tmp_path_factory, sources_dir: Path) -> None:
@@ -125,15 +156,25 @@ def frozen_corpus(tmp_path_factory, sources_dir):
     return load_corpus(sources_dir)
 
 
+def build_inputs(sources: Path) -> str:
+    """A digest of all a build of `sources` reads: their files, the project's configuration, the pipeline's own
+    files (code, theme, assets) and the build's date."""
+    configuration = (ROOT / "mkdocs.yml").read_text(encoding="utf-8") + os.environ.get("SOURCE_DATE_EPOCH", "")
+    return digest_of_files(sources, ROOT / "pipeline", ROOT / "docs", extra=configuration)
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, sources_dir):
-    """The site (and its search index) built from the frozen sources, once per test session (read-only use)."""
+    """The site (and its search index) built from the frozen sources, once per test session (read-only use), in
+    a folder named by a digest of all the build reads: a suite run inside a test uses the outer suite's site where
+    its inputs are the same byte for byte (sources, configuration, pipeline); other inputs, a site of their own."""
     from pipeline import api
 
     def build(folder: Path) -> None:
         parsed_once(tmp_path_factory, sources_dir)
         api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")
-    return made_once(tmp_path_factory, "built", build) / "site"
+    return made_once(tmp_path_factory, f"built-{build_inputs(sources_dir)}", build,
+                     base=shared_folder(tmp_path_factory)) / "site"
 
 
 @pytest.fixture(scope="session")

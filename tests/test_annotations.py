@@ -23,7 +23,7 @@ from pipeline.search.question import is_variant, understand
 from pipeline.search.scoring import ranked
 from pipeline.site.publish import index_folder, published
 
-from conftest import CORPUS, FIXTURES, ROOT
+from conftest import CORPUS, FIXTURES, ROOT, made_once
 
 NOTES = FIXTURES / "annotations"
 SOURCES = ("cr-2025-11-14.txt", "cr-2026-01-16.txt", "ipg-2021-02-05.pdf", "ipg-2024-09-23.txt",
@@ -57,10 +57,15 @@ ORDERING_NOTES = {
 }
 
 
-@pytest.fixture(scope="module")
-def hostile_notes(tmp_path_factory) -> Path:
-    """The example notes, the search-ordering notes, and notes written to break things."""
-    root = tmp_path_factory.mktemp("hostile")
+def hostile_project(tmp_path_factory) -> Path:
+    """The project with the example notes, the search-ordering notes and notes written to break things
+    (hostile/annotations; the note that would run a command would make hostile/pwned), and the sources with a copy
+    of those notes beside them (project/sources): made once for the session (the browser's tests read its site)."""
+    return made_once(tmp_path_factory, "annotated-project", _write_hostile_project)
+
+
+def _write_hostile_project(root: Path) -> None:
+    root = root / "hostile"
     notes = root / "annotations"
     shutil.copytree(NOTES, notes)
     for name, (section, body) in ORDERING_NOTES.items():
@@ -85,26 +90,42 @@ def hostile_notes(tmp_path_factory) -> Path:
     write_note(root, "secret.md", "cr:704.5k", "2026-01-16", "TOPSECRET text outside the folder")
     os.symlink(secret, notes / "hostile" / "link-out.md")
     (notes / "hostile" / "picture.png").write_bytes(b"\x89PNG")
-    return notes
+    project(root.parent / "project", notes)
+
+
+def built_with_every_note(tmp_path_factory) -> subprocess.CompletedProcess:
+    """The project built once with every note, as a user builds it: `rulekb build` in a subprocess (what it
+    printed is checked too), into project/site; made once for the session (the browser's tests read it too). A
+    whole site and its search index, a large workload: the tests of the pages and of the search are outside the
+    fast lane (`slow`)."""
+    sources = hostile_project(tmp_path_factory) / "project" / "sources"
+
+    def build(folder: Path) -> None:
+        result = subprocess.run([sys.executable, "-m", "pipeline", "build", "--sources", str(sources),
+                                 "--out", str(sources.parent / "site"), "--config", str(ROOT / "mkdocs.yml")],
+                                capture_output=True, text=True, timeout=900)
+        (folder / "result.json").write_text(json.dumps(
+            {"args": result.args, "returncode": result.returncode, "stdout": result.stdout, "stderr": result.stderr}))
+    made = made_once(tmp_path_factory, "annotated-site", build)
+    return subprocess.CompletedProcess(**json.loads((made / "result.json").read_text()))
+
+
+@pytest.fixture(scope="module")
+def hostile_notes(tmp_path_factory) -> Path:
+    """The example notes, the search-ordering notes, and notes written to break things."""
+    return hostile_project(tmp_path_factory) / "hostile" / "annotations"
 
 
 @pytest.fixture(scope="module")
 def annotated(tmp_path_factory, hostile_notes):
     """The project read with every note, as the build reads it: (corpus, notes folder, sources)."""
-    root = tmp_path_factory.mktemp("annotated")
-    sources = project(root, hostile_notes)
-    return api.load_annotated(sources), root / "annotations", sources
+    sources = hostile_project(tmp_path_factory) / "project" / "sources"
+    return api.load_annotated(sources), sources.parent / "annotations", sources
 
 
 @pytest.fixture(scope="module")
-def built_by_the_cli(annotated):
-    """The project built once with every note, as a user builds it: `rulekb build` in a subprocess (what it
-    printed is checked too). A whole site and its search index, a large workload: the tests of the pages and of
-    the search are outside the fast lane (`slow`)."""
-    _, _, sources = annotated
-    return subprocess.run([sys.executable, "-m", "pipeline", "build", "--sources", str(sources),
-                           "--out", str(sources.parent / "site"), "--config", str(ROOT / "mkdocs.yml")],
-                          capture_output=True, text=True, timeout=900)
+def built_by_the_cli(tmp_path_factory, annotated):
+    return built_with_every_note(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -4,20 +4,17 @@ orphaned note on its older edition's page, the list of every note, and nothing o
 from __future__ import annotations
 
 import pytest
-from test_annotations import project
-
-from pipeline import api
+from test_annotations import built_with_every_note, hostile_project
 
 from browser import PHONE, chromium_browser, phone_page, served
-from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("annotated-browser")
-    sources = project(root)
-    api.build(sources, root / "site", config=ROOT / "mkdocs.yml")
-    base, stop = served(root / "site")
+    """The notes' module's site (its example notes, and the search-ordering and hostile notes beside them)."""
+    built = built_with_every_note(tmp_path_factory)
+    assert built.returncode == 0, built.stderr[-2000:]
+    base, stop = served(hostile_project(tmp_path_factory) / "project" / "site")
     yield base
     stop()
 
@@ -81,7 +78,8 @@ def test_an_orphaned_note_is_on_its_older_edition_s_page(page, site):
 def test_the_list_of_annotations_and_a_printed_page_without_them(page, site):
     page.goto(site + "annotations/")
     listed = page.locator(".rk-annotation")
-    assert listed.count() == 5
+    # the five example notes, the two search-ordering notes, and the two hostile ones published as text
+    assert listed.count() == 9
     assert all(listed.nth(i).locator(".rk-annotation-body").is_visible() for i in range(listed.count()))
     page.goto(site + "cr/702/")
     assert page.locator(".rk-annotation").first.is_visible()

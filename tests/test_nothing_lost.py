@@ -12,11 +12,13 @@ import re
 
 import pytest
 
+import pipeline.corpus
 from pipeline import document_json, load_document
-from pipeline.read import read_source
+from pipeline.read import read_bytes
 from pipeline.read.shapes import is_contents_line, is_page_number
 
 from conftest import CORPUS, SEEDS, pdftotext_names
+from ordered_text import OrderedText
 
 pytestmark = pytest.mark.slow             # every line of every file of the corpus: outside the fast lane (make fast)
 
@@ -77,27 +79,42 @@ def test_every_line_of_pdftotext_output_is_in_the_export(name, pdftotext_dir):
 
 
 def assert_nothing_lost(path):
-    document, problems = load_document(path, use_cache=False)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        read = keeping_what_is_read(monkeypatch)
+        document, problems = load_document(path, use_cache=False)
     assert document is not None, problems
-    haystack = exported_text(json.loads(json.dumps(document_json(document))))
+    assert len(read) == 1, f"{path.name} read {len(read)} times"
+    haystack = OrderedText(exported_text(json.loads(json.dumps(document_json(document)))))
     sections = {normalise(s.number): normalise(s.title) for s in document.sections if s.number}
     # (chapters some parsers take from the contents list itself are not where the body starts)
     first_section = min((s.line for s in document.sections if s.line and s.level >= 2), default=0)
     missing = []
-    lines = read_source(path).lines
+    lines = read[0].lines          # the lines of the file as the reader gave them to the parser
     for index, line in enumerate(lines):
         for cell in CELLS.split(line.text):
             text = cell.strip()
             if not text or is_page_number(text) or is_contents_line(text):
                 continue
             wanted = PREFIX.sub("", normalise(text))
-            if wanted in haystack or wanted.rstrip(".") in haystack or is_heading_of(wanted, sections):
+            if is_heading_of(wanted, sections) or wanted in haystack or wanted.rstrip(".") in haystack:
                 continue
             contents_entry = ENTRY_WITHOUT_LEADER.match(text) and _among_contents(lines, index)
             if line.number < first_section and (HEADING.match(wanted) or wanted in CONTENTS_WORDS or contents_entry):
                 continue    # the contents list before the first section
             missing.append(f"{line.number}: {text[:100]}")
     assert not missing, f"{len(missing)} lines of {path.name} are not in the export:\n" + "\n".join(missing[:20])
+
+
+def keeping_what_is_read(monkeypatch) -> list:
+    """The source texts the loader reads, kept (a PDF's text is extracted once, for the parse and the test)."""
+    read = []
+
+    def reading(data, name):
+        source = read_bytes(data, name)
+        read.append(source)
+        return source
+    monkeypatch.setattr(pipeline.corpus, "read_bytes", reading)
+    return read
 
 
 def _among_contents(lines, index: int) -> bool:
