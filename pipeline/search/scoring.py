@@ -133,8 +133,8 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
 
 def called_share(question: Question, coverage: dict[int, float]) -> float:
     """The least coverage of a remedy that a call counts more: the "call" signal's `within` share of the coverage
-    of the entries holding most of the question's words (a remedy holding only some of them, "Decklist Problem"
-    for "wrote down the opponent's decklist during the match", is not what the call reports)."""
+    of the entries holding most of the question's words (a remedy holding only some of them, such as the one word
+    naming the thing the call is about, is not what the call reports)."""
     return max(coverage.values()) * SIGNALS["call"].within if question.call else 1.0
 
 
