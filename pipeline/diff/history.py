@@ -49,8 +49,16 @@ class Wording:
 
     @staticmethod
     def of_section(section: Section) -> Wording:
-        penalty = section.infraction.penalty if section.infraction is not None else ""
-        return Wording.of(section.title, section.text, tuple(examples_outside_body(section)), penalty)
+        return Wording.of(section.title, section.text, tuple(examples_outside_body(section)), _penalty(section))
+
+    @staticmethod
+    def made_of(section: Section) -> tuple:
+        """All that `of_section` reads of a section: two sections alike in it have the same wording."""
+        return section.title, section.blocks, section.examples, _penalty(section)
+
+
+def _penalty(section: Section) -> str:
+    return section.infraction.penalty if section.infraction is not None else ""
 
 
 def _digest(text: str) -> str:
@@ -87,8 +95,7 @@ class EditionSummary:
         steps = []
         made: dict[tuple, Wording] = {}
         for section in document.sections:
-            penalty = section.infraction.penalty if section.infraction is not None else ""
-            made_of = (section.title, section.blocks, section.examples, penalty)
+            made_of = Wording.made_of(section)
             wording = made[made_of] = _last_wordings.get(made_of) or Wording.of_section(section)
             wordings[wording.id] = wording
             steps.append(Step(_key(section), section.number, section.level, section.kind,
