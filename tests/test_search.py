@@ -363,6 +363,17 @@ def test_card_speak_finds_the_rules_it_means_and_is_not_corrected(kb):
     assert any(id.startswith("cr:701.21") for id in ids) and any(id.startswith("cr:701.23") for id in ids), ids
 
 
+def test_a_hyphenated_word_the_documents_join_is_their_word(kb):
+    """"de-sideboard" is the IPG's "desideboard" (Deck Problem's philosophy), not "de" corrected into "die"; a
+    hyphenated word made of the documents' words ("state-based") stays those words."""
+    question = understand("forgot to de-sideboard", kb)
+    assert question.suggestion is None
+    assert [alternative.word for alternative in question.groups[-1]] == ["desideboard"]
+    assert "die" not in {alternative.word for group in question.groups for alternative in group}
+    assert {"state", "based"} <= {alternative.word for group in understand("state-based actions", kb).groups
+                                  for alternative in group}
+
+
 @pytest.mark.parametrize("query, first", [
     ('"missed trigger', "ipg:2.1"), ('missed trigger"', "ipg:2.1"), ("“missed trigger", "ipg:2.1"),
     ("missed AND trigger", "ipg:2.1"), ("(missed) trigger?!", "ipg:2.1"), ("missed -trigger *", "ipg:2.1"),

@@ -312,7 +312,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
             group.extend(Alternative(vocabulary.stem(token), token) for token in terms(piece)
                          if " " not in piece and vocabulary.stem(token))
         else:
-            for token in terms(piece):
+            for token in said_terms(piece, vocabulary):
                 if token in incidental:       # a name or a card: itself if the documents use it, never corrected
                     stem = vocabulary.stem(token)
                     corrected_words.append(token)
@@ -344,13 +344,24 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     question.groups = ([group for group in question.groups if max(a.weight for a in group) > INCIDENTAL_WEIGHT]
                        + [group for group in question.groups if max(a.weight for a in group) <= INCIDENTAL_WEIGHT]
                        )[:MAX_GROUPS]
-    plain_terms = [token for piece, means in pieces if not means for token in terms(piece)]
+    plain_terms = [token for piece, means in pieces if not means for token in said_terms(piece, vocabulary)]
     if corrected_words != plain_terms:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
     question.call = is_call(question, vocabulary)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def said_terms(piece: str, vocabulary: Vocabulary) -> list[str]:
+    """A word's terms as the documents write it: a word hyphenated where the documents join it ("de-sideboard":
+    the IPG's "desideboard") is the documents' word, not two ("de" is no word of theirs); one of words they
+    use ("state-based") stays those words."""
+    parts = terms(piece)
+    if "-" not in piece or " " in piece or len(parts) < 2:
+        return parts
+    joined = piece.replace("-", "")
+    return [joined] if vocabulary.stem(joined) and not all(vocabulary.stem(part) for part in parts) else parts
 
 
 def is_call(question: Question, vocabulary: Vocabulary) -> bool:

@@ -218,6 +218,17 @@ async function wordsStarting(letter) {
   return vocabularies.get(letter);
 }
 
+/* A word's terms as the documents write it (question.said_terms): hyphenated where they join it ("de-sideboard":
+   "desideboard"), their word; one of words they use ("state-based") stays those words. */
+async function saidTerms(piece) {
+  const parts = terms(piece);
+  if (!piece.includes("-") || piece.includes(" ") || parts.length < 2) return parts;
+  const joined = piece.split("-").join("");
+  if (!(await stemOf(joined))) return parts;
+  for (const part of parts) if (!(await stemOf(part))) return [joined];
+  return parts;
+}
+
 async function stemOf(word) {
   const known = (await wordsStarting(word[0])).get(word);
   return known ? known[1] : null;
@@ -394,7 +405,7 @@ async function understand(query) {
         }
       }
     } else {
-      for (const token of terms(piece)) {
+      for (const token of await saidTerms(piece)) {
         if (incidental.has(token)) {       // a name or a card: itself if the documents use it, never corrected
           const stem = await stemOf(token);
           corrected.push(token);
@@ -436,7 +447,8 @@ async function understand(query) {
   const heaviest = (group) => Math.max(...group.map((alternative) => alternative.weight));
   question.groups = question.groups.filter((group) => heaviest(group) > rules.incidental_weight)
     .concat(question.groups.filter((group) => heaviest(group) <= rules.incidental_weight)).slice(0, rules.max_groups);
-  const plainTerms = pieces.filter(([, means]) => !means.length).flatMap(([piece]) => terms(piece));
+  const plainTerms = [];
+  for (const [piece, means] of pieces) if (!means.length) plainTerms.push(...await saidTerms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
   question.call = (await reports(query)) && !tellsStory(question);
