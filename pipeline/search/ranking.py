@@ -38,7 +38,9 @@ from .scoring import (
     glossary_weight,
     level_first,
     question_words,
+    remedy_first,
 )
+from .signals import SIGNALS
 
 SNIPPET = 180               # characters of a snippet, as engine.snippet
 
@@ -53,6 +55,8 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     meaning = index.semantic() if question.long else None
     # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
     best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
+    if question.call:
+        best = max(best, SIGNALS["remedy_first"].reach)        # (remedy_first)
     wanted = kind or question.kind
     ranked = scoring.ranked(index, question, wanted, best)
     if not ranked and question.kind and not kind:
@@ -61,7 +65,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
-    ranked = level_first(ranked, index.facts(), question)
+    ranked = remedy_first(level_first(ranked, index.facts(), question), index.facts(), question)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None

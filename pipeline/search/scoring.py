@@ -9,7 +9,8 @@ level ("at FNM") multiplies the scores of the document answering at it by LEVEL_
 the document answering at another level (the IPG does not apply at FNM) by it; a multiplayer
 or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant; a call (a
 question reporting what someone did, no story told: question.is_call) multiplies the scores of the sections
-prescribing a penalty or a fix by the "call" signal's weight.
+prescribing a penalty or a fix by the "call" signal's weight, and puts first such a section among its first few
+answers (`remedy_first`).
 For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
 the semantic signal's weight times its cosine with the question, beside the signal's `reach` entries nearest in
 meaning (signals.py).
@@ -128,7 +129,16 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    return level_first(found, kb.facts(), question)
+    return remedy_first(level_first(found, kb.facts(), question), kb.facts(), question)
+
+
+def remedy_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
+    """A call answered first by what to do: where its first answer prescribes no penalty or fix (the rule broken),
+    the first that does among the "remedy_first" signal's `reach` first answers, then the others in their order."""
+    if not question.call or not found or facts[found[0][0]].remedy:
+        return found
+    lead = next((item for item in found[:SIGNALS["remedy_first"].reach] if facts[item[0]].remedy), None)
+    return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 
 def called_share(question: Question, coverage: dict[int, float]) -> float:

@@ -20,7 +20,8 @@ class Signal:
                        # "words": weighs a question's words (their scores and their share of its coverage);
                        # "fused": added to a long question's scores, each over the best (scoring.fused)
     says: str
-    reach: int = 0     # a "fused" signal: the entries nearest by it ranked beside the lexical answers
+    reach: int = 0     # a "fused" signal: the entries nearest by it ranked beside the lexical answers; an "order"
+                       # signal: the answers it looks among
     whole_at: int = 0  # a "fused" signal: the words from which a question weighs it whole (`fused_weight`)
     within: float = 0.0  # a "score" signal applying to entries whose coverage is at least this share of the best
 
@@ -50,6 +51,12 @@ SIGNALS = {signal.name: signal for signal in (
                                  "`within` of the coverage of the entries holding most of the question; fitted on "
                                  "the common calls and the situations",
            within=0.75),     # fitted: 1 and 0.9 lost common calls (160, 161 of 194 first), none lost situations
+    # A call asks what to do: where its first answer is the rule broken, a section prescribing what to do among
+    # its first `reach` answers comes before it ("forgot to draw for the turn": Game Rule Violation, not CR 504).
+    Signal("remedy_first", 1.0, "order", "for a call, the first section prescribing a penalty or a fix among its "
+                                         "first `reach` answers, first; fitted on the common calls and the "
+                                         "situations",
+           reach=3),       # fitted: 2 found 2 of the 3 calls, 4 and more lost a search question, 8 a situation
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
     Signal("story", 0.35, "words", "a long question's word said only in the sentences telling the story, not in "
                                    "those that ask (with a \"?\", else the last one); fitted on the dev questions"),

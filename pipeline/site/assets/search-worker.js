@@ -672,6 +672,14 @@ function levelFirst(hits, question) {
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
 
+/* A call answered first by what to do (scoring.remedy_first): where its first answer prescribes no penalty or fix,
+   the first that does among the remedy_first signal's `reach` first answers. */
+function remedyFirst(hits, question) {
+  if (!question.call || !hits.length || inRuns(hits[0].entry, "remedies")) return hits;
+  const lead = hits.slice(0, rules.signals.remedy_first.reach).find((hit) => inRuns(hit.entry, "remedies"));
+  return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+}
+
 /* A fused signal's weight for a question of `words` words (signals.fused_weight). */
 function fusedWeight(signal, words) {
   return signal.whole_at ? signal.weight * Math.min(1, words / signal.whole_at) : signal.weight;
@@ -900,7 +908,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   }
   const semantic = table && hits.length ? await table : null;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
-  hits = levelFirst(hits, question);
+  hits = remedyFirst(levelFirst(hits, question), question);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
