@@ -18,6 +18,7 @@ from typing import Iterable, Iterator, Optional
 from whoosh import index as whoosh_index
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import BOOLEAN, ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.lang.porter import stem as whoosh_stem
 from whoosh.query import Term
 from whoosh.scoring import BM25F
 
@@ -52,12 +53,25 @@ class BaseForms(Filter):
             yield token
 
 
+def porter_stem(word: str) -> str:
+    """Porter's stem, with step 1b's undoubling that whoosh's stemmer never does (its test is anchored at the
+    word's start): "tapped", "tapping" -> "tap" as "tap"; "falling", "missed", "buzzed" keep l, s, z doubled, and
+    so does a stem of three letters ("added" -> "add", "erred" -> "err", not Porter's "ad", apart from "add")."""
+    stemmed = whoosh_stem(word)
+    said = word[:-1] if word.endswith("s") and not word.endswith("ss") else word    # (after step 1a's plural)
+    ending = next((ending for ending in ("ed", "ing") if said.endswith(ending)), None)
+    if ending and stemmed == said[:-len(ending)] and len(stemmed) > 3 and stemmed[-1] == stemmed[-2] \
+            and stemmed[-1] not in "aeiouylsz":
+        return stemmed[:-1]      # (no later step of Porter's changes a stem ending in a doubled consonant)
+    return stemmed
+
+
 ANALYZER = (RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS) | BaseForms()
-            | StemFilter())
+            | StemFilter(stemfn=porter_stem))
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 
 class Weighting(BM25F):
     """whoosh's BM25F, but for the judges' notes: a note's word weighs by its rarity in the rules' own text (not
