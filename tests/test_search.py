@@ -326,6 +326,9 @@ def test_stemming_finds_other_forms(kb):
     # ...but not l, s or z, nor where it would leave a stem of two letters
     (("falling", "fall"), "fall"), (("missed", "miss"), "miss"), (("passed", "passing", "pass"), "pass"),
     (("buzzed", "buzz"), "buzz"), (("added", "adding", "add"), "add"),
+    # ...and one ending in at, bl or iz takes back its e: Porter's later steps then treat it as the base word
+    (("activated", "activating", "activate"), "activ"), (("randomized", "randomize", "random"), "random"),
+    (("created", "create"), "creat"), (("seated", "seat"), "seat"),
 ])
 def test_a_word_with_an_ending_is_one_term_with_the_word(words, term):
     assert {porter_stem(word) for word in words} == {term}

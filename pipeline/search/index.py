@@ -54,14 +54,19 @@ class BaseForms(Filter):
 
 
 def porter_stem(word: str) -> str:
-    """Porter's stem, with step 1b's undoubling that whoosh's stemmer never does (its test is anchored at the
-    word's start): "tapped", "tapping" -> "tap" as "tap"; "falling", "missed", "buzzed" keep l, s, z doubled, and
-    so does a stem of three letters ("added" -> "add", "erred" -> "err", not Porter's "ad", apart from "add")."""
+    """Porter's stem, with the two rules of step 1b that whoosh's stemmer never applies (their tests are anchored
+    at the word's start): a stem left by -ed/-ing ending in at, bl or iz takes back its e ("activated" is
+    "activate", "randomized" "randomize"); one ending in a doubled consonant loses one ("tapped", "tapping" ->
+    "tap" as "tap"), but not l, s, z ("falling", "missed", "buzzed") nor in a stem of three letters ("added" ->
+    "add", "erred" -> "err", not Porter's "ad", apart from "add")."""
     stemmed = whoosh_stem(word)
     said = word[:-1] if word.endswith("s") and not word.endswith("ss") else word    # (after step 1a's plural)
     ending = next((ending for ending in ("ed", "ing") if said.endswith(ending)), None)
-    if ending and stemmed == said[:-len(ending)] and len(stemmed) > 3 and stemmed[-1] == stemmed[-2] \
-            and stemmed[-1] not in "aeiouylsz":
+    if not ending or stemmed != said[:-len(ending)]:
+        return stemmed
+    if stemmed.endswith(("at", "bl", "iz")):
+        return whoosh_stem(stemmed + "e")      # "activated" as "activate", "randomized" as "randomize"
+    if len(stemmed) > 3 and stemmed[-1] == stemmed[-2] and stemmed[-1] not in "aeiouylsz":
         return stemmed[:-1]      # (no later step of Porter's changes a stem ending in a doubled consonant)
     return stemmed
 
@@ -71,7 +76,7 @@ ANALYZER = (RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilte
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 
 class Weighting(BM25F):
     """whoosh's BM25F, but for the judges' notes: a note's word weighs by its rarity in the rules' own text (not
