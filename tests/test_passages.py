@@ -60,7 +60,7 @@ def test_the_mix_weighs_the_best_paragraph_by_the_declared_signal():
     assert passages.covered(0.5, 0.5) == pytest.approx(0.5)
 
 
-def test_a_story_counts_a_long_section_by_its_best_paragraph_and_a_short_question_does_not(kb):
+def test_a_long_story_counts_a_long_section_by_its_best_paragraph_and_a_short_question_does_not(kb):
     story = ("At a Competitive REL event my opponent cast a spell and forgot the trigger of his creature. Two turns "
              "later he noticed it and called a judge. What is the penalty?")
     question = understand(story, kb)
@@ -73,10 +73,12 @@ def test_a_story_counts_a_long_section_by_its_best_paragraph_and_a_short_questio
         assert pattern == (pattern[0], position)            # a pattern of its own
         assert coverage[pattern] <= coverage[pattern[0]] + 1e-12
     assert any(coverage[patterns[p]] < coverage[patterns[p][0]] for p in long_ones)
-    short = understand("forgot trigger", kb)
-    assert not tells_story(short)
-    _, patterns, _, _, _ = matched_words(kb, short, None)
-    assert all(isinstance(pattern, int) for pattern in patterns.values())
+    for short in ("forgot trigger", "he forgot Bob's trigger"):      # the second tells a story, in 4 words
+        question = understand(short, kb)
+        assert not question.long
+        _, patterns, _, _, _ = matched_words(kb, question, None)
+        assert all(isinstance(pattern, int) for pattern in patterns.values())
+    assert tells_story(understand("he forgot Bob's trigger", kb))
 
 
 def test_the_site_ships_the_index_s_passages(kb, built_site):

@@ -244,7 +244,7 @@ def matched_words(source: Postings, question: Question, kind: Optional[str]):
     for bits in patterns:
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
         coverage[bits] = held / everything if everything else 1.0
-    if tells_story(question):
+    if question.long and tells_story(question):        # (a few words read nothing more: a phone fetches nothing)
         paragraphs = source.passages()
         if paragraphs:
             outside = held_outside_text(source, groups, paragraphs)

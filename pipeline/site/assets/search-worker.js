@@ -53,7 +53,7 @@ function semanticTable() {
 
 let paragraphsRead = null;        // Promise of the long entries' paragraphs (passages.read_rows), once asked for
 
-/* Each long entry's paragraphs' terms, fetched at the first story (null where there are none or they cannot be
+/* Each long entry's paragraphs' terms, fetched at the first long story (null where there are none or they cannot be
    fetched: the story is then ranked by whole entries, and the next one tries again). */
 function paragraphsOf() {
   if (!manifest.passages) return Promise.resolve(null);
@@ -569,7 +569,8 @@ async function match(question, kind) {
   const groups = question.groups.filter((group) => group.length);
   if (!groups.length) return [];
   const wanted = groups.flat().flatMap((alternative) => [alternative.stem, alternative.word]).concat(question.boosts);
-  const story = tellsStory(question) ? paragraphsOf() : null;                  // fetched while the words are
+  const long = (question.query.match(patterns.queryWord) || []).length >= rules.long_question;
+  const story = long && tellsStory(question) ? paragraphsOf() : null;        // fetched while the words are
   await Promise.all(wanted.map((term) => postingsOf(term)));                  // fetched together, not in turn
   const paragraphs = story ? await story : null;
   const outside = new Map();       // a long entry -> the groups it holds outside its text (scoring.held_outside_text)
