@@ -1,6 +1,7 @@
 """The semantic signal (`search/semantic.py`): what it costs a build, its file, its speed in Python and in
 the browser's script under Node, and what it finds alone and fused with the lexical score; and the weight of a long
-question's story words (the story signal), fitted on the same dev questions; and choosing the document first,
+question's story words (the story signal) and of a story's long section's best paragraph (the passage signal),
+fitted on the same dev questions; and choosing the document first,
 measured on them (`document_first`, not declared)."""
 from __future__ import annotations
 
@@ -95,6 +96,8 @@ WEIGHTS = (0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 REACHES = (0, 20)
 # and the story signal's (a long question's words said only in its story), at the declared semantic weight
 STORY_WEIGHTS = (1.0, 0.5, 0.35, 0.25)
+# and the passage signal's (a story's long section counted by its best paragraph: passages.py)
+PASSAGE_WEIGHTS = (0.0, 0.25, 0.4, 0.5, 0.6, 0.75, 1.0)
 
 
 def _fit(kb, names: list[str]) -> None:
@@ -131,21 +134,28 @@ def _fit(kb, names: list[str]) -> None:
                                         sum(found[2] for found in scores[key].values())))
     print(f"fitted: weight {best[0]:g}, reach {best[1]} (declared in signals.py: weight {declared.weight:g}, "
           f"reach {declared.reach})")
-    told = SIGNALS["story"]
-    stories = {}
-    try:
-        for weight in STORY_WEIGHTS:
-            SIGNALS["story"] = replace(told, weight=weight)
-            stories[weight] = {name: _measured(kb, questions) for name, questions in sets.items()}
-    finally:
-        SIGNALS["story"] = told
-    for name, questions in sets.items():
-        line = "  ".join(f"story={weight:g}: {found[name][0]}/{found[name][1]}" for weight, found in stories.items())
-        print(f"{name:<18} top-3/top-10 of {len(questions)} long dev questions: {line}")
-    chosen = max(stories, key=lambda weight: (sum(found[0] for found in stories[weight].values()),
-                                              sum(found[2] for found in stories[weight].values())))
-    print(f"fitted: story weight {chosen:g} (declared in signals.py: {told.weight:g})")
+    _fit_weight(kb, sets, "story", STORY_WEIGHTS)
+    _fit_weight(kb, sets, "passage", PASSAGE_WEIGHTS)
     document_first.report(kb, sets)
+
+
+def _fit_weight(kb, sets: dict, name: str, weights: tuple[float, ...]) -> None:
+    """The dev questions' top-3 and top-10 at each weight of one signal (the others as declared), and the best by
+    top-3 of all (MRR breaking ties), that signals.py should declare."""
+    declared = SIGNALS[name]
+    found = {}
+    try:
+        for weight in weights:
+            SIGNALS[name] = replace(declared, weight=weight)
+            found[weight] = {set_name: _measured(kb, questions) for set_name, questions in sets.items()}
+    finally:
+        SIGNALS[name] = declared
+    for set_name, questions in sets.items():
+        line = "  ".join(f"{name}={weight:g}: {at[set_name][0]}/{at[set_name][1]}" for weight, at in found.items())
+        print(f"{set_name:<18} top-3/top-10 of {len(questions)} long dev questions: {line}")
+    chosen = max(found, key=lambda weight: (sum(at[0] for at in found[weight].values()),
+                                            sum(at[2] for at in found[weight].values())))
+    print(f"fitted: {name} weight {chosen:g} (declared in signals.py: {declared.weight:g})")
 
 
 def _measured(kb, questions) -> tuple[int, int, float]:

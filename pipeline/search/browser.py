@@ -11,6 +11,7 @@ question the same way). Files, all JSON:
 - `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, what to do, snippet text), for
   consecutive entries up to CHUNK_BYTES (a long MTR section fills a file with few others);
 - `n.<hash>.json`: every number of every document, for number questions and jump-on-Enter;
+- `p.<hash>.json`: each long entry's paragraphs' terms (`passages.passage_rows`), fetched by a story only;
 - `s.<hash>.bin`: the semantic table and every entry's vector (`semantic.table_bytes`), fetched by a
   long question only.
 Pure function of an index: no I/O but reading it.
@@ -100,6 +101,9 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
                 "entries": len(stored), "documents": ranges, "words": word_files, "terms": term_files,
                 "chunks": chunks, "numbers": numbers_file,
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
+    rows = kb.passage_rows()
+    if rows:
+        manifest["passages"] = add("p", rows)
     if semantic is not None:
         name = f"s.{hashlib.sha256(semantic).hexdigest()[:10]}.bin"
         files[f"search/{name}"] = semantic

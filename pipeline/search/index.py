@@ -26,6 +26,7 @@ from . import in_use
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
 from .naming import is_infraction, prescribes
+from .passages import PASSAGES_FILE, passage_rows, read_rows
 from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
 from .scoring import scaled
 from .signals import Fact
@@ -175,6 +176,9 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
             words[form] = 0
     vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
     (directory / "vocabulary.json").write_text(json.dumps(vocabulary, ensure_ascii=False))
+    texts = [entry.text for entry in sorted(entries, key=lambda entry: entry.order)]
+    (directory / PASSAGES_FILE).write_text(json.dumps(passage_rows(texts, _stems), ensure_ascii=False,
+                                                      separators=(",", ":")))
     (directory / "state.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": len(entries),
                                                       "schema": SCHEMA_VERSION}))
     return len(entries)
@@ -251,6 +255,7 @@ class KnowledgeBase:
         self._facts: Optional[list[Fact]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
         self._semantic: object = False               # not read yet
+        self._passages: Optional[dict] = None
 
     def semantic(self):
         """The index's semantic table (`semantic.Semantic`), read at the first long question; None without one."""
@@ -258,6 +263,19 @@ class KnowledgeBase:
             from . import semantic
             self._semantic = semantic.load(self.directory)
         return self._semantic
+
+    def passages(self) -> dict[int, list[frozenset[str]]]:
+        """A long entry's paragraphs' terms (passages.py), read at the first story; none in an older index."""
+        if self._passages is None:
+            self._passages = read_rows(self.passage_rows())
+        return self._passages
+
+    def passage_rows(self) -> list[list]:
+        """The rows of PASSAGES_FILE, as the site's search files hold them; none in an older index."""
+        try:
+            return json.loads((self.directory / PASSAGES_FILE).read_text())
+        except (OSError, ValueError):
+            return []
 
     def close(self) -> None:
         self.searcher.close()

@@ -14,6 +14,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Optional
 
+from . import passages
 from .engine import Result, natural_key, shown_title
 from .hits import EXACT_SCORE, Hit
 from .scoring import scaled
@@ -34,6 +35,8 @@ class PublishedIndex:
         self.build = manifest["build"]
         self._semantic_file = folder / manifest["semantic"] if manifest.get("semantic") else None
         self._semantic: object = False               # not read yet
+        self._passages_file = folder / manifest["passages"] if manifest.get("passages") else None
+        self._passages: Optional[dict] = None
         self.fields: list[str] = manifest["fields"]
         self.pages: list[str] = manifest["pages"]
         self.documents: list[dict] = manifest["documents"]
@@ -67,6 +70,13 @@ class PublishedIndex:
             from . import semantic
             self._semantic = semantic.read_table(self._semantic_file.read_bytes()) if self._semantic_file else None
         return self._semantic
+
+    def passages(self) -> dict[int, list[frozenset[str]]]:
+        """A long entry's paragraphs' terms (passages.py), read at the first story; none without the file."""
+        if self._passages is None:
+            rows = json.loads(self._passages_file.read_text(encoding="utf-8")) if self._passages_file else []
+            self._passages = passages.read_rows(rows)
+        return self._passages
 
     def close(self) -> None:
         """Nothing to close (KnowledgeBase's interface)."""
@@ -213,6 +223,8 @@ class PublishedFiles(PublishedIndex):
         self.build = manifest["build"]
         self._semantic_file = self.folder / manifest["semantic"] if manifest.get("semantic") else None
         self._semantic = False
+        self._passages_file = self.folder / manifest["passages"] if manifest.get("passages") else None
+        self._passages = None
         self.fields = manifest["fields"]
         self.pages = manifest["pages"]
         self.documents = manifest["documents"]

@@ -25,6 +25,7 @@ from collections import Counter
 from itertools import repeat
 from typing import Optional, Protocol
 
+from . import passages
 from .hits import SCORE_SCALE
 from .naming import Names, with_name
 from .question import (
@@ -53,6 +54,7 @@ class Postings(Protocol):
     def scaled_postings(self, term: str) -> list: ...
     def facts(self) -> list[Fact]: ...
     def semantic(self): ...
+    def passages(self) -> dict: ...
 
 
 def ranked(source: Postings, question: Question, kind: Optional[str],
@@ -211,9 +213,10 @@ def rounded(value: float) -> float:
 
 
 def matched_words(source: Postings, question: Question, kind: Optional[str]):
-    """(sums of the entries holding a word of the question (in `kind`), the groups each holds as bits, the
-    coverage of each pattern of bits, the entries naming a word, the groups each holds in its name), None if no
-    entry holds any."""
+    """(sums of the entries holding a word of the question (in `kind`), the pattern each holds (the groups it holds
+    as bits; for a story, a long entry's (bits, position), its coverage counting its best paragraph's:
+    passages.py), the coverage of each pattern, the entries naming a word, the groups each holds in its name),
+    None if no entry holds any."""
     groups = [group for group in question.groups if group]
     scores: dict[int, float] = {}
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
@@ -251,7 +254,36 @@ def matched_words(source: Postings, question: Question, kind: Optional[str]):
     for bits in patterns:
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
         coverage[bits] = held / everything if everything else 1.0
+    if question.long and tells_story(question):        # (a few words read nothing more: a phone fetches nothing)
+        paragraphs = source.passages()
+        if paragraphs:
+            outside = held_outside_text(source, groups, paragraphs)
+            for position in found:
+                if position in paragraphs:
+                    bits = matched[position]
+                    best = passages.best_share(paragraphs[position], groups, weights, everything, bits,
+                                               outside.get(position, 0))
+                    matched[position] = (bits, position)      # a pattern of its own
+                    coverage[(bits, position)] = passages.covered(coverage[bits], best)
     return found, matched, coverage, named, names
+
+
+def held_outside_text(source: Postings, groups, paragraphs: dict) -> dict[int, int]:
+    """The groups (as bits) each long entry holds outside its text (in its title, names, headings, notes; a word as
+    its title writes it), as `matched_words` finds them: held by every paragraph of it."""
+    outside: dict[int, int] = {}
+    for number, group in enumerate(groups):
+        bit = 1 << number
+        for alternative in group:
+            if " " in alternative.stem:           # a phrase: where the text says it, a paragraph says it
+                continue
+            for term, fields in ((alternative.stem, STEMMED_FIELDS), (alternative.word, ("exact",))):
+                for name, positions, _ in source.scaled_postings(term):
+                    if name in fields and name != "text":
+                        for position in positions:
+                            if position in paragraphs:
+                                outside[position] = outside.get(position, 0) | bit
+    return outside
 
 
 def scaled(postings) -> list[tuple[str, tuple[int, ...], tuple[float, ...]]]:

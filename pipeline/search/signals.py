@@ -18,7 +18,8 @@ class Signal:
     weight: float
     acts: str          # "score": multiplies an entry's score where it applies; "order": sorts before the score;
                        # "words": weighs a question's words (their scores and their share of its coverage);
-                       # "fused": added to a long question's scores, each over the best (scoring.fused)
+                       # "fused": added to a long question's scores, each over the best (scoring.fused);
+                       # "coverage": weighs an entry's share of the question's words
     says: str
     reach: int = 0     # a "fused" signal: the entries nearest by it ranked beside the lexical answers; an "order"
                        # signal: the answers it looks among
@@ -60,6 +61,9 @@ SIGNALS = {signal.name: signal for signal in (
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
     Signal("story", 0.35, "words", "a long question's word said only in the sentences telling the story, not in "
                                    "those that ask (with a \"?\", else the last one); fitted on the dev questions"),
+    Signal("passage", 0.5, "coverage", "for a question telling a story, a long section's coverage: this share of it is "
+                                       "its best paragraph's (passages.py), the rest its whole text's; fitted on the "
+                                       "dev questions"),
     Signal("semantic", 1.5, "fused", "meaning beyond shared words, for a long question: an answer's lexical score "
                                      "over the best one, plus this many times the cosine of its vector and the "
                                      "question's (semantic.py); fitted on the dev questions "

@@ -51,6 +51,36 @@ function semanticTable() {
   return meaning.catch(() => null);
 }
 
+let paragraphsRead = null;        // Promise of the long entries' paragraphs (passages.read_rows), once asked for
+
+/* Each long entry's paragraphs' terms, fetched at the first long story (null where there are none or they cannot be
+   fetched: the story is then ranked by whole entries, and the next one tries again). */
+function paragraphsOf() {
+  if (!manifest.passages) return Promise.resolve(null);
+  if (!paragraphsRead) {
+    paragraphsRead = load(manifest.passages).then((rows) =>
+      new Map(rows.map(([entry, ...terms]) => [entry, terms.map((text) => new Set(text.split(" ")))])));
+    paragraphsRead.catch(() => { paragraphsRead = null; });
+  }
+  return paragraphsRead.catch(() => null);
+}
+
+/* The share of the question's (weighted) words the entry's best paragraph holds (passages.best_share): a group
+   counts if the paragraph says one of its alternatives, or the entry holds it outside its text. */
+function bestShare(terms, groups, weights, everything, held, outside) {
+  let best = 0;
+  for (const paragraph of terms) {
+    let share = 0;
+    for (let g = 0; g < groups.length; g++) {
+      if (!held.has(g)) continue;
+      const says = (alternative) => alternative.stem.split(" ").every((word) => paragraph.has(word));
+      if (outside.has(g) || groups[g].some(says)) share += weights[g];
+    }
+    best = Math.max(best, share);
+  }
+  return everything ? best / everything : 1;
+}
+
 async function ready() {
   if (!manifest) {
     manifest = await load("manifest.json");
@@ -551,7 +581,11 @@ async function match(question, kind) {
   const groups = question.groups.filter((group) => group.length);
   if (!groups.length) return [];
   const wanted = groups.flat().flatMap((alternative) => [alternative.stem, alternative.word]).concat(question.boosts);
+  const long = (question.query.match(patterns.queryWord) || []).length >= rules.long_question;
+  const story = long && tellsStory(question) ? paragraphsOf() : null;        // fetched while the words are
   await Promise.all(wanted.map((term) => postingsOf(term)));                  // fetched together, not in turn
+  const paragraphs = story ? await story : null;
+  const outside = new Map();       // a long entry -> the groups it holds outside its text (scoring.held_outside_text)
   const scores = new Map();
   const matched = new Map();       // entry -> the groups it holds
   const named = new Set();         // entries holding a word in a title or heading
@@ -562,6 +596,10 @@ async function match(question, kind) {
       const held = matched.get(entry);
       if (held) held.add(g); else matched.set(entry, new Set([g]));
       if (rules.naming_fields.includes(field)) named.add(entry);
+      if (paragraphs && paragraphs.has(entry) && field !== "text" && field !== "phrases") {
+        const groupsHeld = outside.get(entry);
+        if (groupsHeld) groupsHeld.add(g); else outside.set(entry, new Set([g]));
+      }
       const inName = rules.own_name_fields.includes(field) ? ownName : rules.title_fields.includes(field) ? titled : null;
       if (inName) {
         const groupsHeld = inName.get(entry);
@@ -616,7 +654,13 @@ async function match(question, kind) {
   const callShare = question.call ? most * rules.signals.call.within : 1;
   const hits = [];
   for (const [entry, raw] of found) {
-    const coverage = coverageOf(matched.get(entry));
+    let coverage = coverageOf(matched.get(entry));
+    if (paragraphs && paragraphs.has(entry)) {        // a story: a long entry's best paragraph counts (passages.py)
+      const best = bestShare(paragraphs.get(entry), groups, weights, everything, matched.get(entry),
+                             outside.get(entry) || new Set());
+      const weight = rules.signals.passage.weight;
+      coverage = coverage * (1 - weight) + best * weight;
+    }
     let score = raw;
     for (let n = 0; n < rules.coverage_power; n++) score = score * coverage;
     const kind = (documentOf(entry) || {}).kind;

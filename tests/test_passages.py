@@ -1,0 +1,88 @@
+"""A long section's paragraphs weigh in the coverage of a question telling a story (passages.py): the index keeps
+each long entry's paragraphs' terms, the ranker mixes the best paragraph's share with the whole text's."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pipeline.search import passages
+from pipeline.search.index import KnowledgeBase, _stems
+from pipeline.search.published import PublishedIndex
+from pipeline.search.question import Alternative, tells_story, understand
+from pipeline.search.scoring import matched_words
+from pipeline.search.signals import SIGNALS
+from pipeline.site.publish import index_folder, published
+
+LONG = "\n".join(["The player forgot the trigger of the card. " * 8, "", "A judge issues a warning. " * 8,
+                  "The opponent may choose to put it on the stack. " * 8])
+
+
+@pytest.fixture(scope="module")
+def kb(built_site):
+    knowledge_base = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
+    yield knowledge_base
+    knowledge_base.close()
+
+
+def test_only_a_long_text_of_several_paragraphs_has_passages():
+    short = "A player draws a card.\nThen another."
+    one_paragraph = "word " * 200
+    rows = passages.passage_rows([short, LONG, one_paragraph], _stems)
+    assert [row[0] for row in rows] == [1]
+    assert len(rows[0]) == 1 + 3                       # the blank line is no paragraph
+    assert set(rows[0][1].split()) == set(_stems(LONG.split("\n")[0]))
+    read = passages.read_rows(rows)
+    assert read[1][1] == frozenset(_stems("A judge issues a warning."))
+
+
+def test_a_paragraph_holds_a_group_by_its_words_or_by_the_entry_s_name():
+    terms = [frozenset(["trigger", "forgot"]), frozenset(["warn", "judg"])]
+    groups = [[Alternative("trigger", "trigger")], [Alternative("warn", "warning")], [Alternative("shuffl", "shuffle")]]
+    weights = [1.0, 2.0, 1.0]
+    everything = sum(weights)
+    held = 0b111
+    # the second paragraph holds "warning": 2 of 4
+    assert passages.best_share(terms, groups, weights, everything, held, outside=0) == 2.0 / 4.0
+    # "shuffle" held in the entry's title counts in every paragraph
+    assert passages.best_share(terms, groups, weights, everything, held, outside=0b100) == 3.0 / 4.0
+    # a group the entry does not hold never counts
+    assert passages.best_share(terms, groups, weights, everything, 0b001, outside=0) == 1.0 / 4.0
+    # a phrase is said where a paragraph holds all its words
+    assert passages.holds(frozenset(["addit", "turn"]), Alternative("addit turn", "additional turn"))
+    assert not passages.holds(frozenset(["addit"]), Alternative("addit turn", "additional turn"))
+
+
+def test_the_mix_weighs_the_best_paragraph_by_the_declared_signal():
+    weight = SIGNALS["passage"].weight
+    assert 0 < weight < 1
+    assert passages.covered(0.8, 0.4) == pytest.approx(0.8 * (1 - weight) + 0.4 * weight)
+    assert passages.covered(0.5, 0.5) == pytest.approx(0.5)
+
+
+def test_a_long_story_counts_a_long_section_by_its_best_paragraph_and_a_short_question_does_not(kb):
+    story = ("At a Competitive REL event my opponent cast a spell and forgot the trigger of his creature. Two turns "
+             "later he noticed it and called a judge. What is the penalty?")
+    question = understand(story, kb)
+    assert tells_story(question)
+    found, patterns, coverage, _, _ = matched_words(kb, question, None)
+    long_ones = [position for position in found if position in kb.passages()]
+    assert long_ones
+    for position in long_ones:
+        pattern = patterns[position]
+        assert pattern == (pattern[0], position)            # a pattern of its own
+        assert coverage[pattern] <= coverage[pattern[0]] + 1e-12
+    assert any(coverage[patterns[p]] < coverage[patterns[p][0]] for p in long_ones)
+    for short in ("forgot trigger", "he forgot Bob's trigger"):      # the second tells a story, in 4 words
+        question = understand(short, kb)
+        assert not question.long
+        _, patterns, _, _, _ = matched_words(kb, question, None)
+        assert all(isinstance(pattern, int) for pattern in patterns.values())
+    assert tells_story(understand("he forgot Bob's trigger", kb))
+
+
+def test_the_site_ships_the_index_s_passages(kb, built_site):
+    folder = built_site / "search"
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert json.loads((folder / manifest["passages"]).read_text(encoding="utf-8")) == kb.passage_rows()
+    assert PublishedIndex(folder).passages() == kb.passages()
