@@ -57,11 +57,15 @@ def frozen_sources(folder: Path) -> Path:
 
 
 def pytest_collection_modifyitems(items):
-    """A test that uses a `browser` fixture (Chromium) is a browser test, marked or not: the fast lane
-    (`make fast`, -m "not slow and not browser and not node") never starts a browser."""
+    """A test that uses a `browser` fixture (Chromium) is a browser test, and one that reads the whole site built
+    from the frozen sources (`built_site`) a slow one, marked or not: the fast lane (`make fast`, -m "not slow and
+    not browser and not node") never starts a browser nor builds that site."""
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "browser" in fixtures:
             item.add_marker(pytest.mark.browser)
+        if "built_site" in fixtures:
+            item.add_marker(pytest.mark.slow)
 
 
 def session_folder(tmp_path_factory) -> Path:
@@ -175,6 +179,17 @@ def built_site(tmp_path_factory, sources_dir):
         api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")
     return made_once(tmp_path_factory, f"built-{build_inputs(sources_dir)}", build,
                      base=shared_folder(tmp_path_factory)) / "site"
+
+
+@pytest.fixture(scope="session")
+def sources_index(tmp_path_factory, sources_dir) -> Path:
+    """The search index of the frozen sources, as `rulekb search` reads it: the one the site's build kept for them
+    (search.indexing.keep_built) where the session built the site first, else written for them alone, once for
+    the session (read-only use). The search's own tests need this, not the whole site."""
+    from pipeline.search.indexing import index_for_sources
+    parsed_once(tmp_path_factory, sources_dir)
+    made_once(tmp_path_factory, "indexed", lambda _: index_for_sources(sources_dir))
+    return index_for_sources(sources_dir)
 
 
 @pytest.fixture(scope="session")

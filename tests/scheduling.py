@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-SHARED = "built_site"          # conftest's site, built once for the session by the first test that asks
+# conftest's site and the frozen sources' search index (the index the site's build keeps), each made once for the
+# session by the first test that asks
+SHARED = ("built_site", "sources_index")
 FOLDER = "rulekb-test-cpu"    # in pytest's cache: a file per process, {test id: [when timed, CPU seconds]}
 _spent: dict[str, float] = {}
 
@@ -78,7 +80,7 @@ def scope(nodeid: str) -> str:
 
 def costliest_first(items: list, seconds: dict[str, float]) -> list:
     """The items, module by module, the costliest module first; each module's tests in their own order. A module
-    that needs the shared site (built once for the session by the first module that asks) waits in the queue
+    that needs the shared site or index (made once for the session by the first module that asks) waits in the queue
     until the modules before it, beside the one that builds it, cover the builder's time: no worker is left
     waiting for the build while there is other work."""
     mean = sum(seconds.values()) / len(seconds) if seconds else 1.0
@@ -88,7 +90,7 @@ def costliest_first(items: list, seconds: dict[str, float]) -> list:
     cost = {name: sum(seconds.get(item.nodeid, mean) for item in group) for name, group in groups.items()}
     ordered = sorted(groups, key=lambda name: -cost[name])        # stable: equal costs keep collection order
     needs = {name for name, group in groups.items()
-             if any(SHARED in getattr(item, "fixturenames", ()) for item in group)}
+             if any(shared in getattr(item, "fixturenames", ()) for item in group for shared in SHARED)}
     builder = next((name for name in ordered if name in needs), None)
     queue, waiting, covered = [], [], 0.0
     for name in ordered:

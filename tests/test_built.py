@@ -33,7 +33,8 @@ def _built(sources, query: str, limit: int, kind):
     return found.as_json()
 
 
-def test_a_search_from_the_kept_search_files_is_the_engine_s_answer(sources_dir):
+@pytest.mark.slow          # 68 questions, each three ways, by both ways: outside the fast lane (make fast)
+def test_a_search_from_the_kept_search_files_is_the_engine_s_answer(sources_dir, sources_index):
     """Numbers (known, unknown, with a document), words, abbreviations, misspelt questions, a judge's story,
     levels; --doc and --limit: built.search's answer (ranking on the published files read as needed) is the
     engine's on the whoosh index kept for the same sources, scores included."""
@@ -220,7 +221,7 @@ def test_a_file_just_written_is_not_remembered(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("argv", [["search", "704.5k", "--json"], ["search", "missed trigger", "--doc", "ipg",
                                                                    "--limit", "3", "--json"]])
-def test_the_command_prints_the_engine_s_answer(argv, sources_dir, tmp_path_factory):
+def test_the_command_prints_the_engine_s_answer(argv, sources_dir, sources_index):
     """What `rulekb search --json` prints from the kept search files is api.search's answer (the engine's)."""
     import subprocess
     import sys

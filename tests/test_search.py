@@ -31,7 +31,6 @@ from pipeline.search.question import (
 )
 from pipeline.search.scoring import called_share, fused, remedy_first
 from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
-from pipeline.site.publish import index_folder, published
 
 from conftest import FIXTURES
 
@@ -40,9 +39,9 @@ REQUIRED_ABBREVIATIONS = ["GRV", "HCE", "LEC", "MPE", "FtMGS", "D/DLP", "CPV", "
 
 
 @pytest.fixture(scope="module")
-def kb(built_site):
-    """The search index the build of the frozen sources published with its site."""
-    knowledge_base = KnowledgeBase(index_folder(built_site, published(built_site)["generation"]))
+def kb(sources_index):
+    """The search index of the frozen sources (the one their site's build publishes: tests/test_built.py)."""
+    knowledge_base = KnowledgeBase(sources_index)
     yield knowledge_base
     knowledge_base.close()
 

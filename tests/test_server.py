@@ -213,6 +213,38 @@ def test_the_build_writes_gzip_beside_each_text_file_and_the_server_sends_it_or_
         assert len(answers[0][2]) < len(file.read_bytes())
 
 
+def test_what_only_the_past_editions_read_has_no_form_on_disk_and_is_sent_compressed(tmp_path):
+    """Three editions of a document: the past two's readers, their data and what changed between them are written
+    without a compressed copy (rarely read: compressed when asked), what the current edition is read for with one."""
+    from pipeline import api, load_corpus
+    from pipeline.serve.files import load_file
+    text = (SEEDS / SMALL["magic-online-floor-rules-2002.txt"]).read_text(encoding="utf-8")
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    manifest = ""
+    for year, number in ((2001, "Two"), (2002, "Three"), (2003, "Four")):
+        (sources / f"floor-{year}.txt").write_text(
+            text.replace("Three is the default number", f"{number} is the default number"), encoding="utf-8")
+        manifest += f'["floor-{year}.txt"]\nkind = "floor"\nedition = "{year}-01-01"\n\n'
+    (sources / "manifest.toml").write_text(manifest, encoding="utf-8")
+    result, _ = api.build(sources, tmp_path / "site")
+    site = result.out
+    editions = sorted(load_corpus(sources).editions, key=lambda info: info.edition)
+    first, second, current = (info.id for info in editions)
+    assert [info.current for info in editions] == [False, False, True]
+    has_form = lambda path: (site / f"{path}.gz").is_file()
+    past = [f"{first}/index.html", f"{second}/index.html", f"data/editions/floor/{first}.json",
+            f"data/editions/floor/{second}.json", f"changes/{first}--{second}/index.html",
+            *(path.relative_to(site).as_posix() for path in (site / "data/editions/floor").glob("w-*.json"))]
+    assert all((site / path).is_file() and len((site / path).read_bytes()) > 1000 for path in past[:5])
+    assert not [path for path in past if has_form(path)]
+    assert all(has_form(path) for path in (f"{current}/index.html", f"changes/{second}--{current}/index.html",
+                                           "changes/index.html", "index.html", "data/index.json"))
+    for path in past[:5]:
+        found = load_file(site / path)
+        assert found.encoding_for("gzip") == "gzip" and gzip.decompress(found.form("gzip")) == (site / path).read_bytes()
+
+
 def test_a_file_without_a_form_on_disk_is_compressed_by_the_server_once_or_sent_as_it_is(tmp_path):
     from pipeline.serve.files import load_file
     page = tmp_path / "page.html"

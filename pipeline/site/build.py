@@ -88,10 +88,11 @@ def build_site(corpus: Corpus, out: Path | str = "site", *, sources: Optional[Pa
             indexed = indexer.result() if indexer else None
             _merge(staging / "search-files", staging / "site")
             # what the phone saves, known only now
-            offline_figures.stamp(staging / "site", out if (out / publish.MARKER).is_file() else None)
+            offline_figures.stamp(staging / "site", out if (out / publish.MARKER).is_file() else None, plan.past)
             publish.checkpoint("publishing")
             publish.publish(staging, out, generation,
-                            {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None})
+                            {"pages": len(plan.pages), "sources": Path(sources).resolve() if sources else None},
+                            plan.past)
         except BaseException:
             if indexer is not None:
                 indexer.stop()

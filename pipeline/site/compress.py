@@ -9,7 +9,10 @@ quality 8 is several times slower than gzip) for 12 % fewer bytes on the wire; `
 brotli form itself when a client asks for it (serve.files). A form is written only when it is smaller
 than the file. A file the previous site had byte for byte takes its form from there (a rebuild
 compresses only what changed), and files that are hard links of one another (typed numbers' addresses)
-share it.
+share it. What is read for the past editions alone (their readers and data, what changed between two of
+them: `past`, from the site's plan) is left without one: a tenth of the CR archive's site on disk for pages
+rarely asked for, which `rulekb serve` compresses when asked (serve.files) and a host compresses as it
+serves them (nginx's `gzip on` beside `gzip_static on`).
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Optional
+from typing import Collection, Optional
 
 from ..parallel import each
 
@@ -33,9 +36,10 @@ def compressed(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)      # mtime 0: the same bytes every build
 
 
-def precompress(site: Path, previous: Optional[Path] = None) -> int:
+def precompress(site: Path, previous: Optional[Path] = None, past: Collection[str] = frozenset()) -> int:
     """Write the compressed form of every text file of `site` (taken from `previous`, the site it replaces,
-    where a file is unchanged); the number of files compressed anew (on every core)."""
+    where a file is unchanged) but those of the past editions (`past`: see is_past); the number of files
+    compressed anew (on every core)."""
     # (os.walk and plain strings: the CR archive's site has 50,000 files, most of them hard links, and pathlib's
     # objects for each took longer than the links themselves)
     first_of: dict[tuple[int, int], str] = {}           # a file's inode -> its first path
@@ -43,11 +47,15 @@ def precompress(site: Path, previous: Optional[Path] = None) -> int:
     fresh: list[Path] = []
     root = str(site)
     for folder, folders, names in os.walk(root):
-        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        below = folder[len(root) + 1:]                  # the folder's site path ("" at the root)
+        folders[:] = sorted(name for name in folders if not name.startswith(".")
+                            and not is_past(os.path.join(below, name), past))
         for name in sorted(names):
             if name.startswith(".") or os.path.splitext(name)[1] not in TEXT:
                 continue
             path = os.path.join(folder, name)
+            if is_past(os.path.join(below, name), past):
+                continue
             status = os.lstat(path)
             if not stat.S_ISREG(status.st_mode):
                 continue                        # a symbolic link, or no file
@@ -64,18 +72,26 @@ def precompress(site: Path, previous: Optional[Path] = None) -> int:
     return len(fresh)
 
 
-def gzip_form(path: Path, site: Optional[Path] = None, previous: Optional[Path] = None) -> int:
-    """Write a text file's gzip form (if smaller), as `precompress` will keep it; its size (any file's). For
-    what measures the gzip bytes of files before the site is published (offline_figures.stamp): each file is
-    then gzipped once. With `previous` (the site it replaces) and `site` (the one `path` is in), an unchanged
-    file's form is taken from there."""
+def is_past(relative: str, past: Collection[str]) -> bool:
+    """Whether a site path (relative, "/" or the system's separator) is one of `past` or below one of them."""
+    if not past:
+        return False
+    parts = relative.replace(os.sep, "/").split("/")
+    return any("/".join(parts[:count]) in past for count in range(1, len(parts) + 1))
+
+
+def gzip_form(path: Path, site: Optional[Path] = None, previous: Optional[Path] = None, write: bool = True) -> int:
+    """Write a text file's gzip form (if smaller, and `write`), as `precompress` will keep it; its size (any
+    file's). For what measures the gzip bytes of files before the site is published (offline_figures.stamp):
+    each file is then gzipped once. With `previous` (the site it replaces) and `site` (the one `path` is in), an
+    unchanged file's form is taken from there."""
     body = path.read_bytes()
-    if previous is not None and site is not None and path.suffix in TEXT and \
+    if write and previous is not None and site is not None and path.suffix in TEXT and \
             _reuse(previous / path.relative_to(site), body, path):
         with contextlib.suppress(OSError):
             return path.with_name(path.name + ".gz").stat().st_size
     form = compressed(body)
-    if len(form) < len(body) and path.suffix in TEXT:
+    if write and len(form) < len(body) and path.suffix in TEXT:
         _write_form(path, ".gz", form, stat.S_IMODE(path.stat().st_mode))
     return len(form)
 

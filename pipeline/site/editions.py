@@ -35,6 +35,7 @@ NUMBER = re.compile(r"^[0-9][0-9a-z.]*$")     # a key that is the rule's number 
 class EditionPlan:
     pages: dict[str, Page] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)       # data files: site path -> JSON
+    past: set[str] = field(default_factory=set)     # site paths read for the past editions alone (compress)
 
 
 def group_of(step: Step, steps: dict[str, Step], kind: str, known: Optional[dict] = None) -> str:
@@ -117,6 +118,8 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
     names = {group: _name(f"data/editions/{kind}/w-{group}", data) for group, data in sorted(shards.items())}
     for group, data in shards.items():
         plan.files[names[group]] = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if not any(info.upcoming for info, _ in editions):       # (the wordings are an upcoming edition's too)
+        plan.past.update(names.values())
     for info, summary, groups, rows in listings:
         data_path = f"data/editions/{kind}/{info.id}.json"
         path = f"{info.id}/index.md"
@@ -131,6 +134,8 @@ def older_editions(kind: str, editions: list[tuple[DocumentInfo, EditionSummary]
         }, ensure_ascii=False, separators=(",", ":"))
         plan.pages[path] = reader_page(info, path, data_path, groups, summary, addresses, current,
                                        changes.get(info.id))
+        if not info.upcoming:
+            plan.past.update((data_path, info.id))      # its data, and its reader's folder
     return plan
 
 

@@ -18,12 +18,12 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Collection, Optional
 
 from .. import kinds
 from ..build_date import build_date, long_date
 from ..parallel import each
-from .compress import compressed, gzip_form
+from .compress import compressed, gzip_form, is_past
 
 # What the service worker saves besides the current documents' pages, where the build made them (sw.js: QUICK):
 # the quick references, the search's own address, what typed addresses (/cr/702.19b) need.
@@ -178,10 +178,11 @@ def language_sizes(site: Path) -> dict[str, int]:
             for code, files in language_files(site).items()}
 
 
-def stamp(site: Path, previous: Optional[Path] = None) -> int:
+def stamp(site: Path, previous: Optional[Path] = None, past: Collection[str] = frozenset()) -> int:
     """Write into the built sw.js the files the saved pages load, the offline copy's size and the build's
     day; the size. A site without a search manifest (no search files) says no size and no files. `previous`:
-    the published site this one replaces (its unchanged files' gzip forms are taken, not made again)."""
+    the published site this one replaces (its unchanged files' gzip forms are taken, not made again); `past`:
+    the site paths whose gzip forms are measured but not kept (compress.is_past)."""
     worker = site / WORKER
     if not worker.is_file():
         return 0
@@ -189,7 +190,7 @@ def stamp(site: Path, previous: Optional[Path] = None) -> int:
     files = offline_files(site, linked) if (site / "search" / "manifest.json").is_file() else set()
     # the gzip forms measured are written as the published site keeps them (compress.precompress), on every core
     site = site.resolve()
-    measure = lambda path: gzip_form(path, site, previous)
+    measure = lambda path: gzip_form(path, site, previous, not is_past(path.relative_to(site).as_posix(), past))
     size = sum(each(measure, sorted(files), str))
     assets = sorted(path.relative_to(site).as_posix() for path in files
                     if path.suffix != ".html" and path.parent != site / "search")

@@ -41,6 +41,7 @@ class SitePlan:
     folders: dict[str, str] = field(default_factory=dict)        # site folder -> site folder it is a link to
     template_flags: dict[str, object] = field(default_factory=dict)
     addresses: Optional[Addresses] = None
+    past: set[str] = field(default_factory=set)     # site paths (files, folders) read for the past editions alone
 
 
 class SourcesError(Exception):
@@ -70,6 +71,7 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
             part = older.older_editions(kind, editions, addresses, current, changes, now)
             layout.pages.update(part.pages)
             plan.files.update(part.files)
+            plan.past |= part.past
             readers.update({info.id: f"{info.id}/index.md" for info, _ in editions})
     for edition_id, orphans in notes.orphans_by_edition(corpus).items():   # kept with the edition they explain
         reader = layout.pages.get(f"{edition_id}/index.md")
@@ -88,6 +90,8 @@ def plan_site(build: Build, build_id: str = "dev") -> SitePlan:
             old_info, new_info, diff, lambda section_id, path=path: _href(addresses, corpus, path, section_id),
             lambda section_id, history=history: _title(history, section_id),
             build.highlights[old_info.id, new_info.id])
+        if not new_info.current and not new_info.upcoming:      # what changed between two past editions
+            plan.past.add(path.removesuffix(".md"))
     if pairs:
         layout.pages["changes/index.md"] = history_pages.changes_index([pair[:3] for pair in pairs], addresses)
     _history_pages(corpus, histories, marks, layout)

@@ -29,7 +29,7 @@ import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Collection, Optional
 
 from .compress import precompress
 from .errors import BuildLocked, OutputRefused
@@ -187,11 +187,12 @@ def _remove_ours(folder: Path) -> None:
         folder.rmdir()
 
 
-def publish(staging: Path, out: Path, generation: str, record: dict) -> None:
+def publish(staging: Path, out: Path, generation: str, record: dict, past: Collection[str] = frozenset()) -> None:
     """Publish a staged generation: its index goes beside the site, its site swaps with the old one. The
     site's marker names its generation (so its index) and its sources: one rename publishes them all. Its text
-    files are precompressed first (see compress), with what the site it replaces already has."""
-    precompress(staging / "site", previous=out if (out / MARKER).is_file() else None)
+    files are precompressed first (see compress), with what the site it replaces already has, but those read for
+    the past editions alone (`past`)."""
+    precompress(staging / "site", previous=out if (out / MARKER).is_file() else None, past=past)
     index = None
     if (staging / "index").is_dir():
         index = index_folder(out, generation)
