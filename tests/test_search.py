@@ -243,6 +243,12 @@ def test_abbreviations_expand_to_what_they_stand_for(kb, query, answer):
     assert answer in [r.id for r in search(kb, query).results[:3]]
 
 
+@pytest.mark.parametrize("query", ["is that OoOS?", "he drew before he untapped, is that OoOS or a GRV?"])
+def test_an_abbreviation_with_capitals_inside_expands_mid_sentence(kb, query):
+    # "OoOS": not all capitals, yet the capitals after its first letter make it an abbreviation, not a name
+    assert search(kb, query).results[0].id == "mtr:4.3"
+
+
 def test_common_words_are_not_taken_for_abbreviations(kb):
     # "to" is also the abbreviation of Tournament Organizer
     assert search(kb, "failure to maintain game state").results[0].id == "ipg:2.6"

@@ -466,8 +466,10 @@ def _phrase_named(words: list[str], names: dict[str, str]) -> tuple[list[str], O
 
 
 def _is_abbreviation(word: str, words_in_query: int) -> bool:
-    """"GRV", "2HG", "D/DLP" are abbreviations; "to" or "ml" inside a sentence are words (a lone "grv" is one)."""
-    return word.isupper() or any(ch.isdigit() or ch == "/" for ch in word) or words_in_query == 1
+    """"GRV", "2HG", "D/DLP", "OoOS" (a capital after the first letter) are abbreviations; "to" or "ml" inside a
+    sentence are words (a lone "grv" is one)."""
+    return (word.isupper() or any(ch.isupper() for ch in word[1:]) or any(ch.isdigit() or ch == "/" for ch in word)
+            or words_in_query == 1)
 
 
 def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Alternative], str]:

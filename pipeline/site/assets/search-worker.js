@@ -184,8 +184,9 @@ function isUpper(word) {
   return word === word.toUpperCase() && word !== word.toLowerCase();
 }
 
+/* "GRV", "2HG", "D/DLP", "OoOS" (a capital after the first letter) (question._is_abbreviation). */
 function isAbbreviation(word, count) {
-  return isUpper(word) || /[\d\/]/.test(word) || count === 1;
+  return isUpper(word) || [...word].slice(1).some(isUpper) || /[\d\/]/.test(word) || count === 1;
 }
 
 /* A document named in the question: an archived one only by a name of several words (question._document_named). */
