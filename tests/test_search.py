@@ -272,6 +272,18 @@ def test_typos_still_find_the_rule_and_suggest_a_spelling(kb, query, suggestion,
     assert answer in [r.id for r in result.results[:3]]
 
 
+@pytest.mark.parametrize("query", ["Ansel wins game 2 and fills out the result slip. Ansel says he won game 1.",
+                                   "Brad casts a spell. Alice responds, then Brad's creature dies."])
+def test_a_name_written_twice_or_inside_a_sentence_is_not_taken_for_a_typo(kb, query):
+    # "Ansel" and "Brad" begin sentences, but a name repeats: not "angel" nor "bad"
+    assert search(kb, query).suggestion is None
+
+
+def test_a_capitalised_first_word_written_once_is_still_corrected(kb):
+    # a phone capitalises a sentence's first word: a misspelling there is still one
+    assert search(kb, "Deathtuch and trample damage assignment").suggestion == "deathtouch and trample damage assignment"
+
+
 def test_a_word_being_typed_stands_for_its_completions(kb):
     answer = search(kb, "tramp")
     assert answer.suggestion is None and answer.results[0].id == "cr:702.19"

@@ -290,6 +290,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     question.long = len(QUERY_WORD.findall(query)) >= LONG_QUESTION
     question.incidental = incidental_words(typed, query)
     incidental = set(question.incidental)
+    names = written_names(query)
     words = QUERY_WORD.findall(query)
     words, question.kind = _document_named(words, vocabulary.archived_kinds())
     words, question.level = _phrase_named(words, levels())
@@ -313,7 +314,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
                          if " " not in piece and vocabulary.stem(token))
         else:
             for token in terms(piece):
-                if token in incidental:       # a name or a card: itself if the documents use it, never corrected
+                # a name or a card: itself if the documents use it, never corrected ("Ansel" is not "angel")
+                if token in incidental or (token in names and not vocabulary.stem(token)):
                     stem = vocabulary.stem(token)
                     corrected_words.append(token)
                     group.extend([Alternative(stem, token, INCIDENTAL_WEIGHT)] if stem else [])
@@ -396,6 +398,25 @@ def incidental_words(typed: str, query: str) -> list[str]:
     for speech in QUOTED.findall(typed):
         found.extend(token for token in terms(speech) if token not in found)
     return found
+
+
+def written_names(query: str) -> set[str]:
+    """The words a question writes as names, as index tokens with and without "'s": capitalised (not in capitals)
+    inside a sentence or more than once ("Ansel wins game 2 ... Ansel says": a name at each sentence's start;
+    a phone capitalising a sentence's first word does not repeat a misspelling)."""
+    seen: set[str] = set()
+    names: set[str] = set()
+    for match in QUERY_WORD.finditer(query):
+        word = match.group(0)
+        if not word[0].isupper() or word.isupper():
+            continue
+        inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
+        for token in terms(word):
+            base = token.removesuffix("'s")
+            if inside or base in seen:
+                names.update((base, base + "'s"))
+            seen.add(base)
+    return names
 
 
 def _label(word: str) -> bool:
