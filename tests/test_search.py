@@ -268,6 +268,12 @@ def test_abbreviations_expand_to_what_they_stand_for(kb, query, answer):
     assert answer in [r.id for r in search(kb, query).results[:3]]
 
 
+@pytest.mark.parametrize("query", ["is that OoOS?", "he drew before he untapped, is that OoOS or a GRV?"])
+def test_an_abbreviation_with_capitals_inside_expands_mid_sentence(kb, query):
+    # "OoOS": not all capitals, yet the capitals after its first letter make it an abbreviation, not a name
+    assert search(kb, query).results[0].id == "mtr:4.3"
+
+
 def test_common_words_are_not_taken_for_abbreviations(kb):
     # "to" is also the abbreviation of Tournament Organizer
     assert search(kb, "failure to maintain game state").results[0].id == "ipg:2.6"
@@ -289,6 +295,18 @@ def test_typos_still_find_the_rule_and_suggest_a_spelling(kb, query, suggestion,
     result = search(kb, query)
     assert result.suggestion == suggestion
     assert answer in [r.id for r in result.results[:3]]
+
+
+@pytest.mark.parametrize("query", ["Ansel wins game 2 and fills out the result slip. Ansel says he won game 1.",
+                                   "Brad casts a spell. Alice responds, then Brad's creature dies."])
+def test_a_name_written_twice_or_inside_a_sentence_is_not_taken_for_a_typo(kb, query):
+    # "Ansel" and "Brad" begin sentences, but a name repeats: not "angel" nor "bad"
+    assert search(kb, query).suggestion is None
+
+
+def test_a_capitalised_first_word_written_once_is_still_corrected(kb):
+    # a phone capitalises a sentence's first word: a misspelling there is still one
+    assert search(kb, "Deathtuch and trample damage assignment").suggestion == "deathtouch and trample damage assignment"
 
 
 def test_a_word_being_typed_stands_for_its_completions(kb):

@@ -290,6 +290,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     question.long = len(QUERY_WORD.findall(query)) >= LONG_QUESTION
     question.incidental = incidental_words(typed, query)
     incidental = set(question.incidental)
+    names = written_names(query)
     words = QUERY_WORD.findall(query)
     words, question.kind = _document_named(words, vocabulary.archived_kinds())
     words, question.level = _phrase_named(words, levels())
@@ -313,7 +314,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
                          if " " not in piece and vocabulary.stem(token))
         else:
             for token in said_terms(piece, vocabulary):
-                if token in incidental:       # a name or a card: itself if the documents use it, never corrected
+                # a name or a card: itself if the documents use it, never corrected ("Ansel" is not "angel")
+                if token in incidental or (token in names and not vocabulary.stem(token)):
                     stem = vocabulary.stem(token)
                     corrected_words.append(token)
                     group.extend([Alternative(stem, token, INCIDENTAL_WEIGHT)] if stem else [])
@@ -409,6 +411,25 @@ def incidental_words(typed: str, query: str) -> list[str]:
     return found
 
 
+def written_names(query: str) -> set[str]:
+    """The words a question writes as names, as index tokens with and without "'s": capitalised (not in capitals)
+    inside a sentence or more than once ("Ansel wins game 2 ... Ansel says": a name at each sentence's start;
+    a phone capitalising a sentence's first word does not repeat a misspelling)."""
+    seen: set[str] = set()
+    names: set[str] = set()
+    for match in QUERY_WORD.finditer(query):
+        word = match.group(0)
+        if not word[0].isupper() or word.isupper():
+            continue
+        inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
+        for token in terms(word):
+            base = token.removesuffix("'s")
+            if inside or base in seen:
+                names.update((base, base + "'s"))
+            seen.add(base)
+    return names
+
+
 def _label(word: str) -> bool:
     """A lone letter labelling a player or a card ("Player B"), not the pronoun "I" nor a digit ("5 minutes")."""
     return len(word) == 1 and word.isalpha() and word.lower() not in QUESTION_WORDS
@@ -477,8 +498,10 @@ def _phrase_named(words: list[str], names: dict[str, str]) -> tuple[list[str], O
 
 
 def _is_abbreviation(word: str, words_in_query: int) -> bool:
-    """"GRV", "2HG", "D/DLP" are abbreviations; "to" or "ml" inside a sentence are words (a lone "grv" is one)."""
-    return word.isupper() or any(ch.isdigit() or ch == "/" for ch in word) or words_in_query == 1
+    """"GRV", "2HG", "D/DLP", "OoOS" (a capital after the first letter) are abbreviations; "to" or "ml" inside a
+    sentence are words (a lone "grv" is one)."""
+    return (word.isupper() or any(ch.isupper() for ch in word[1:]) or any(ch.isdigit() or ch == "/" for ch in word)
+            or words_in_query == 1)
 
 
 def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Alternative], str]:

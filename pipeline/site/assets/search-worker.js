@@ -184,8 +184,9 @@ function isUpper(word) {
   return word === word.toUpperCase() && word !== word.toLowerCase();
 }
 
+/* "GRV", "2HG", "D/DLP", "OoOS" (a capital after the first letter) (question._is_abbreviation). */
 function isAbbreviation(word, count) {
-  return isUpper(word) || /[\d\/]/.test(word) || count === 1;
+  return isUpper(word) || [...word].slice(1).some(isUpper) || /[\d\/]/.test(word) || count === 1;
 }
 
 /* A document named in the question: an archived one only by a name of several words (question._document_named). */
@@ -378,6 +379,25 @@ function incidentalWords(typed, query) {
   return found;
 }
 
+/* The words a question writes as names, with and without "'s" (question.written_names): capitalised (not in
+   capitals) inside a sentence or more than once. */
+function writtenNames(query) {
+  const seen = new Set();
+  const names = new Set();
+  for (const match of query.matchAll(patterns.queryWord)) {
+    const word = match[0];
+    const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
+    if (!capital || isUpper(word)) continue;
+    const inside = match.index > 0 && !/[.?!:;]\s*$/u.test(query.slice(0, match.index));
+    for (const token of terms(word)) {
+      const base = token.endsWith("'s") ? token.slice(0, -2) : token;
+      if (inside || seen.has(base)) { names.add(base); names.add(base + "'s"); }
+      seen.add(base);
+    }
+  }
+  return names;
+}
+
 /* The words of the sentences that ask, in a question of several sentences (question.asked_words): those with a
    "?", else the last one; null where every sentence asks. */
 function askedWords(query) {
@@ -404,6 +424,7 @@ async function understand(query) {
   question.asksMeaning = new RegExp(rules.asks_meaning, "iu").test(query);
   question.incidental = incidentalWords(typed, query);
   const incidental = new Set(question.incidental);
+  const names = writtenNames(query);
   let words = query.match(patterns.queryWord) || [];
   [words, question.kind] = documentNamed(words);
   [words, question.level] = phraseNamed(words, rules.levels);
@@ -436,7 +457,8 @@ async function understand(query) {
       }
     } else {
       for (const token of await saidTerms(piece)) {
-        if (incidental.has(token)) {       // a name or a card: itself if the documents use it, never corrected
+        // a name or a card: itself if the documents use it, never corrected (question.understand)
+        if (incidental.has(token) || (names.has(token) && !(await stemOf(token)))) {
           const stem = await stemOf(token);
           corrected.push(token);
           if (stem) group.push({stem, word: token, weight: rules.incidental_weight});
