@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
@@ -92,6 +91,7 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
     corpus = load_corpus(sources, today=today or build_date())
     if attach is not None:
         corpus = attach(corpus)
+    import tempfile  # (here: a question read from a kept index writes nothing)
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
     try:
@@ -112,6 +112,7 @@ def keep_built(key: Path, index: Path, search_files: Path) -> None:
     from them instead of writing the same index again. A cache: where it cannot be written, nothing is kept."""
     if (key / PUBLISHED / "manifest.json").is_file() or not (search_files / "manifest.json").is_file():
         return
+    import tempfile
     try:
         key.parent.mkdir(parents=True, exist_ok=True)
         building = Path(tempfile.mkdtemp(prefix=".building-", dir=key.parent))
