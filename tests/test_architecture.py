@@ -110,6 +110,7 @@ def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(comm
     assert "pipeline.built" in loaded
     # nor what only writing an index or reading the word lists needs
     assert not loaded & {"tomllib", "tempfile", "secrets"}, sorted(loaded & {"tomllib", "tempfile", "secrets"})
+    assert "html" not in loaded if command == "show" else "textwrap" not in loaded   # (what the other prints needs)
 
 
 def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():
