@@ -111,6 +111,16 @@ def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(comm
     # nor what only writing an index or reading the word lists needs
     assert not loaded & {"tomllib", "tempfile", "secrets"}, sorted(loaded & {"tomllib", "tempfile", "secrets"})
     assert "html" not in loaded if command == "show" else "textwrap" not in loaded   # (what the other prints needs)
+    assert "_hashlib" not in loaded          # (OpenSSL: pipeline.cache hashes its keys without it)
+
+
+def test_the_cache_s_short_hashes_are_hashlib_s_sha256():
+    import hashlib
+
+    from pipeline import cache
+    for data in (b"", b"704.5k", "règle 704.5k\0".encode() * 1000):
+        assert cache.short_sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert cache.key("a", "b") == hashlib.sha256(b"\0a\0b").hexdigest() != cache.key("ab")
 
 
 def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():

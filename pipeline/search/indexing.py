@@ -6,7 +6,6 @@ PUBLISHED folder: a question answered from them loads no whoosh, see `published.
 heavy: it is what a question at the terminal asks first."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -31,6 +30,7 @@ COMPRESSED_FORMS = (".br", ".gz")      # a site's precompressed copies, which a 
 def corpus_fingerprint(corpus: Corpus) -> str:
     """What an index is made of: the documents' bytes and identities (older editions' too: they give
     infractions' former names), the code, the search's word lists."""
+    import hashlib  # (here: a question read from a kept index hashes with pipeline.cache alone)
     digest = hashlib.sha256(cache.code_version().encode() + _word_lists())
     for document in corpus.documents:
         info = document.info
