@@ -7,8 +7,8 @@ Every stage asks this registry (detection, parsing, addresses, search, the site,
 server); adding a kind is adding an entry here and a parser, adding a language is adding a `Language`
 and the kinds' lexicons in it. Plain data: no parsing, no I/O.
 """
-from __future__ import annotations
-
+# (no `from __future__ import annotations`: NamedTuple would make each field's annotation, a string then, a
+# ForwardRef, compiling it: more than the rest of this module costs to import)
 import re
 from typing import NamedTuple, Optional
 
