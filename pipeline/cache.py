@@ -10,7 +10,6 @@ anything changed costs a `stat` per file, not a read: `rulekb search` asks it at
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -18,6 +17,16 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+# SHA-256 of short strings (keys, fingerprints) from CPython's own module: hashlib loads OpenSSL, which costs a
+# question's process more than all its hashing. A file's bytes are hashed by hashlib (faster on large data).
+try:
+    from _sha256 import sha256 as short_sha256  # CPython 3.11
+except ImportError:
+    try:
+        from _sha2 import sha256 as short_sha256  # CPython 3.12 on
+    except ImportError:
+        from hashlib import sha256 as short_sha256
 
 GENERATIONS_KEPT = 3
 _folder: Optional[Path] = None
@@ -43,7 +52,7 @@ def folder() -> Path:
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """A hash of the pipeline's source code: any code change makes a new cache generation."""
-    digest = hashlib.sha256()
+    digest = short_sha256()
     package = os.path.dirname(os.path.realpath(__file__))
     modules = sorted((folder[len(package) + 1:] + "/" + name).lstrip("/")
                      for folder, _, names in os.walk(package) for name in names if name.endswith(".py"))
@@ -57,7 +66,7 @@ def code_version() -> str:
 def folder_fingerprint(sources: Path, today: date, notes: Optional[Path] = None) -> str:
     """A hash of every file in a sources folder (and of the notes folder), the code and the day (an edition may
     take effect on it): what a corpus read from them is made of, known without parsing."""
-    digest = hashlib.sha256(code_version().encode() + today.isoformat().encode())
+    digest = short_sha256(code_version().encode() + today.isoformat().encode())
     digest.update(str(sources.resolve()).encode())
     with remembered_digests() as digest_of:
         for path in sorted(sources.iterdir()):
@@ -108,6 +117,7 @@ class remembered_digests:
         known = self.known.get(name)
         if isinstance(known, list) and known[:4] == seen:
             return bytes.fromhex(known[4])
+        import hashlib
         with open(path, "rb") as handle:
             found = hashlib.sha256(handle.read()).digest()
         if time.time() - max(status.st_mtime, status.st_ctime) > SETTLED_SECONDS:
@@ -135,7 +145,7 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def key(*parts: str) -> str:
-    digest = hashlib.sha256()
+    digest = short_sha256()
     for part in parts:
         digest.update(b"\0" + part.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()

@@ -7,15 +7,13 @@ Every stage asks this registry (detection, parsing, addresses, search, the site,
 server); adding a kind is adding an entry here and a parser, adding a language is adding a `Language`
 and the kinds' lexicons in it. Plain data: no parsing, no I/O.
 """
-from __future__ import annotations
-
+# (no `from __future__ import annotations`: NamedTuple would make each field's annotation, a string then, a
+# ForwardRef, compiling it: more than the rest of this module costs to import)
 import re
-from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 
-@dataclass(frozen=True)
-class Structure:
+class Structure(NamedTuple):
     """Evidence in the body of a document: at least `least` lines of this shape."""
     shape: re.Pattern
     least: int
@@ -23,8 +21,7 @@ class Structure:
     says: str                       # what the lines are, for a message ("rule lines like 100.1")
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(NamedTuple):
     """A language documents are written in, and what the site says in it."""
     id: str                         # "zh": BCP 47, as <html lang> and hreflang write it
     name: str                       # in itself: "简体中文"
@@ -64,8 +61,7 @@ UNOFFICIAL_IN_ENGLISH = ("This translation is unofficial and for reference only:
                          "governs.")
 
 
-@dataclass(frozen=True)
-class Lexicon:
+class Lexicon(NamedTuple):
     """A kind in one language: its name, as its title line writes it, and the words its parser reads as
     marks (the English's where a translation keeps them)."""
     language: str
@@ -77,8 +73,7 @@ class Lexicon:
     left_out: tuple[str, ...] = ()  # how a translation marks a part it leaves out ("<생략>": omitted)
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     id: str                         # "cr": also the id of the current edition
     title: str                      # "Comprehensive Rules"
     short: str                      # "CR", as search results and page titles name it

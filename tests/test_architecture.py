@@ -108,6 +108,19 @@ def test_a_question_at_the_terminal_imports_no_reader_parser_differ_or_site(comm
                 or any(name == module or name.startswith(module + ".") for module in NOT_FOR_A_QUESTION)], sorted(loaded)
     assert ("pipeline.search.ranking" in loaded) == (command == "search")
     assert "pipeline.built" in loaded
+    # nor what only writing an index or reading the word lists needs
+    assert not loaded & {"tomllib", "tempfile", "secrets"}, sorted(loaded & {"tomllib", "tempfile", "secrets"})
+    assert "html" not in loaded if command == "show" else "textwrap" not in loaded   # (what the other prints needs)
+    assert "_hashlib" not in loaded          # (OpenSSL: pipeline.cache hashes its keys without it)
+
+
+def test_the_cache_s_short_hashes_are_hashlib_s_sha256():
+    import hashlib
+
+    from pipeline import cache
+    for data in (b"", b"704.5k", "règle 704.5k\0".encode() * 1000):
+        assert cache.short_sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert cache.key("a", "b") == hashlib.sha256(b"\0a\0b").hexdigest() != cache.key("ab")
 
 
 def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():
@@ -117,3 +130,4 @@ def test_help_imports_nothing_of_the_pipeline_but_the_kinds_names():
     assert result.returncode == 0 and "usage: rulekb" in result.stdout, result.stderr[-2000:]
     loaded = set(result.stderr.rsplit("LOADED", 1)[1].split())
     assert sorted(name for name in loaded if name.startswith("pipeline")) == ["pipeline", "pipeline.cli", "pipeline.kinds"]
+    assert "dataclasses" not in loaded          # (the kinds' records are named tuples: far cheaper to make)

@@ -5,11 +5,9 @@ a question answered from what was built (`pipeline.built`) imports this and not 
 """
 from __future__ import annotations
 
-import html
 import json
 import re
 import sys
-import textwrap
 from typing import Optional
 
 from .. import kinds
@@ -58,12 +56,14 @@ def show_answer(answer, as_json: bool) -> int:
 
 def _repeats(snippet: str, action: str) -> bool:
     """A snippet that only says again the fix shown above it (a JAR situation's text starts with it)."""
+    import html  # (here and below: what a search prints needs it, a section shown does not)
     plain = html.unescape(re.sub(r"</?mark>", "", snippet))
     return bool(action) and plain.startswith(action.removesuffix(" …"))
 
 
 def _terminal_snippet(snippet: str) -> str:
     """The HTML snippet as text, its marked words in bold (or [brackets] when not a terminal)."""
+    import html
     bold, plain = ("\033[1m", "\033[0m") if sys.stdout.isatty() else ("[", "]")
     return "".join(bold if part == "<mark>" else plain if part == "</mark>" else CONTROL.sub("", html.unescape(part))
                    for part in MARK_TAG.split(snippet))
@@ -86,6 +86,8 @@ def show_section(view: Optional[dict], as_json: bool, wanted: str, edition: Opti
 
 def section_text(view: dict) -> str:
     """A section as a judge wants to read it in a terminal."""
+    import textwrap  # (here: what a search prints needs it not)
+
     def wrap(text: str, indent: str = "") -> str:
         return "\n".join(textwrap.fill(part, width=88, initial_indent=indent, subsequent_indent=indent)
                          for part in text.split("\n\n") if part.strip())

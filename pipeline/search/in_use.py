@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 from pathlib import Path
 from typing import Optional
@@ -67,6 +66,7 @@ def remove_unless_held(folder: Path) -> bool:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 return False         # being read
+        import secrets  # (here: pruning is rare, reading is at every question)
         away = folder.parent / f".pruned-{secrets.token_hex(4)}"
         try:
             os.rename(folder, away)

@@ -6,11 +6,9 @@ PUBLISHED folder: a question answered from them loads no whoosh, see `published.
 heavy: it is what a question at the terminal asks first."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
-import tempfile
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
@@ -32,6 +30,7 @@ COMPRESSED_FORMS = (".br", ".gz")      # a site's precompressed copies, which a 
 def corpus_fingerprint(corpus: Corpus) -> str:
     """What an index is made of: the documents' bytes and identities (older editions' too: they give
     infractions' former names), the code, the search's word lists."""
+    import hashlib  # (here: a question read from a kept index hashes with pipeline.cache alone)
     digest = hashlib.sha256(cache.code_version().encode() + _word_lists())
     for document in corpus.documents:
         info = document.info
@@ -92,6 +91,7 @@ def index_for_sources(sources: Path | str, today: Optional[date] = None, notes: 
     corpus = load_corpus(sources, today=today or build_date())
     if attach is not None:
         corpus = attach(corpus)
+    import tempfile  # (here: a question read from a kept index writes nothing)
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
     try:
@@ -112,6 +112,7 @@ def keep_built(key: Path, index: Path, search_files: Path) -> None:
     from them instead of writing the same index again. A cache: where it cannot be written, nothing is kept."""
     if (key / PUBLISHED / "manifest.json").is_file() or not (search_files / "manifest.json").is_file():
         return
+    import tempfile
     try:
         key.parent.mkdir(parents=True, exist_ok=True)
         building = Path(tempfile.mkdtemp(prefix=".building-", dir=key.parent))

@@ -14,7 +14,6 @@ made-up questions, and compares. Pure functions: no index, no I/O but the two wo
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -167,6 +166,7 @@ class JudgesWord:
 @lru_cache(maxsize=1)
 def judges_words() -> tuple[list[JudgesWord], list[JudgesWord]]:
     """(words, levels) of judges_words.toml."""
+    import tomllib  # (here: most questions never read the word lists)
     data = tomllib.loads(JUDGES_WORDS_FILE.read_text(encoding="utf-8"))
     def entries(name: str) -> list[JudgesWord]:
         return [JudgesWord(tuple(fold(said).lower() for said in item["said"]), tuple(item.get("means", ())),
@@ -205,6 +205,7 @@ def level_kinds() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def abbreviations() -> dict[str, tuple[str, ...]]:
+    import tomllib
     data = tomllib.loads(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
     return {key.lower(): tuple(value) if isinstance(value, list) else (value,) for key, value in data.items()}
 
