@@ -185,11 +185,22 @@ def built_site(tmp_path_factory, sources_dir):
 def sources_index(tmp_path_factory, sources_dir) -> Path:
     """The search index of the frozen sources, as `rulekb search` reads it: the one the site's build kept for them
     (search.indexing.keep_built) where the session built the site first, else written for them alone, once for
-    the session (read-only use). The search's own tests need this, not the whole site."""
+    the session (read-only use). The search's own tests need this, not the whole site. Held as a reader holds
+    it (in_use) for the whole session: other tests write indexes of other sources into the same cache, and
+    their pruning would take this one between two modules' readers."""
+    from pipeline.search.in_use import hold, release
     from pipeline.search.indexing import index_for_sources
     parsed_once(tmp_path_factory, sources_dir)
     made_once(tmp_path_factory, "indexed", lambda _: index_for_sources(sources_dir))
-    return index_for_sources(sources_dir)
+    for _ in range(3):           # (pruned between being found and held: written again)
+        folder = index_for_sources(sources_dir)
+        handle = hold(folder)
+        if handle is not None:
+            break
+    else:
+        pytest.fail(f"the frozen sources' search index at {folder} was pruned as soon as it was written")
+    yield folder
+    release(handle)
 
 
 @pytest.fixture(scope="session")
