@@ -222,6 +222,10 @@ def matched_words(source: Postings, question: Question, kind: Optional[str]):
     matched: dict[int, int] = {}         # entry -> the groups it holds, as bits
     named: set[int] = set()              # entries holding a word in a title or heading
     names = Names()                      # the groups each entry holds in its name (naming.py)
+    # a story: each long entry's paragraphs (passages.py), and the groups it holds outside its text (its title,
+    # names, headings, notes), which every paragraph of it holds (a few words read nothing: a phone fetches nothing)
+    paragraphs = source.passages() if question.long and tells_story(question) else None
+    outside: dict[int, int] = {}
     for number, group in enumerate(groups):
         bit = 1 << number
         for alternative in group:
@@ -230,10 +234,14 @@ def matched_words(source: Postings, question: Question, kind: Optional[str]):
                 if name == "phrases" if phrase else name in STEMMED_FIELDS:
                     _add(positions, values, name, alternative.weight, scores, matched, bit, named)
                     names.note(name, positions, bit)
+                    if paragraphs and not phrase and name != "text":
+                        _hold(outside, positions, paragraphs, bit)
             for name, positions, values in [] if phrase else source.scaled_postings(alternative.word):
                 if name == "exact":
                     _add(positions, values, name, alternative.weight, scores, matched, bit, named)
                     names.note(name, positions, bit)
+                    if paragraphs:
+                        _hold(outside, positions, paragraphs, bit)
     if not matched:
         return None
     facts = source.facts()
@@ -254,36 +262,22 @@ def matched_words(source: Postings, question: Question, kind: Optional[str]):
     for bits in patterns:
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
         coverage[bits] = held / everything if everything else 1.0
-    if question.long and tells_story(question):        # (a few words read nothing more: a phone fetches nothing)
-        paragraphs = source.passages()
-        if paragraphs:
-            outside = held_outside_text(source, groups, paragraphs)
-            for position in found:
-                if position in paragraphs:
-                    bits = matched[position]
-                    best = passages.best_share(paragraphs[position], groups, weights, everything, bits,
-                                               outside.get(position, 0))
-                    matched[position] = (bits, position)      # a pattern of its own
-                    coverage[(bits, position)] = passages.covered(coverage[bits], best)
+    if paragraphs:
+        for position in found:
+            if position in paragraphs:
+                bits = matched[position]
+                best = passages.best_share(paragraphs[position], groups, weights, everything, bits,
+                                           outside.get(position, 0))
+                matched[position] = (bits, position)      # a pattern of its own
+                coverage[(bits, position)] = passages.covered(coverage[bits], best)
     return found, matched, coverage, named, names
 
 
-def held_outside_text(source: Postings, groups, paragraphs: dict) -> dict[int, int]:
-    """The groups (as bits) each long entry holds outside its text (in its title, names, headings, notes; a word as
-    its title writes it), as `matched_words` finds them: held by every paragraph of it."""
-    outside: dict[int, int] = {}
-    for number, group in enumerate(groups):
-        bit = 1 << number
-        for alternative in group:
-            if " " in alternative.stem:           # a phrase: where the text says it, a paragraph says it
-                continue
-            for term, fields in ((alternative.stem, STEMMED_FIELDS), (alternative.word, ("exact",))):
-                for name, positions, _ in source.scaled_postings(term):
-                    if name in fields and name != "text":
-                        for position in positions:
-                            if position in paragraphs:
-                                outside[position] = outside.get(position, 0) | bit
-    return outside
+def _hold(outside: dict[int, int], positions, paragraphs: dict, bit: int) -> None:
+    """Note a group (`bit`) as held outside the text by the long entries among `positions`."""
+    for position in positions:
+        if position in paragraphs:
+            outside[position] = outside.get(position, 0) | bit
 
 
 def scaled(postings) -> list[tuple[str, tuple[int, ...], tuple[float, ...]]]:

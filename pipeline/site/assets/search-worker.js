@@ -607,7 +607,7 @@ async function match(question, kind) {
   const story = long && tellsStory(question) ? paragraphsOf() : null;        // fetched while the words are
   await Promise.all(wanted.map((term) => postingsOf(term)));                  // fetched together, not in turn
   const paragraphs = story ? await story : null;
-  const outside = new Map();       // a long entry -> the groups it holds outside its text (scoring.held_outside_text)
+  const outside = new Map();       // a long entry -> the groups it holds outside its text (scoring.matched_words)
   const scores = new Map();
   const matched = new Map();       // entry -> the groups it holds
   const named = new Set();         // entries holding a word in a title or heading
