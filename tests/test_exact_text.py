@@ -133,6 +133,17 @@ def test_spacing_and_words_joined_at_a_line_end_are_layout_only():
     assert layout_key("A - B") != layout_key("A B")       # a dash between spaced words is a word of its own
 
 
+def test_typography_is_layout_only():
+    # The CR of 2019-05-03 wrote every apostrophe and quote curly; its words did not change
+    assert layout_only("in a player's card pool. See section 8, \"Multiplayer Rules.\"",
+                       "in a player\u2019s card pool. See section 8, \u201cMultiplayer Rules.\u201d")
+    assert layout_only("Dash -- a pause", "Dash \u2014 a pause")
+    assert layout_only("1\u20133 cards...", "1-3 cards\u2026")
+    assert layout_only("the Oracle(tm) card reference", "the Oracle\u2122 card reference")
+    assert not layout_only("a player's card", "a player\u2019s cards")
+    assert not layout_only("\u201cdraw\u201d", "\u201cdiscard\u201d")
+
+
 def test_the_real_ipg_changes_highlight_wording_never_layout():
     # The 2021 PDF keeps line-end hyphens ("previously- unknown", "experience- level"); the 2024 text joins
     # them ("previouslyunknown") or not ("experience-level").

@@ -7,20 +7,34 @@ line-end hyphen, with or without the line's break). Two texts with the same `lay
 the same words: a change between them is "layout only", shown as such and never counted as a
 change of wording. A deliberate respelling ("pre-game" -> "pregame") cannot be told from a
 line-end join by the texts alone, and is layout only too.
+
+Typography is layout as well: straight or curly quotes and apostrophes, a dash written as one
+character or two hyphens, an ellipsis as one character or three dots, a trademark sign or "(tm)".
+An edition that changes every "player's" to "player’s" (the CR did, 2019) changes no rule's words.
 """
 from __future__ import annotations
 
 import re
 
 _SPACING = re.compile(r"\s+")
+# One form of each typographic mark: quotes and apostrophes straight, every dash a hyphen (then runs of them one).
+_TYPOGRAPHY = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+                             "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                             "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+                             "\u2026": "..."})
+_DASHES = re.compile(r"-{2,}")
+_SIGNS = re.compile(r"\((tm|r|c)\)", re.IGNORECASE)
+_SIGN = {"tm": "\u2122", "r": "\u00ae", "c": "\u00a9"}
 # A hyphen inside a word, or at its line's end before the word goes on ("previously- unknown"); not a dash
 # between spaced words ("A - B").
 _JOINING_HYPHEN = re.compile(r"(?<=\w)[-\u00ad\u2010]\s*(?=\w)")
 
 
 def layout_key(text: str) -> str:
-    """The text without its layout: no spacing, no hyphen inside a word."""
-    return _SPACING.sub("", _JOINING_HYPHEN.sub("", text))
+    """The text without its layout: no spacing, no hyphen inside a word, one form of each typographic mark."""
+    plain = _DASHES.sub("-", text.translate(_TYPOGRAPHY))
+    plain = _SIGNS.sub(lambda sign: _SIGN[sign.group(1).lower()], plain)
+    return _SPACING.sub("", _JOINING_HYPHEN.sub("", plain))
 
 
 def layout_only(old_text: str, new_text: str) -> bool:

@@ -154,9 +154,12 @@ def pair_page(old: DocumentInfo, new: DocumentInfo, diff: EditionDiff, href: Hre
         out.append(f'<div class="rk-change"><p>{link(change.new_id)}{note}</p>{next(highlighted)}</div>')
     if diff.layout_only:
         count = len(diff.layout_only)
-        out.append(f'<p class="rk-note" id="layout-only">Layout only, not counted as changes ({count}): '
-                   f'{", ".join(link(change.new_id) for change in diff.layout_only)}. Their words are the same; only '
-                   f'the spacing differs, or a word the source\u2019s text joined or split at a line end.</p>')
+        # folded: an edition that only restyles its quotes lists a thousand rules here
+        out.append(f'<details class="rk-note" id="layout-only"><summary>Layout only, not counted as changes '
+                   f'({count})</summary><p>Their words are the same; only the spacing or the typography differs '
+                   f'(straight or curly quotes, a dash\u2019s form), or a word the source\u2019s text joined or '
+                   f'split at a line end: {", ".join(link(change.new_id) for change in diff.layout_only)}.</p>'
+                   f'</details>')
     for anchor, label, ids in (("added", "Added", diff.added), ("removed", "Removed", diff.removed)):
         out.append(f'<h2 id="{anchor}">{label} ({len(ids)})</h2>')
         if ids:
