@@ -12,10 +12,10 @@ The pairing goes level by level (chapters, sections, rules, subrules), so that
 where a parent went is known before its children are paired; at each level,
 each step only sees what the earlier ones left unpaired:
 
-1. same number and same text: unchanged (unless the parents went different ways:
+1. same number and same text, or differing in layout alone: unchanged (unless the parents went different ways:
    the old 702.20c stays with its parent 702.20 -> 702.21 even when the new
    702.20c reads word for word the same);
-2. the same text once rule numbers are masked, found exactly once on each side
+2. the same text once rule numbers are masked (and typography made plain), found exactly once on each side
    (a move if the numbers differ, a change if only cited numbers do); then the
    same heading, found once on each side ("Sideboard", MTR 3.15 -> 3.16);
 3. similar texts (similarity of the masked words, or of title and body alone
@@ -51,7 +51,7 @@ from typing import Iterable, Optional
 
 from ..distance import similarity
 from ..model import Document, GlossaryEntry, Section
-from .layout import layout_only
+from .layout import layout_only, plain_marks
 
 # Pairs below these similarities (of the number-masked words) are not the same rule.
 SAME_NUMBER_SIMILARITY = 0.5
@@ -178,7 +178,7 @@ class _Item:
     @property
     def masked(self) -> str:
         if self._masked is None:
-            self._masked = mask_numbers(self.text)
+            self._masked = mask_numbers(plain_marks(self.text))   # "player’s" is the word "player's"
         return self._masked
 
     @property
@@ -332,7 +332,7 @@ class _Pairer:
         """Step 1: same number, same text (unless the parents went different ways)."""
         for item in news:
             other = self.old_items.get(item.key)
-            if (other is not None and other.section.level == level and other.text == item.text
+            if (other is not None and other.section.level == level and _same_words(other, item)
                     and not self._contradicts(other, item)):
                 self.accept(other.key, item.key)
 
@@ -413,6 +413,11 @@ def _unique(items: list[_Item], taken, value) -> dict:
             counts[value(item)] = counts.get(value(item), 0) + 1
     return {value(item): item.key for item in items
             if item.key not in taken and value(item) and counts[value(item)] == 1}
+
+
+def _same_words(a: _Item, b: _Item) -> bool:
+    """The same text, or the same in all but layout (diff.layout): the masked texts are the cheap test first."""
+    return a.text == b.text or (a.masked == b.masked and layout_only(a.text, b.text))
 
 
 def _masked(item: _Item) -> str:

@@ -18,10 +18,11 @@ import re
 
 _SPACING = re.compile(r"\s+")
 # One form of each typographic mark: quotes and apostrophes straight, every dash a hyphen (then runs of them one).
-_TYPOGRAPHY = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-                             "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                             "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-                             "\u2026": "..."})
+# (str.replace for each mark present: several times quicker than str.translate on long texts)
+_TYPOGRAPHY = (("\u201c", '"'), ("\u201d", '"'), ("\u201e", '"'), ("\u201f", '"'), ("\u2033", '"'),
+               ("\u2018", "'"), ("\u2019", "'"), ("\u201a", "'"), ("\u201b", "'"), ("\u2032", "'"),
+               ("\u2012", "-"), ("\u2013", "-"), ("\u2014", "-"), ("\u2015", "-"), ("\u2212", "-"),
+               ("\u2026", "..."))
 _DASHES = re.compile(r"-{2,}")
 _SIGNS = re.compile(r"\((tm|r|c)\)", re.IGNORECASE)
 _SIGN = {"tm": "\u2122", "r": "\u00ae", "c": "\u00a9"}
@@ -30,11 +31,19 @@ _SIGN = {"tm": "\u2122", "r": "\u00ae", "c": "\u00a9"}
 _JOINING_HYPHEN = re.compile(r"(?<=\w)[-\u00ad\u2010]\s*(?=\w)")
 
 
+def plain_marks(text: str) -> str:
+    """The text with one form of each typographic mark (straight quotes, hyphens, "..." and the signs)."""
+    for mark, plain in _TYPOGRAPHY:
+        if mark in text:
+            text = text.replace(mark, plain)
+    if "--" in text:
+        text = _DASHES.sub("-", text)
+    return _SIGNS.sub(lambda sign: _SIGN[sign.group(1).lower()], text) if "(" in text else text
+
+
 def layout_key(text: str) -> str:
     """The text without its layout: no spacing, no hyphen inside a word, one form of each typographic mark."""
-    plain = _DASHES.sub("-", text.translate(_TYPOGRAPHY))
-    plain = _SIGNS.sub(lambda sign: _SIGN[sign.group(1).lower()], plain)
-    return _SPACING.sub("", _JOINING_HYPHEN.sub("", plain))
+    return _SPACING.sub("", _JOINING_HYPHEN.sub("", plain_marks(text)))
 
 
 def layout_only(old_text: str, new_text: str) -> bool:
