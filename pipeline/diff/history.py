@@ -310,6 +310,7 @@ class _Recent:
     def __init__(self, load: Callable[[DocumentInfo], Document]):
         self.load = load
         self.held: list[tuple[DocumentInfo, Document]] = []
+        self.renamed: list[tuple[Document, Document]] = []
 
     def __call__(self, info: DocumentInfo) -> Document:
         for held, document in self.held:
@@ -320,12 +321,25 @@ class _Recent:
         gc.collect(0)
         return document
 
+    def neutral(self, info: DocumentInfo) -> Document:
+        """The document under its kind's id (`_neutral`), the same object for both of its comparisons: the
+        comparison keeps what it works out of a document's sections while the document is held."""
+        document = self(info)
+        for held, renamed in self.renamed:
+            if held is document:
+                return renamed
+        renamed = _neutral(document)
+        self.renamed = [*self.renamed[-1:], (document, renamed)]
+        return renamed
+
 
 def _make(piece: tuple, load: Callable[[DocumentInfo], Document]):
     """One piece of a history: an edition's summary, or the comparison of two editions (under neutral ids)."""
     if piece[0] == "summary":
         return EditionSummary.of(load(piece[1]))
     _, old, new = piece
+    if isinstance(load, _Recent):
+        return compare(load.neutral(old), load.neutral(new))
     return compare(_neutral(load(old)), _neutral(load(new)))
 
 
