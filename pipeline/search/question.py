@@ -110,6 +110,8 @@ ASKS_MEANING = re.compile(r"^\s*(?:what\s+(?:is|are|does|do)\b|what's\b|whats\b|
                           r"meaning\b)|\bmeans?\s*[?.!]*\s*$", re.I)
 QUERY_WORD = re.compile(r"[^\W_][\w/'’&-]*")      # "D/DLP", "B&W": one word, an abbreviation
 SENTENCE_MARKS = "?!. "
+CONTRACTED = re.compile(r"\b(\w+)n't\b")                  # "didn't", "doesn't": a phrase said either way
+UNCONTRACTED = {"can't": "cannot", "won't": "will not"}
 SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+")     # between a question's sentences (the worker splits the same way)
 
 
@@ -180,9 +182,15 @@ def meanings() -> dict[str, tuple[str, ...]]:
     found: dict[str, list[str]] = {}
     for entry in judges_words()[0]:
         for said in entry.said:
-            known = found.setdefault(said, [])
-            known.extend(word for word in entry.means if word not in known)
+            for form in dict.fromkeys([said, uncontracted(said)]):
+                known = found.setdefault(form, [])
+                known.extend(word for word in entry.means if word not in known)
     return {said: tuple(means) for said, means in found.items()}
+
+
+def uncontracted(phrase: str) -> str:
+    """A phrase as said without its contractions: "didn't say" is also "did not say"."""
+    return CONTRACTED.sub(lambda match: UNCONTRACTED.get(match.group(0), match.group(1) + " not"), phrase)
 
 
 @lru_cache(maxsize=1)
