@@ -14,7 +14,7 @@ from pipeline import api
 from pipeline.distance import near
 from pipeline.search.engine import search
 from pipeline.search.entries import part_names
-from pipeline.search.index import ANALYZER, KnowledgeBase, porter_stem
+from pipeline.search.index import ANALYZER, KnowledgeBase, kept_words, porter_stem
 from pipeline.search.quality import measure, read_questions
 from pipeline.search.question import (
     INCIDENTAL_WEIGHT,
@@ -31,6 +31,7 @@ from pipeline.search.question import (
     understand,
 )
 from pipeline.search.scoring import called_share, fused, remedy_first
+from pipeline.search.semantic import english_words
 from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
 
 from conftest import FIXTURES
@@ -570,6 +571,26 @@ def test_a_word_that_is_nobody_s_typo_is_not_corrected(kb, query):
     # "cracked" is "crack" with its ending: within one edit of no word the documents use ("checked" is two);
     # "bolted", "tutored": "bolt" and "tutor" with an ending, words the documents know
     assert understand(query, kb).suggestion is None
+
+
+@pytest.mark.parametrize("query, word", [("how strict are we with shuffling", "strict"),
+                                         ("is a trial a competitive event", "trial")])
+def test_an_english_word_the_documents_do_not_use_is_left_as_typed(kb, query, word):
+    """A word of English that is not the documents' is not a misspelling of one of theirs ("strict" is not
+    "strike", "trial" not "trail"): no suggestion, and no other word searched for it; a typo still is corrected."""
+    assert kb.kept(word) and not kb.stem(word)
+    question = understand(query, kb)
+    assert question.suggestion is None and word in question.corrected
+    assert understand("how strict are we with shufling", kb).suggestion == "how strict are we with shuffling"
+    assert not kb.kept("trampel") and understand("trampel damage", kb).suggestion == "trample damage"
+
+
+def test_kept_words_are_english_words_a_correction_would_change():
+    vocabulary = {"strike": [12, "strike"], "trail": [3, "trail"], "tutor": [2, "tutor"]}
+    kept = kept_words(vocabulary)
+    assert {"strict", "trial"} <= set(kept)
+    assert "strike" not in kept and "tutored" not in kept     # the documents' word; one with an ending of theirs
+    assert "the" in english_words() and "the" not in kept      # English, but nothing of theirs to correct it into
 
 
 def test_an_irregular_form_is_its_verb():

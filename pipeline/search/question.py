@@ -129,6 +129,8 @@ class Vocabulary(Protocol):
 
     def archived_kinds(self) -> frozenset[str]: ...      # kinds whose every document is archived (the 2002 floor rules)
 
+    def kept(self, word: str) -> bool: ...      # an English word they do not use: left as typed (index.kept_words)
+
 
 @dataclass(frozen=True)
 class Alternative:
@@ -515,7 +517,8 @@ def _is_abbreviation(word: str, words_in_query: int) -> bool:
 
 def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Alternative], str]:
     """A query word as index terms: itself if the documents use it, else its completions (the last
-    word, 3+ letters: it may still be being typed), else the closest word they use."""
+    word, 3+ letters: it may still be being typed), else nothing for an English word they do not use, else the
+    closest word they use."""
     stem = vocabulary.stem(word)
     if stem:
         return [Alternative(stem, word)], word
@@ -535,6 +538,8 @@ def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Al
                 if alternative.stem and alternative.stem not in {a.stem for a in group}:
                     group.append(alternative)
             return group, word
+    if vocabulary.kept(word):     # English, not the documents': "how strict are we" is not "how strike are we"
+        return [], word
     correction = closest_word(word, candidates)
     if correction:
         return [Alternative(vocabulary.stem(correction), correction)], correction

@@ -240,6 +240,7 @@ function sameGroup(a, b) {
 
 /* The documents' words of one first letter: Map word -> [count, term]. */
 const vocabularies = new Map();
+const keptWords = new Map();       // letter -> the English words left as typed (isKept)
 async function wordsStarting(letter) {
   if (!vocabularies.has(letter)) {
     const name = manifest.words[letter];
@@ -354,9 +355,20 @@ async function readWord(word, typing) {
       return [group, word];
     }
   }
+  if (await isKept(word)) return [[], word];      // English, not the documents' (question._read_word)
   const correction = closestWord(word, candidates);
   if (correction) return [[{stem: candidates.get(correction)[1], word: correction, weight: 1}], correction];
   return [[], word];
+}
+
+/* An English word the documents do not use, left as typed (index.kept_words): the letter's file, fetched once. */
+async function isKept(word) {
+  const letter = word[0];
+  if (!keptWords.has(letter)) {
+    const name = (manifest.kept || {})[letter];
+    keptWords.set(letter, new Set(name ? await load(name) : []));
+  }
+  return keptWords.get(letter).has(word);
 }
 
 /* A lone letter labelling a player or a card, not the pronoun "I" nor a digit (question._label). */
