@@ -113,6 +113,15 @@ def test_the_worker_and_the_engine_answer_every_question_set_alike(kb, worker, q
     assert not differences(kb, worker, queries), "\n".join(differences(kb, worker, queries))
 
 
+@pytest.mark.parametrize("query", ["how strict are we with shufling", "is a trial a competitive event",
+                                   "the trampel rules"])
+def test_an_english_word_is_left_as_typed_and_a_typo_corrected_alike(kb, worker, query):
+    """"strict" and "trial" are English, not the documents' (no "strike", no "trail"); "shufling" and "trampel"
+    are typos of their words: the worker reads the same kept words (its k-<letter> files) and suggests the same."""
+    assert not differences(kb, worker, [query])
+    assert "strike" not in (worker_answer(worker, query)["suggestion"] or "")
+
+
 def test_the_worker_shows_what_to_do_for_an_infraction(worker):
     first = worker.answer("player arrived late for round one")["results"][0]
     assert first["id"] == "ipg:3.1" and first["penalty"] == "Game Loss"

@@ -6,6 +6,8 @@ question the same way). Files, all JSON:
 - `manifest.json`: the rules of reading a question, the documents (index ranges), and which
   file holds what; the only file not named after its content (the others can be cached forever);
 - `w-<letter>.<hash>.json`: the documents' words starting with a letter: [word, count, term];
+- `k-<letter>.<hash>.json`: the English words starting with a letter that a question's word is left as typed
+  for, not corrected into a documents' word (`index.kept_words`), fetched by a word to correct only;
 - `t-<key>.<hash>.json`: for the terms whose first two characters are in a key range, the
   entries holding them: [field, n, entry, score, entry, score, ...] (entries as gaps, scores x100);
 - `d-<n>.<hash>.json`: what a result shows (number, title, link, penalty, what to do, snippet text), for
@@ -49,6 +51,10 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
     for word, (count, term) in sorted(kb.vocabulary.items()):
         words[word[0]].append([word, count, "" if term == word else term])
     word_files = {letter: add(f"w-{_safe(letter)}", rows) for letter, rows in sorted(words.items())}
+    kept = defaultdict(list)          # the English words a question's word is left as typed for (index.kept_words)
+    for word in kb.kept_words():
+        kept[word[0]].append(word)
+    kept_files = {letter: add(f"k-{_safe(letter)}", rows) for letter, rows in sorted(kept.items())}
 
     postings: dict[str, list] = defaultdict(list)
     for field, term, hits in kb.impacts():
@@ -98,8 +104,8 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
                            "remedies": _runs(remedies),
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
-                "entries": len(stored), "documents": ranges, "words": word_files, "terms": term_files,
-                "chunks": chunks, "numbers": numbers_file,
+                "entries": len(stored), "documents": ranges, "words": word_files, "kept": kept_files,
+                "terms": term_files, "chunks": chunks, "numbers": numbers_file,
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
     rows = kb.passage_rows()
     if rows:

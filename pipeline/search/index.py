@@ -4,7 +4,8 @@ The only module that imports whoosh. It stores and retrieves plain data (Entry, 
 question means and how results are ordered are `question`'s and `engine`'s business. The
 schema is declared up front; the analysis (tokens, stop words, Porter stems) is the one
 `question` describes. Besides whoosh's files, an index folder holds `vocabulary.json` (every
-word of the documents: how often, and the term it becomes) and `state.json`.
+word of the documents: how often, and the term it becomes), `kept.json` (the English words a question's word is
+left as typed for, not corrected: `kept_words`) and `state.json`.
 """
 from __future__ import annotations
 
@@ -27,8 +28,20 @@ from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, Hit  # (plain data, kept apart so that answering loads no whoosh)
 from .naming import is_infraction, prescribes
 from .passages import PASSAGES_FILE, passage_rows, read_rows
-from .question import FIELD_BOOSTS, STOP_WORDS, TOKEN, TOKENS, fold, is_variant, meanings, terms
+from .question import (
+    FIELD_BOOSTS,
+    STOP_WORDS,
+    TOKEN,
+    TOKENS,
+    closest_word,
+    fold,
+    is_variant,
+    known_base,
+    meanings,
+    terms,
+)
 from .scoring import scaled
+from .semantic import english_words
 from .signals import Fact
 
 
@@ -90,6 +103,8 @@ class Weighting(BM25F):
             scorer.idf = searcher.get_parent().idf("text", text)
         return scorer
 
+
+KEPT_FILE = "kept.json"      # English words a question's word is left as typed for (`kept_words`)
 
 # An infraction's former names, as the notes: held by a few entries only, their length is not measured against
 # an average over thousands without any (which would make every score round to nothing).
@@ -176,12 +191,37 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
             words[form] = 0
     vocabulary = {word: [count, _term_of(word)] for word, count in sorted(words.items())}
     (directory / "vocabulary.json").write_text(json.dumps(vocabulary, ensure_ascii=False))
+    (directory / KEPT_FILE).write_text(json.dumps(kept_words(vocabulary)))
     texts = [entry.text for entry in sorted(entries, key=lambda entry: entry.order)]
     (directory / PASSAGES_FILE).write_text(json.dumps(passage_rows(texts, _stems), ensure_ascii=False,
                                                       separators=(",", ":")))
     (directory / "state.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": len(entries),
                                                       "schema": SCHEMA_VERSION}))
     return len(entries)
+
+
+def kept_words(vocabulary: dict[str, list]) -> list[str]:
+    """The English words (semantic.english_words) that the documents do not use and that a question's word would
+    be "corrected" from into one they use (question.closest_word): "strict" is not "strike", "trial" not "trail".
+    A question's word among them is left as typed (question.Vocabulary.kept)."""
+    by_letter: dict[str, list[tuple[str, int]]] = {}
+    for word, (count, _) in vocabulary.items():
+        by_letter.setdefault(word[0], []).append((word, count))
+    known = _Known(vocabulary)
+    return sorted(word for word in english_words()
+                  if word not in vocabulary and not known_base(word, known)       # "tutored": read as "tutor"
+                  and closest_word(word, by_letter.get(word[0], [])))
+
+
+class _Known:
+    """The documents' words as `question.known_base` reads them."""
+
+    def __init__(self, vocabulary: dict[str, list]) -> None:
+        self.vocabulary = vocabulary
+
+    def stem(self, word: str) -> Optional[str]:
+        known = self.vocabulary.get(word)
+        return known[1] if known else None
 
 
 def meaning_phrases() -> list[tuple[str, ...]]:
@@ -249,6 +289,8 @@ class KnowledgeBase:
         self.searcher = self.ix.searcher(weighting=WEIGHTING)
         self._vocabulary: Optional[dict] = None
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
+        self._kept: Optional[list[str]] = None
+        self._kept_set: Optional[frozenset[str]] = None
         self._numbers: dict[str, list[str]] = {}
         self._postings: dict[str, list] = {}
         self._scaled: dict[str, list] = {}
@@ -305,6 +347,20 @@ class KnowledgeBase:
     def words_starting(self, letter: str) -> list[tuple[str, int]]:
         _ = self.vocabulary     # builds the by-letter table on first use
         return self._by_letter.get(letter, [])
+
+    def kept_words(self) -> list[str]:
+        """The rows of KEPT_FILE (`kept_words`); none in an older index."""
+        if self._kept is None:
+            try:
+                self._kept = json.loads((self.directory / KEPT_FILE).read_text())
+            except (OSError, ValueError):
+                self._kept = []
+        return self._kept
+
+    def kept(self, word: str) -> bool:
+        if self._kept_set is None:
+            self._kept_set = frozenset(self.kept_words())
+        return word in self._kept_set
 
     # -- exact look-ups -------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ class PublishedIndex:
             rows = read(name)
             self._by_letter[letter] = [(word, count) for word, count, _ in rows]
             self.vocabulary.update((word, [count, term or word]) for word, count, term in rows)
+        self._kept = frozenset(word for name in manifest.get("kept", {}).values() for word in read(name))
         self._flat: dict[str, list[int]] = {}           # term -> the worker's flat postings
         for name in sorted(set(manifest["terms"].values())):
             self._flat.update(read(name))
@@ -92,6 +93,9 @@ class PublishedIndex:
 
     def words_starting(self, letter: str) -> list[tuple[str, int]]:
         return self._by_letter.get(letter, [])
+
+    def kept(self, word: str) -> bool:
+        return word in self._kept
 
     # -- what scoring reads -------------------------------------------------------------------------
 
@@ -229,6 +233,8 @@ class PublishedFiles(PublishedIndex):
         self.pages = manifest["pages"]
         self.documents = manifest["documents"]
         self._word_files: dict[str, str] = manifest["words"]
+        self._kept_files: dict[str, str] = manifest.get("kept", {})
+        self._kept_of: dict[str, frozenset[str]] = {}           # letter -> the kept words starting with it
         self._term_files: dict[str, str] = manifest["terms"]
         self._numbers_file: str = manifest["numbers"]
         self.rows = _Rows(self, manifest["chunks"], manifest["entries"])
@@ -254,6 +260,13 @@ class PublishedFiles(PublishedIndex):
 
     def words_starting(self, letter: str) -> list[tuple[str, int]]:
         return [(word, count) for word, (count, _) in self._letter(letter).items()]
+
+    def kept(self, word: str) -> bool:
+        letter = word[:1]
+        if letter not in self._kept_of:
+            name = self._kept_files.get(letter)
+            self._kept_of[letter] = frozenset(self._read(name) if name else ())
+        return word in self._kept_of[letter]
 
     @property
     def vocabulary(self) -> dict[str, list]:

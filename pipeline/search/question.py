@@ -110,6 +110,8 @@ ASKS_MEANING = re.compile(r"^\s*(?:what\s+(?:is|are|does|do)\b|what's\b|whats\b|
                           r"meaning\b)|\bmeans?\s*[?.!]*\s*$", re.I)
 QUERY_WORD = re.compile(r"[^\W_][\w/'’&-]*")      # "D/DLP", "B&W": one word, an abbreviation
 SENTENCE_MARKS = "?!. "
+CONTRACTED = re.compile(r"\b(\w+)n't\b")                  # "didn't", "doesn't": a phrase said either way
+UNCONTRACTED = {"can't": "cannot", "won't": "will not"}
 SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+")     # between a question's sentences (the worker splits the same way)
 
 
@@ -126,6 +128,8 @@ class Vocabulary(Protocol):
     def words_starting(self, letter: str) -> list[tuple[str, int]]: ...
 
     def archived_kinds(self) -> frozenset[str]: ...      # kinds whose every document is archived (the 2002 floor rules)
+
+    def kept(self, word: str) -> bool: ...      # an English word they do not use: left as typed (index.kept_words)
 
 
 @dataclass(frozen=True)
@@ -180,9 +184,15 @@ def meanings() -> dict[str, tuple[str, ...]]:
     found: dict[str, list[str]] = {}
     for entry in judges_words()[0]:
         for said in entry.said:
-            known = found.setdefault(said, [])
-            known.extend(word for word in entry.means if word not in known)
+            for form in dict.fromkeys([said, uncontracted(said)]):
+                known = found.setdefault(form, [])
+                known.extend(word for word in entry.means if word not in known)
     return {said: tuple(means) for said, means in found.items()}
+
+
+def uncontracted(phrase: str) -> str:
+    """A phrase as said without its contractions: "didn't say" is also "did not say"."""
+    return CONTRACTED.sub(lambda match: UNCONTRACTED.get(match.group(0), match.group(1) + " not"), phrase)
 
 
 @lru_cache(maxsize=1)
@@ -507,7 +517,8 @@ def _is_abbreviation(word: str, words_in_query: int) -> bool:
 
 def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Alternative], str]:
     """A query word as index terms: itself if the documents use it, else its completions (the last
-    word, 3+ letters: it may still be being typed), else the closest word they use."""
+    word, 3+ letters: it may still be being typed), else nothing for an English word they do not use, else the
+    closest word they use."""
     stem = vocabulary.stem(word)
     if stem:
         return [Alternative(stem, word)], word
@@ -527,6 +538,8 @@ def _read_word(word: str, vocabulary: Vocabulary, typing: bool) -> tuple[list[Al
                 if alternative.stem and alternative.stem not in {a.stem for a in group}:
                     group.append(alternative)
             return group, word
+    if vocabulary.kept(word):     # English, not the documents': "how strict are we" is not "how strike are we"
+        return [], word
     correction = closest_word(word, candidates)
     if correction:
         return [Alternative(vocabulary.stem(correction), correction)], correction

@@ -126,20 +126,29 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
 def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
     """The first MAX_RANKED (entry position, score) answering the question, best first: `ranked`, and for a
     long question on an index with a semantic table, `fused`."""
-    found = ranked(kb, question, kind)[:MAX_RANKED]
+    lexical = ranked(kb, question, kind)[:MAX_RANKED]
+    found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    return remedy_first(level_first(found, kb.facts(), question), kb.facts(), question)
+    return remedy_first(level_first(found, kb.facts(), question), kb.facts(), question, lexical)
 
 
-def remedy_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
+def remedy_first(found: list[tuple[int, float]], facts, question: Question,
+                 lexical: Optional[list[tuple[int, float]]] = None) -> list[tuple[int, float]]:
     """A call answered first by what to do: where its first answer prescribes no penalty or fix (the rule broken),
-    the first that does among the "remedy_first" signal's `reach` first answers, then the others in their order."""
+    the first that does among the "remedy_first" signal's `reach` first answers, else among the `reach` first
+    answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
+    way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), then the
+    others in their order."""
     if not question.call or not found or facts[found[0][0]].remedy:
         return found
-    lead = next((item for item in found[:SIGNALS["remedy_first"].reach] if facts[item[0]].remedy), None)
+    reach = SIGNALS["remedy_first"].reach
+    lead = next((item for item in found[:reach] if facts[item[0]].remedy), None)
+    if lead is None and lexical:
+        position = next((position for position, _ in lexical[:reach] if facts[position].remedy), None)
+        lead = next((item for item in found if item[0] == position), None)
     return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 

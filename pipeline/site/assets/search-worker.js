@@ -240,6 +240,7 @@ function sameGroup(a, b) {
 
 /* The documents' words of one first letter: Map word -> [count, term]. */
 const vocabularies = new Map();
+const keptWords = new Map();       // letter -> the English words left as typed (isKept)
 async function wordsStarting(letter) {
   if (!vocabularies.has(letter)) {
     const name = manifest.words[letter];
@@ -354,9 +355,20 @@ async function readWord(word, typing) {
       return [group, word];
     }
   }
+  if (await isKept(word)) return [[], word];      // English, not the documents' (question._read_word)
   const correction = closestWord(word, candidates);
   if (correction) return [[{stem: candidates.get(correction)[1], word: correction, weight: 1}], correction];
   return [[], word];
+}
+
+/* An English word the documents do not use, left as typed (index.kept_words): the letter's file, fetched once. */
+async function isKept(word) {
+  const letter = word[0];
+  if (!keptWords.has(letter)) {
+    const name = (manifest.kept || {})[letter];
+    keptWords.set(letter, new Set(name ? await load(name) : []));
+  }
+  return keptWords.get(letter).has(word);
 }
 
 /* A lone letter labelling a player or a card, not the pronoun "I" nor a digit (question._label). */
@@ -739,10 +751,16 @@ function levelFirst(hits, question) {
 }
 
 /* A call answered first by what to do (scoring.remedy_first): where its first answer prescribes no penalty or fix,
-   the first that does among the remedy_first signal's `reach` first answers. */
-function remedyFirst(hits, question) {
+   the first that does among the remedy_first signal's `reach` first answers, else among the `reach` first answers
+   of its words alone (`lexical`, before the meaning re-ordered them). */
+function remedyFirst(hits, question, lexical) {
   if (!question.call || !hits.length || inRuns(hits[0].entry, "remedies")) return hits;
-  const lead = hits.slice(0, rules.signals.remedy_first.reach).find((hit) => inRuns(hit.entry, "remedies"));
+  const reach = rules.signals.remedy_first.reach;
+  let lead = hits.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
+  if (!lead && lexical) {
+    const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
+    lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
+  }
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
 
@@ -973,8 +991,9 @@ async function search(query, limit = 10, kind = null, language = null) {
     hits = await matches(question, null);
   }
   const semantic = table && hits.length ? await table : null;
+  const lexical = hits;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
-  hits = remedyFirst(levelFirst(hits, question), question);
+  hits = remedyFirst(levelFirst(hits, question), question, lexical);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
