@@ -151,24 +151,6 @@ def test_source_text_is_escaped_never_code(tmp_path):
     assert '<script>alert("x")' not in page and 'href="javascript:' not in page and 'onclick="x()"' not in page
 
 
-def test_the_theme_files_listed_are_jinja_s_less_those_of_hidden_folders_and_templates_still_load():
-    """mkdocs publishes the static theme files it lists; the site's loader lists what jinja's own lists, less the
-    files of hidden folders (which mkdocs never publishes), and still gives a template of a hidden folder (an icon
-    Material includes) by name."""
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader
-    from mkdocs.config import load_config
-
-    from pipeline.site.mkdocs_site import THEME_DIR, ThemeLoader
-    material = load_config(str(ROOT / "mkdocs.yml")).theme.get_env().loader
-    listed = ThemeLoader([FileSystemLoader(str(THEME_DIR)), material]).list_templates()
-    every = ChoiceLoader([FileSystemLoader(str(THEME_DIR)), material]).list_templates()
-    hidden = [name for name in every if any(part.startswith(".") for part in name.split("/")[:-1])]
-    assert hidden and "main.html" in listed and "assets/stylesheets/main.css" not in hidden
-    assert listed == [name for name in every if name not in hidden]
-    icon = next(name for name in hidden if name.endswith(".svg"))
-    assert Environment(loader=ThemeLoader([material])).get_template(icon).render().startswith("<svg")
-
-
 @pytest.mark.slow
 def test_a_failed_build_leaves_the_previous_site_as_it_was(tmp_path):
     # a mechanism of the build, not of a corpus: three small documents (test_server's) build it in a few seconds

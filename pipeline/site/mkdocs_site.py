@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import logging
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -37,31 +36,6 @@ class SiteBuildError(Exception):
 
 class RulekbConfig(Config):
     sources = config_options.Type(str, default="sources")   # for `mkdocs serve` / `mkdocs build` run directly
-
-
-class ThemeLoader(ChoiceLoader):
-    """The templates of several folders, the first that has a name giving it (jinja's ChoiceLoader). Listing
-    them (mkdocs lists every theme file, to publish the static ones) leaves out hidden folders: mkdocs publishes
-    no hidden path (its filter drops `.*` and `*/.*`), and Material's `.icons` holds 14,000 SVGs, which its
-    templates include by name (`get_source`, unchanged). Walking them was half of a small site's build."""
-
-    def list_templates(self) -> list[str]:
-        found: set[str] = set()
-        for loader in self.loaders:
-            found.update(_visible_files(loader) if isinstance(loader, FileSystemLoader) else loader.list_templates())
-        return sorted(found)
-
-
-def _visible_files(loader: FileSystemLoader) -> set[str]:
-    """What `loader.list_templates()` lists, less the files of hidden folders (never walked)."""
-    found = set()
-    for searchpath in loader.searchpath:
-        for folder, subfolders, names in os.walk(searchpath, followlinks=loader.followlinks):
-            subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-            relative = os.path.relpath(folder, searchpath)
-            prefix = "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
-            found.update(prefix + name for name in names)
-    return found
 
 
 class RulekbPlugin(BasePlugin[RulekbConfig]):
@@ -94,7 +68,7 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         templates' compiled code is kept in the cache's generation (jinja's bytecode cache: checked against
         each template's source, written whole or not at all), so a build does not compile the same templates
         again (a fifth of a small site's build)."""
-        env.loader = ThemeLoader([FileSystemLoader(str(THEME_DIR)), env.loader])
+        env.loader = ChoiceLoader([FileSystemLoader(str(THEME_DIR)), env.loader])
         folder = _templates_folder()
         if folder is not None:
             env.bytecode_cache = FileSystemBytecodeCache(str(folder))
