@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import multiprocessing
 import os
 import signal
@@ -188,7 +187,9 @@ def _die_with(parent: int) -> None:
     prctl: then this process has been adopted, by init or by a subreaper (so its parent is not always 1),
     and the id it reports now differs from the one recorded before the fork."""
     with contextlib.suppress(OSError, AttributeError, TypeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        # the symbols already loaded (libc's among them): ctypes.util.find_library("c") runs `ldconfig -p` in a
+        # process of its own, which doubled the CPU time of a worker's start
+        libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)

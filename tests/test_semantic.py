@@ -6,6 +6,8 @@ import json
 import random
 import struct
 import subprocess
+import threading
+import time
 from array import array
 
 import pytest
@@ -67,6 +69,34 @@ def test_a_file_that_is_not_a_table_is_refused_clearly():
         semantic.read_table(data[:4] + struct.pack("<I", 99) + data[8:])
     with pytest.raises(ValueError, match="truncated"):
         semantic.read_table(data[:-3])
+
+
+def test_two_builds_distilling_at_once_run_the_model_once_over_the_missing_tokens(tmp_path, monkeypatch):
+    """Two builds at the same moment (the suite's two workers) on an empty outputs' cache: the second waits for
+    the first one's outputs and reads them, instead of running the model over the same tokens; both get the same
+    vectors."""
+    monkeypatch.setenv("RULEKB_MODEL_CACHE", str(tmp_path / "outputs"))
+    run = semantic._token_outputs
+    ran: list[int] = []
+    started = threading.Event()
+
+    def slow_to_run(weights, ids, np, *args):
+        ran.extend(ids.tolist())
+        started.set()
+        time.sleep(0.5)                 # the other build asks meanwhile
+        return run(weights, ids, np, *args)
+    monkeypatch.setattr(semantic, "_token_outputs", slow_to_run)
+    folder = semantic.model_folder()
+    vocabulary = (folder / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    kept = sorted(vocabulary.index(word) for word in ("the", "to", "judge", "dog", "cat", "trigger"))
+    results: list = []
+    first = threading.Thread(target=lambda: results.append(semantic._distilled(folder, kept)))
+    first.start()
+    assert started.wait(timeout=60)
+    results.append(semantic._distilled(folder, kept))            # while the first is running the model
+    first.join()
+    assert sorted(ran) == kept                                      # each token through the model once
+    assert results[0] == results[1]
 
 
 @pytest.fixture(scope="module")

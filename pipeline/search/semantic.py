@@ -32,6 +32,7 @@ Numpy is imported only when a table is read or built: a search that never reads 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -370,26 +371,49 @@ def _distilled(folder: Path, kept: list[int]) -> tuple[bytes, list[float]]:
 
     model = folder / "model.safetensors"
     path = outputs_folder() / f"outputs-{cache.key(DISTILLATION, str(model.stat().st_size))[:16]}.npz"
-    known: dict[int, object] = {}
-    try:
-        with np.load(path) as stored:
-            known = dict(zip(stored["ids"].tolist(), stored["outputs"]))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        pass          # none yet, or unreadable: distilled again
-    missing = [row for row in kept if row not in known]
-    if missing:
-        outputs = _token_outputs(_read_safetensors(model, np), np.asarray(missing, dtype=np.int64), np)
-        known.update(zip(missing, outputs))
+    with _only_one_distilling(path):
+        known: dict[int, object] = {}
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            ids = sorted(known)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")    # written whole or not at all
-            with os.fdopen(handle, "wb") as out:
-                np.savez(out, ids=np.asarray(ids, dtype=np.int32), outputs=np.stack([known[i] for i in ids]))
-            os.replace(temporary, path)
-        except OSError:
-            pass          # a cache that cannot be written only costs time
+            with np.load(path) as stored:
+                known = dict(zip(stored["ids"].tolist(), stored["outputs"]))
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            pass          # none yet, or unreadable: distilled again
+        missing = [row for row in kept if row not in known]
+        if missing:
+            outputs = _token_outputs(_read_safetensors(model, np), np.asarray(missing, dtype=np.int64), np)
+            known.update(zip(missing, outputs))
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                ids = sorted(known)
+                handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")    # written whole or not at all
+                with os.fdopen(handle, "wb") as out:
+                    np.savez(out, ids=np.asarray(ids, dtype=np.int32), outputs=np.stack([known[i] for i in ids]))
+                os.replace(temporary, path)
+            except OSError:
+                pass          # a cache that cannot be written only costs time
     return _reduced(np.stack([known[row] for row in kept]).astype(np.float32), np)
+
+
+@contextlib.contextmanager
+def _only_one_distilling(path: Path):
+    """An exclusive lock beside the outputs' cache while one process reads, distils and writes it: two builds
+    at once (the test suite's two workers, two `rulekb build`s) would each run the model over the same missing
+    tokens; the second waits, then reads the first one's outputs. flock, as the search's readers hold their
+    indexes (search/in_use.py): the standard library's, released by the system if the process dies, so a killed
+    build never leaves a stale lock. Without it (not POSIX) or where the lock cannot be made, no waiting."""
+    try:
+        import fcntl
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(path.with_suffix(".lock"), os.O_WRONLY | os.O_CREAT, 0o644)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):          # a file system without locks: no waiting
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)         # closing lets go of the lock
 
 
 def _reduced(outputs, np) -> tuple[bytes, list[float]]:

@@ -11,6 +11,7 @@ import json
 import math
 import struct
 import zlib
+from functools import lru_cache
 
 # The palette's colours (mkdocs.yml: primary indigo, Material's shade of it) and the page's background.
 THEME_COLOUR = "#4051b5"
@@ -105,6 +106,13 @@ def manifest(name: str, short_name: str, description: str) -> str:
 
 def icon_files() -> dict[str, bytes]:
     """Every icon file, by its place in the site."""
+    return dict(_drawn())
+
+
+@lru_cache(maxsize=1)
+def _drawn() -> dict[str, bytes]:
+    """The icons drawn once a process: they depend on nothing but this module (a tenth of a small site's build,
+    which a process building several sites, a server's or the suite's, would pay each time)."""
     files: dict[str, bytes] = {}
     for size in SIZES:
         files[f"{FOLDER}/icon-{size}.png"] = icon_png(size)

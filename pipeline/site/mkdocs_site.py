@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Optional
 
-from jinja2 import ChoiceLoader, FileSystemLoader
+from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader
 from markupsafe import Markup
 from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.config import config_options, load_config
@@ -23,6 +23,7 @@ from mkdocs.exceptions import Abort, ConfigurationError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File
 
+from .. import cache
 from . import icons
 from .plan import SitePlan, plan_from_sources
 
@@ -63,8 +64,14 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
         return config
 
     def on_env(self, env, config, files):
-        """The theme overrides (header, search box, scripts) come first, Material's templates after."""
+        """The theme overrides (header, search box, scripts) come first, Material's templates after. The
+        templates' compiled code is kept in the cache's generation (jinja's bytecode cache: checked against
+        each template's source, written whole or not at all), so a build does not compile the same templates
+        again (a fifth of a small site's build)."""
         env.loader = ChoiceLoader([FileSystemLoader(str(THEME_DIR)), env.loader])
+        folder = _templates_folder()
+        if folder is not None:
+            env.bytecode_cache = FileSystemBytecodeCache(str(folder))
         return env
 
     def on_nav(self, nav, config, files):
@@ -108,6 +115,17 @@ class RulekbPlugin(BasePlugin[RulekbConfig]):
     def on_serve(self, server, config, builder):
         server.watch(str(Path(config.config_file_path).parent / self.config.sources))
         return server
+
+
+def _templates_folder() -> Optional[Path]:
+    """Where the templates' compiled code is kept: in this code's generation of the cache (pruned with it); None
+    where the cache cannot be written (the templates are then compiled, as without a cache)."""
+    folder = cache.generation() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
 
 
 def _unused_theme_file(path: str) -> bool:
