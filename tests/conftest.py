@@ -96,17 +96,8 @@ def made_once(tmp_path_factory, name: str, make=None, base: Path | None = None) 
     return folder
 
 
-def model_outputs_folder(config, cache: Path) -> Path:
-    """Where the suite keeps the semantic model's outputs per token: in pytest's cache, from one run to the next
-    (they depend on the model alone, never on the code under test: keyed by the model, as semantic.py keys them),
-    so only a fresh clone distils the model; without pytest's cache, beside the session's parse cache."""
-    if getattr(config, "cache", None) is None:
-        return cache / "model-outputs"
-    return config.cache.mkdir("rulekb-model-outputs")
-
-
 @pytest.fixture(scope="session", autouse=True)
-def temporary_cache(tmp_path_factory, pytestconfig):
+def temporary_cache(tmp_path_factory):
     """The whole suite's parse cache lives in a temporary folder, never in the repository (shared by the
     workers: an entry is written whole or not at all). A test suite run inside a test (a copy of the project
     with a new edition) is handed the outer suite's, by PARSE_CACHE_OF_OUTER_SUITE: what both parse is parsed once."""
@@ -114,7 +105,7 @@ def temporary_cache(tmp_path_factory, pytestconfig):
     folder = Path(outer) if outer else made_once(tmp_path_factory, "cache")
     # the semantic model's outputs per token depend on the model alone: one distillation for the whole suite,
     # however many caches its builds start from (a rebuild's, a wheel's, a copy of the project's)
-    model_outputs = Path(os.environ.get("RULEKB_MODEL_CACHE") or model_outputs_folder(pytestconfig, folder))
+    model_outputs = Path(os.environ.get("RULEKB_MODEL_CACHE") or folder / "model-outputs")
     previous = {name: os.environ.get(name) for name in ("RULEKB_CACHE", "RULEKB_MODEL_CACHE")}
     os.environ["RULEKB_CACHE"] = str(folder)      # read at each use, and inherited by subprocesses
     os.environ["RULEKB_MODEL_CACHE"] = str(model_outputs)
