@@ -618,7 +618,8 @@ class _CrParser:
         paragraphs: list[_Paragraph] = []
         places: list[int] = []
         for draft in self.drafts:
-            if len(draft.paragraphs) == 1:      # (only such a rule can be a title alone)
+            # (only a rule of one short paragraph can be a title alone: most rules are not asked)
+            if len(draft.paragraphs) == 1 and len(draft.paragraphs[0][0]) <= RULE_TITLE_MAX:
                 _take_title(draft)
             own = draft.paragraphs + draft.examples if draft.examples else draft.paragraphs
             paragraphs += own

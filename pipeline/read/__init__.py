@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Optional
 
 from ..model import ERROR, WARNING, Problem
-from .decode import LINE_END, decode, looks_like_html, refuse_non_documents, remove_controls, split_lines
+from .decode import (
+    LINE_END,
+    decode,
+    holds_run,
+    looks_like_html,
+    refuse_non_documents,
+    remove_controls,
+    split_lines,
+)
 from .source import Line, Link, SourceError, SourceText
 from .wrapping import unwrapped, wrap_width
 
@@ -65,12 +73,12 @@ def read_bytes(data: bytes, name: str) -> SourceText:
     from .markdown import looks_like_markdown, markdown_to_lines, with_dash_tables, with_list_items, without_raw_html
     # (Markdown's headings and bold and pandoc's dash tables looked for in the whole text first: a plain file
     # holds none of their marks, and no line need be tried)
-    if ("#" in text or "**" in text) and looks_like_markdown([line.text for line in lines]):
+    if ("#" in text or holds_run(text, "*", 2)) and looks_like_markdown([line.text for line in lines]):
         marked, anchors, links = markdown_to_lines(without_raw_html(text), LINE_END.split(text))
         if any(line.text.strip() for line in marked):       # all markup and no words ("# #"): read as text
             return _finished(SourceText(name, tuple(marked), decoded.encoding, "markdown", digest, tuple(problems),
                                         tuple(anchors), tuple(links)))
-    if "---" in text:
+    if holds_run(text, "-", 3):
         lines = with_dash_tables(lines, lambda cell, _: cell.strip())   # pandoc's plain text draws tables so
     width = wrap_width(lines)
     if width:                   # pandoc's plain text: a paragraph wrapped onto lines of 72 columns

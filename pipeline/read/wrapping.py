@@ -21,7 +21,10 @@ NEAR_FULL = 10              # a full line ends within this many columns of the w
 FULL_SHARE = 0.3            # a wrapped file's lines are mostly full: at least this share of them
 OVER_SHARE = 0.05           # and almost none is longer than the width (a long address may be)
 LEAST_LINES = 40
-LONG_WORD = re.compile(r"\S{30}")   # an address or a link: no converter breaks it, so it may overrun
+# An address or a link (30 characters without a space): no converter breaks it, so it may overrun. Looked for
+# after a space (`has_long_word`): a search for a space skips along the line, where "\S{30}" alone would be tried
+# from every character of every word again.
+WORD_AFTER_SPACE = re.compile(r"\s\S{30}")
 EARLY_BREAK = 5             # pandoc may break a few columns early, before a link or an emphasis it wrote
 # What starts a block of its own: a number ("702.37a", "1.", "12)"), a bullet, a heading, a table row.
 CONTENTS_ENTRY = re.compile(r"(?:\.{3,}|…+)\s*\d+$")       # "1.1 Tournament Types ..... 5": a line of its own
@@ -39,13 +42,13 @@ def wrap_width(lines: Sequence[Line]) -> Optional[int]:
         text = line.text
         if text and not line.hint and text[0] != "#" and "\t" not in text and text.strip():
             texts.append(text)
-            if len(text) > LONGEST_WRAP and not LONG_WORD.search(text):
+            if len(text) > LONGEST_WRAP and not has_long_word(text):
                 longer += 1
                 if longer >= enough:
                     return None
     if longer >= _longer_needed(len(texts)):   # the wrap width's percentile is past LONGEST_WRAP for certain
         return None
-    lengths = sorted(len(text) for text in texts if not LONG_WORD.search(text))
+    lengths = sorted(len(text) for text in texts if not has_long_word(text))
     if len(lengths) < LEAST_LINES:
         return None
     width = lengths[min(len(lengths) - 1, int(len(lengths) * (1 - OVER_SHARE)))]
@@ -53,6 +56,11 @@ def wrap_width(lines: Sequence[Line]) -> Optional[int]:
         return None
     full = sum(1 for length in lengths if width - NEAR_FULL <= length <= width)
     return width if full >= FULL_SHARE * len(lengths) else None
+
+
+def has_long_word(text: str) -> bool:
+    """Whether `text` holds 30 characters without a space (a run that long starts the text or follows a space)."""
+    return len(text) >= 30 and WORD_AFTER_SPACE.search(" " + text) is not None
 
 
 def _longer_needed(count: int) -> int:
