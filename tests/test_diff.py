@@ -471,6 +471,19 @@ def test_glossary_is_compared_term_by_term():
                                         "To turn a face-up ongoing scheme card face down. See rule 701.33."),)
 
 
+def test_a_glossary_term_retyped_with_curly_quotes_is_the_same_term():
+    # The CR of 2019-05-03 made its quotes curly, terms included: "Attacks and Isn't Blocked" stayed itself
+    old = cr_document([("1", "", "Game Concepts")], glossary=[
+        ("Attacks and Isn't Blocked", "An attacking creature no creature blocked."),
+        ('"Bands with Other"', "A variant of the banding ability.")])
+    new = cr_document([("1", "", "Game Concepts")], glossary=[
+        ("Attacks and Isn\u2019t Blocked", "An attacking creature no creature blocked."),
+        ("\u201cBands with Other\u201d", "A variant of the banding ability, rewritten.")])
+    g = compare(old, new).glossary
+    assert g.added == () and g.removed == ()
+    assert [change.term for change in g.changed] == ["\u201cBands with Other\u201d"]
+
+
 def test_diff_json_shape():
     d = compare(cr_document(KEYWORDS_OLD, "cr-2024"), cr_document(KEYWORDS_NEW, "cr"))
     data = diff_json(d)

@@ -191,7 +191,7 @@ def diff(args) -> int:
     if data["changed"]:
         say("\nchanged: " + ", ".join(number(change["id"]) for change in data["changed"]))
     if data["layout_only"]:
-        say("\nlayout only (spacing, or a word joined at a line end; not counted as changed): "
+        say("\nlayout only (spacing, typography, or a word joined at a line end; not counted as changed): "
             + ", ".join(number(i) for i in data["layout_only"]))
     if data["moved"]:
         moves = [f"{number(m['from'])}->{number(m['to'])}" + ("*" if m["text_changed"] else "") for m in data["moved"]]

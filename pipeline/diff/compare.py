@@ -512,10 +512,11 @@ def compare_glossary(old: Document, new: Document) -> GlossaryDiff:
 
 
 def _glossary_map(entries: Iterable[GlossaryEntry]) -> dict[str, tuple[str, str]]:
-    """Normalised term -> (term as written, text). A term listed twice keeps its texts joined."""
+    """Normalised term (spacing, case and typography: "Isn't" is "Isn’t") -> (term as written, text). A term
+    listed twice keeps its texts joined."""
     found: dict[str, tuple[str, str]] = {}
     for entry in entries:
-        key = " ".join(entry.term.split()).casefold()
+        key = " ".join(plain_marks(entry.term).split()).casefold()
         if key in found:
             term, text = found[key]
             found[key] = (term, f"{text}\n\n{entry.text}")
