@@ -718,9 +718,13 @@ function rarity(total, holding) {
 
 function rank(hits, question) {
   const definition = question.asksMeaning ? 1 : rules.glossary_weight;      // scoring.glossary_weight
-  const weighted = (hit) => Math.floor(hit.score * (isGlossary(hit.entry) ? definition : 1) * 1e6 + 0.5) / 1e6;
-  const archived = (hit) => ((documentOf(hit.entry) || {}).archived ? 1 : 0);
-  return hits.sort((a, b) => archived(a) - archived(b) || weighted(b) - weighted(a) || a.entry - b.entry);
+  // each hit's keys worked out once, not at each of the sort's comparisons
+  const keyed = hits.map((hit) => ({
+    hit, archived: (documentOf(hit.entry) || {}).archived ? 1 : 0,
+    weighted: Math.floor(hit.score * (isGlossary(hit.entry) ? definition : 1) * 1e6 + 0.5) / 1e6,
+  }));
+  keyed.sort((a, b) => a.archived - b.archived || b.weighted - a.weighted || a.hit.entry - b.hit.entry);
+  return keyed.map((key) => key.hit);
 }
 
 async function matches(question, kind) {
