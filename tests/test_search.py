@@ -78,18 +78,20 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 163 of 194 (84%; 160 before a draft's "pack" was the documents' "booster", "randomize" and "told"
-    judges' words and a call's remedy among the first answers of its words alone came first; 159 before "tapped"
-    was the term of "tap", 155 before a call's remedy among its first answers came first and "enough" meant the
-    documents' "sufficiently", 77% before a call reporting what someone did asked for what to do and "forgot" meant
-    Missed Trigger's name, 74% before a call was read by the names of sections and its level), in the top 3 for 180
-    (93%; 178 before the judges' words above, 176 before "tapped" was "tap", 177 before the call: a call's remedy
-    before the game rule moved a remedy of the same words out): no fewer."""
+    first for 166 of 194 (86%; 165 before "forgot to de-sideboard" was the IPG's "failure to desideboard", 164
+    before "barely shuffles" was each document's name for it, 163 before "too long" meant a draft's "time allotted"
+    too, 160 before a draft's "pack" was the documents' "booster", "randomize" and "told" judges' words and a call's
+    remedy among the first answers of its words alone came first; 159 before "tapped" was the term of "tap", 155
+    before a call's remedy among its first answers came first and "enough" meant the documents' "sufficiently", 77%
+    before a call reporting what someone did asked for what to do and "forgot" meant Missed Trigger's name, 74%
+    before a call was read by the names of sections and its level), in the top 3 for 182 (94%; 181 before "barely shuffles", 180 before "time allotted", 178 before the judges' words above, 176
+    before "tapped" was "tap", 177 before the call: a call's remedy before the game rule moved a remedy of the same
+    words out): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 163 and quality.top3 >= 180, \
+    assert quality.top1 >= 166 and quality.top3 >= 182, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
@@ -113,6 +115,8 @@ def test_a_call_is_answered_by_the_section_it_names_or_its_level(kb, query, firs
     # the MTR's rule or the CR's holds these words as well, but the call asks what to do about what was done
     ("spectator gave advice", "ipg:3.2"), ("marked sleeves", "ipg:3.8"), ("offered the opponent money to drop", "ipg:4.4"),
     ("player attacked with a summoning sick creature", "ipg:2.5"),
+    # the documents' own words for what was not done: the IPG's "failure to desideboard", "failed to draw"
+    ("forgot to de-sideboard", "ipg:3.5"), ("forgot to draw for the turn", "ipg:2.5"),
 ])
 def test_a_call_reporting_what_someone_did_is_answered_by_what_to_do(kb, query, first):
     assert understand(query, kb).call
@@ -454,7 +458,7 @@ def test_card_speak_finds_the_rules_it_means_and_is_not_corrected(kb):
 def test_a_hyphenated_word_the_documents_join_is_their_word(kb):
     """"de-sideboard" is the IPG's "desideboard" (Deck Problem's philosophy), not "de" corrected into "die"; a
     hyphenated word made of the documents' words ("state-based") stays those words."""
-    question = understand("forgot to de-sideboard", kb)
+    question = understand("de-sideboard", kb)
     assert question.suggestion is None
     assert [alternative.word for alternative in question.groups[-1]] == ["desideboard"]
     assert "die" not in {alternative.word for group in question.groups for alternative in group}
