@@ -19,6 +19,7 @@ import time
 import pytest
 
 from pipeline.bench.common import offline_set
+from pipeline.site.offline_figures import offline_files
 
 from browser import CHROMIUM, FLAGS, PHONE, console_errors, require_browser, served
 
@@ -127,6 +128,27 @@ def test_the_build_tells_the_worker_what_the_phone_saves(built_site):
         for reference in re.findall(r'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+?\.(?:css|js))"', html):
             path = posixpath.normpath(posixpath.join(page, reference))
             assert path in assets, (page, reference)
+
+
+def test_the_phone_saves_every_search_file_the_build_counts(phone, site_copy):
+    # The worker fetches a word file (w-, k-) only for a word that needs it: one not saved fails offline
+    url, stop = served(site_copy)
+    try:
+        phone.goto(url)
+        phone.wait_for_function(SAVED, timeout=60000)
+        saved = set(phone.evaluate("""async () => {
+          const paths = [];
+          for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+          }
+          return paths;
+        }"""))
+    finally:
+        stop()
+    counted = {"/" + path.relative_to(site_copy).as_posix().removesuffix("index.html")
+               for path in offline_files(site_copy) if path.parent == site_copy / "search"}
+    assert any("/k-" in path for path in counted) and any("/w-" in path for path in counted), counted
+    assert counted <= saved, sorted(counted - saved)
 
 
 def test_saved_pages_open_at_once_with_the_network_stalled(phone, site_copy):

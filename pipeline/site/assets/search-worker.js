@@ -366,7 +366,11 @@ async function isKept(word) {
   const letter = word[0];
   if (!keptWords.has(letter)) {
     const name = (manifest.kept || {})[letter];
-    keptWords.set(letter, new Set(name ? await load(name) : []));
+    try {
+      keptWords.set(letter, new Set(name ? await load(name) : []));
+    } catch (error) {
+      return false;     // offline and not saved yet: corrected as before the list, asked for again next time
+    }
   }
   return keptWords.get(letter).has(word);
 }
