@@ -211,7 +211,7 @@ def summarize(info: DocumentInfo, load: Callable[[DocumentInfo], Document], use_
     piece = ("summary", info)
     summary = _cached(use_cache, piece)
     if summary is None:
-        summary = _make(piece, load)
+        summary = _make(piece, _Recent(load))
         _store(use_cache, piece, summary)
     return summary
 
@@ -333,14 +333,12 @@ class _Recent:
         return renamed
 
 
-def _make(piece: tuple, load: Callable[[DocumentInfo], Document]):
+def _make(piece: tuple, load: _Recent):
     """One piece of a history: an edition's summary, or the comparison of two editions (under neutral ids)."""
     if piece[0] == "summary":
         return EditionSummary.of(load(piece[1]))
     _, old, new = piece
-    if isinstance(load, _Recent):
-        return compare(load.neutral(old), load.neutral(new))
-    return compare(_neutral(load(old)), _neutral(load(new)))
+    return compare(load.neutral(old), load.neutral(new))
 
 
 def _concerns(piece: tuple) -> str:
