@@ -120,7 +120,6 @@ def offline_set(site: Path) -> tuple[int, list[str]]:
     for page in OFFLINE_PAGES:
         if (site / page / "index.html").is_file():
             files |= set(page_assets(site, page))
-    search = ["manifest.json", "worker.js", "semantic.js", manifest["numbers"], manifest.get("passages"),
-              *manifest["words"].values(), *manifest["terms"].values(), *(name for _, name in manifest["chunks"])]
+    search = manifest.get("saved", [])
     files |= {site / "search" / name for name in search if name}
     return sum(gzip_size(path) for path in files if path.is_file()), current

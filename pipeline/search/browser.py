@@ -3,8 +3,9 @@
 Written into the site's `search/` folder by the build, from the whoosh index itself (so the
 browser ranks with whoosh's own scores) and from `question.browser_rules()` (so it reads a
 question the same way). Files, all JSON:
-- `manifest.json`: the rules of reading a question, the documents (index ranges), and which
-  file holds what; the only file not named after its content (the others can be cached forever);
+- `manifest.json`: the rules of reading a question, the documents (index ranges), which file
+  holds what, and which of them a phone saves for offline use (`saved`); the only file not named after its
+  content (the others can be cached forever);
 - `w-<letter>.<hash>.json`: the documents' words starting with a letter: [word, count, term];
 - `k-<letter>.<hash>.json`: the English words starting with a letter that a question's word is left as typed
   for, not corrected into a documents' word (`index.kept_words`), fetched by a word to correct only;
@@ -114,6 +115,12 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
         name = f"s.{hashlib.sha256(semantic).hexdigest()[:10]}.bin"
         files[f"search/{name}"] = semantic
         manifest["semantic"] = name
+    # What a phone saves for offline use, said once for the service worker and the build's figures: every file
+    # here but the semantic table (a long question fetches it, and the service worker keeps what is fetched); the
+    # long sections' paragraphs are saved, so that a story is answered offline as online.
+    manifest["saved"] = [name for name in ("manifest.json", "worker.js", "semantic.js", numbers_file,
+                                           manifest.get("passages"), *word_files.values(), *kept_files.values(),
+                                           *term_files.values(), *(name for _, name in chunks)) if name]
     files["search/manifest.json"] = json.dumps(manifest, ensure_ascii=False, separators=(",", ":"))
     return files
 

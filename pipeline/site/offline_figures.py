@@ -120,11 +120,7 @@ def offline_files(site: Path, linked: Optional[list[str]] = None) -> set[Path]:
     files = {site / page / "index.html" for page in pages} | {site / name for name in QUICK_FILES}
     files |= {site / name for name in linked if not name.endswith("/")}
     files |= page_assets(site, {path for path in files if path.is_file()})
-    # not the semantic table (search/s.<hash>.bin): a long question fetches it, and sw.js keeps what is fetched;
-    # but the long sections' paragraphs (a story's ranking, 50 KB gzip), so that a story is answered offline as online
-    search = ["manifest.json", "worker.js", "semantic.js", manifest.get("numbers"), manifest.get("passages"),
-              *manifest.get("words", {}).values(), *manifest.get("kept", {}).values(),
-              *manifest.get("terms", {}).values(), *(name for _, name in manifest.get("chunks", []))]
+    search = manifest.get("saved", [])       # the search's files a phone saves (search.browser)
     files |= {site / "search" / name for name in search if name}
     return {path for path in files if path.is_file()}
 

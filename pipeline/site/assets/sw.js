@@ -201,9 +201,7 @@ async function offlineGroups(cache, resources) {
   // the search files before it
   const saved = (id) => ((manifest.documents || []).find((document) => document.id === id) || {}).saved ?? 9;
   const order = current.filter((id) => pagesOf[id]).sort((a, b) => saved(a) - saved(b));
-  const searchFiles = ["manifest.json", "worker.js", "semantic.js", manifest.numbers, manifest.passages,
-    ...Object.values(manifest.words || {}), ...Object.values(manifest.kept || {}),
-    ...Object.values(manifest.terms || {}), ...(manifest.chunks || []).map((chunk) => chunk[1])].filter(Boolean);
+  const searchFiles = manifest.saved || [];      // the search's files a phone saves, as the build lists them
   const label = (id) => ((manifest.documents || []).find((document) => document.id === id) || {}).short || id.toUpperCase();
   const groups = [{ label: "", addresses: [...CORE, ...QUICK, ...PAGE_ASSETS].map(url).concat(resources.filter(sameSite)) }];
   order.forEach((id, at) => {
