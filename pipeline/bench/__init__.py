@@ -13,6 +13,7 @@ One module a family of figures, each with `run(args)`:
 - meaning: the semantic signal (build cost, file size, latency in Python and Node, quality alone and fused).
 `--against DIR` (another checkout) times its code too, alternately with this one's, where a part says so
 (cli, parsing).
+`--peer COMMAND` (another project's parser, timed by its own command) is set beside the CR's parse.
 """
 from __future__ import annotations
 

@@ -31,6 +31,9 @@ def run(args) -> None:
     if getattr(args, "against", None):
         against(Path(args.sources) / PEERS_FILE, Path(args.against), max(args.runs, 5))
         print()
+    if getattr(args, "peer", None):
+        beside_peer(Path(args.sources) / PEERS_FILE, args.peer, max(args.runs, 5))
+        print()
     sources = Path(args.sources)
     print(f"{'document':<44} {'KB':>6} {'read ms':>8} {'parse ms':>9} {'+link ms':>9} {'all ms':>7} "
           f"{'peak MB':>8}")
@@ -93,26 +96,75 @@ print(*best(lambda: link_corpus([parse(source, info)])), *best(lambda: link_corp
 """
 
 
+def _probe(checkout: Path, path: Path) -> list[float]:
+    """AGAINST_PROBE's four figures for `path`, in a fresh process of `checkout`'s code."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    result = subprocess.run([sys.executable, "-c", AGAINST_PROBE, str(path.resolve()), "5"], env=env,
+                            capture_output=True, text=True, cwd=checkout)
+    if result.returncode != 0:
+        raise SystemExit(f"bench: timing {checkout} failed: {result.stderr[-800:]}")
+    return [float(figure) for figure in result.stdout.split()[-4:]]
+
+
+def peer_figure(command: str, path: Path) -> float:
+    """The CPU milliseconds another parser's `command` (a command line; the file's path is added at its end)
+    prints as the last number of its output: how long its own best run took, timed by itself."""
+    import shlex
+    import subprocess
+    try:
+        result = subprocess.run([*shlex.split(command), str(path.resolve())], capture_output=True, text=True)
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"bench: the peer command {command!r} cannot be run: {error}") from None
+    words = result.stdout.split()
+    figure = _number(words[-1]) if result.returncode == 0 and words else None
+    if figure is None:
+        raise SystemExit(f"bench: the peer command {command!r} exited {result.returncode} without a figure in ms "
+                         f"as its output's last word: {(result.stderr or result.stdout)[-800:]}")
+    return figure
+
+
+def _number(word: str) -> float | None:
+    try:
+        return float(word)
+    except ValueError:
+        return None
+
+
+def beside_peer(path: Path, command: str, rounds: int) -> None:
+    """This checkout's parse + link and read + parse + link of `path` beside another parser's time for the same
+    file (`peer_figure`), each round one fresh process of each, one after the other: CPU medians and the ratio's
+    range over the rounds. The peer's code stays outside: only its command line comes in."""
+    import statistics
+    here = Path(__file__).resolve().parents[2]
+    ours, theirs = [], []
+    for _ in range(rounds):
+        ours.append(_probe(here, path))
+        theirs.append(peer_figure(command, path))
+    peer_ms = statistics.median(theirs)
+    print(f"{path.name}: this checkout beside the peer command ({rounds} rounds, alternating, CPU ms)")
+    print(f"{'':<30} {'this ms':>8} {'peer ms':>8} {'ratio':>6} {'ratio by round':>15}")
+    for index, label in ((1, "parse + link"), (3, "read + parse + link")):
+        mine = statistics.median(figure[index] for figure in ours)
+        ratios = sorted(this[index] / other for this, other in zip(ours, theirs))
+        print(f"{label:<30} {mine:>8.1f} {peer_ms:>8.1f} {mine / peer_ms:>6.2f} "
+              f"{f'{ratios[0]:.2f}-{ratios[-1]:.2f}':>15}")
+
+
 def against(path: Path, checkout: Path, rounds: int) -> None:
     """Parse + link and read + parse + link of one file by this checkout and by `checkout`, each round one
     fresh process of each, one after the other (the medians of the rounds' best-of-5), in wall-clock time and
     in the process's CPU time: on a machine whose cores other work shares, the wall clock also counts the
     waiting for a core (ten times the CPU time at a load of 14 on two cores), the CPU time far less of it."""
-    import os
     import statistics
-    import subprocess
-    import sys
     here = Path(__file__).resolve().parents[2]
     figures: dict[str, list[list[float]]] = {"this": [], "against": []}
     for _ in range(rounds):
         for name, root in (("this", here), ("against", checkout.resolve())):
-            env = dict(os.environ, PYTHONPATH=str(root))
-            env.pop("PYTHONDONTWRITEBYTECODE", None)
-            result = subprocess.run([sys.executable, "-c", AGAINST_PROBE, str(path.resolve()), "5"], env=env,
-                                    capture_output=True, text=True, cwd=root)
-            if result.returncode != 0:
-                raise SystemExit(f"bench: timing {root} failed: {result.stderr[-800:]}")
-            figures[name].append([float(figure) for figure in result.stdout.split()[-4:]])
+            figures[name].append(_probe(root, path))
     print(f"{path.name}: this checkout against {checkout} ({rounds} rounds, alternating, each a fresh process, "
           f"best of 5)")
     print(f"{'':<30} {'this ms':>8} {'against ms':>11} {'ratio':>6} {'ratio by round':>15}")

@@ -120,6 +120,9 @@ def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
         bench.add_argument("--against", metavar="DIR", default=None,
                            help="another checkout of rulekb (e.g. a git worktree of an older commit): the cli and "
                                 "parse figures time its code too, alternately with this one's")
+        bench.add_argument("--peer", metavar="COMMAND", default=None,
+                           help="another parser's timing command (the CR file's path is added; it prints its best "
+                                "CPU ms last): the parse figures time it alternately with this checkout's parse")
         bench.add_argument("--archive", default=None,
                            help="a folder (or .tar.xz) of CR editions, for the archive figures")
         bench.add_argument("--questions", action="append", default=None,
