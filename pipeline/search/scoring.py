@@ -161,12 +161,16 @@ def called_share(question: Question, coverage: dict[int, float]) -> float:
 
 def level_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
     """A call at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
-    answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then
-    the others in their order: what to do at that level, before the game rule that was broken."""
+    answers of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), the
+    "level_first" signal's `reach` of them in their order, then the others in theirs: what to do at that level,
+    before the game rule that was broken; its situations or infractions beside each other, the call's words
+    choosing among them ("regular REL player has only 58 cards": A player has illegal, insufficient, or another
+    player's cards, second after A player sees a card, not third after the MTR's deck rules)."""
     if not question.level or tells_story(question):
         return found
-    lead = next((item for item in found if facts[item[0]].kind == question.level), None)
-    return found if lead is None else [lead] + [item for item in found if item is not lead]
+    leads = [item for item in found if facts[item[0]].kind == question.level][:SIGNALS["level_first"].reach]
+    chosen = {position for position, _ in leads}
+    return leads + [item for item in found if item[0] not in chosen]
 
 
 def question_words(question: Question) -> int:
