@@ -750,12 +750,13 @@ function fused(hits, cosines, question, kind) {
   return rank(all, question).slice(0, rules.max_ranked);
 }
 
-/* A call at a level (a level named, no story told) answered first by the best answers of the document answering
-   at that level, the level_first signal's `reach` of them, then the others in their order (scoring.level_first). */
+/* A question at a level (a level named, no story told) answered first by the best answer of the document answering
+   at that level, a call by the level_first signal's `reach` best, then the others in their order
+   (scoring.level_first). */
 function levelFirst(hits, question) {
   if (!question.level || tellsStory(question)) return hits;
   const leads = hits.filter((hit) => (documentOf(hit.entry) || {}).kind === question.level)
-    .slice(0, rules.signals.level_first.reach);
+    .slice(0, question.call ? rules.signals.level_first.reach : 1);
   return leads.concat(hits.filter((hit) => !leads.includes(hit)));
 }
 
