@@ -160,13 +160,20 @@ def called_share(question: Question, coverage: dict[int, float]) -> float:
 
 
 def level_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
-    """A call at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
-    answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then
-    the others in their order: what to do at that level, before the game rule that was broken."""
+    """A question at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
+    answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then the
+    others in their order: what to do at that level, before the game rule that was broken. A call (`is_call`: it
+    reports what someone did) has the "level_first" signal's `reach` first answers of that document first, in
+    their order: its infractions or situations compete among themselves ("mulliganed to six and shuffled the cards
+    back without putting one on the bottom at competitive REL": Mulligan Procedure Error second, after Looking at
+    Extra Cards, not sixth after the CR's mulligan rules); a question reporting nothing ("split second at competitive
+    REL") may ask a game rule, which only the level's best answer comes before."""
     if not question.level or tells_story(question):
         return found
-    lead = next((item for item in found if facts[item[0]].kind == question.level), None)
-    return found if lead is None else [lead] + [item for item in found if item is not lead]
+    reach = SIGNALS["level_first"].reach if question.call else 1
+    leads = [item for item in found if facts[item[0]].kind == question.level][:reach]
+    chosen = {position for position, _ in leads}
+    return leads + [item for item in found if item[0] not in chosen]
 
 
 def question_words(question: Question) -> int:

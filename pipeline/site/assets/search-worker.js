@@ -750,12 +750,14 @@ function fused(hits, cosines, question, kind) {
   return rank(all, question).slice(0, rules.max_ranked);
 }
 
-/* A call at a level (a level named, no story told) answered first by the best answer of the document answering
-   at that level, then the others in their order (scoring.level_first). */
+/* A question at a level (a level named, no story told) answered first by the best answer of the document answering
+   at that level, a call by the level_first signal's `reach` best, then the others in their order
+   (scoring.level_first). */
 function levelFirst(hits, question) {
   if (!question.level || tellsStory(question)) return hits;
-  const lead = hits.find((hit) => (documentOf(hit.entry) || {}).kind === question.level);
-  return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+  const leads = hits.filter((hit) => (documentOf(hit.entry) || {}).kind === question.level)
+    .slice(0, question.call ? rules.signals.level_first.reach : 1);
+  return leads.concat(hits.filter((hit) => !leads.includes(hit)));
 }
 
 /* A call answered first by what to do (scoring.remedy_first): where its first answer prescribes no penalty or fix,
