@@ -34,6 +34,7 @@ CORPUS = FIXTURES / "corpus"
 SEEDS = FIXTURES / "seeds"
 FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
 PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
+CR_ARCHIVE = FIXTURES / "cr-archive.tar.xz"  # every CR edition's TXT, 2003-2026
 
 PARSE_CACHE_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_CACHE"
 FOLDER_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_FOLDER"
@@ -44,6 +45,14 @@ def pdftotext_names() -> list[str]:
     """The text files in the pdftotext archive ("ipg-2021-02-05.pdftotext-layout.txt", ...)."""
     with tarfile.open(PDFTOTEXT, "r:xz") as archive:
         return sorted(name for name in archive.getnames() if name.endswith(".txt"))
+
+
+def frozen_document(name: str) -> bytes:
+    """A frozen document's bytes: from tests/fixtures/corpus, else the CR archive's edition of that name."""
+    if (CORPUS / name).exists():
+        return (CORPUS / name).read_bytes()
+    with tarfile.open(CR_ARCHIVE, "r:xz") as archive:
+        return archive.extractfile(name).read()
 
 
 def frozen_sources(folder: Path) -> Path:
