@@ -180,34 +180,47 @@ def build_inputs(sources: Path) -> str:
 def built_site(tmp_path_factory, sources_dir):
     """The site (and its search index) built from the frozen sources, once per test session (read-only use), in
     a folder named by a digest of all the build reads: a suite run inside a test uses the outer suite's site where
-    its inputs are the same byte for byte (sources, configuration, pipeline); other inputs, a site of their own."""
+    its inputs are the same byte for byte (sources, configuration, pipeline); other inputs, a site of their own.
+    The search index the build kept for the frozen sources is held from then on (`held_index`), so that the
+    search's tests, and a suite run inside a test, read it instead of writing it again."""
     from pipeline import api
+    from pipeline.search.in_use import release
 
     def build(folder: Path) -> None:
         parsed_once(tmp_path_factory, sources_dir)
         api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")
-    return made_once(tmp_path_factory, f"built-{build_inputs(sources_dir)}", build,
+    site = made_once(tmp_path_factory, f"built-{build_inputs(sources_dir)}", build,
                      base=shared_folder(tmp_path_factory)) / "site"
+    _, handle = held_index(sources_dir)
+    yield site
+    release(handle)
+
+
+def held_index(sources_dir: Path) -> tuple[Path, int]:
+    """The frozen sources' search index (the one kept in the cache, else written) and a reader's hold on it
+    (in_use), to be released at the end of the session: other tests write indexes of other sources into the same
+    cache, and their pruning would take it between two modules' readers, to be written again."""
+    from pipeline.search.in_use import hold
+    from pipeline.search.indexing import index_for_sources
+    for _ in range(3):           # (pruned between being found and held: written again)
+        folder = index_for_sources(sources_dir)
+        handle = hold(folder)
+        if handle is not None:
+            return folder, handle
+    pytest.fail(f"the frozen sources' search index at {folder} was pruned as soon as it was written")
 
 
 @pytest.fixture(scope="session")
 def sources_index(tmp_path_factory, sources_dir) -> Path:
     """The search index of the frozen sources, as `rulekb search` reads it: the one the site's build kept for them
     (search.indexing.keep_built) where the session built the site first, else written for them alone, once for
-    the session (read-only use). The search's own tests need this, not the whole site. Held as a reader holds
-    it (in_use) for the whole session: other tests write indexes of other sources into the same cache, and
-    their pruning would take this one between two modules' readers."""
-    from pipeline.search.in_use import hold, release
+    the session (read-only use). The search's own tests need this, not the whole site. Held for the whole
+    session (`held_index`)."""
+    from pipeline.search.in_use import release
     from pipeline.search.indexing import index_for_sources
     parsed_once(tmp_path_factory, sources_dir)
     made_once(tmp_path_factory, "indexed", lambda _: index_for_sources(sources_dir))
-    for _ in range(3):           # (pruned between being found and held: written again)
-        folder = index_for_sources(sources_dir)
-        handle = hold(folder)
-        if handle is not None:
-            break
-    else:
-        pytest.fail(f"the frozen sources' search index at {folder} was pruned as soon as it was written")
+    folder, handle = held_index(sources_dir)
     yield folder
     release(handle)
 
