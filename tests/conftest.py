@@ -149,7 +149,12 @@ def sources_dir(tmp_path_factory) -> Path:
     """A temporary project: the frozen sources (read-only use), in a folder named by a digest of their bytes (a
     suite run inside a test, handed the outer suite's folder, uses the outer suite's project where its sources
     are the same: the index the outer build kept for them; other sources, a project of their own)."""
-    assembled = frozen_sources(tmp_path_factory.mktemp("assembled") / "sources")
+    return project_of(tmp_path_factory, frozen_sources(tmp_path_factory.mktemp("assembled") / "sources"))
+
+
+def project_of(tmp_path_factory, assembled: Path) -> Path:
+    """The sources folder of a temporary project holding a copy of `assembled` (read-only use), named by a digest
+    of their bytes, in the folder this session shares with a suite run inside a test (`shared_folder`)."""
     name = f"project-{digest_of_files(assembled)}"
     return made_once(tmp_path_factory, name, lambda project: shutil.copytree(assembled, project / "sources"),
                      base=shared_folder(tmp_path_factory)) / "sources"
@@ -183,17 +188,24 @@ def built_site(tmp_path_factory, sources_dir):
     its inputs are the same byte for byte (sources, configuration, pipeline); other inputs, a site of their own.
     The search index the build kept for the frozen sources is held from then on (`held_index`), so that the
     search's tests, and a suite run inside a test, read it instead of writing it again."""
-    from pipeline import api
     from pipeline.search.in_use import release
-
-    def build(folder: Path) -> None:
-        parsed_once(tmp_path_factory, sources_dir)
-        api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")
-    site = made_once(tmp_path_factory, f"built-{build_inputs(sources_dir)}", build,
-                     base=shared_folder(tmp_path_factory)) / "site"
+    site = site_of(tmp_path_factory, sources_dir, before=lambda: parsed_once(tmp_path_factory, sources_dir))
     _, handle = held_index(sources_dir)
     yield site
     release(handle)
+
+
+def site_of(tmp_path_factory, sources: Path, before=None) -> Path:
+    """The site built from a project's `sources` (`project_of`), once for the session and a suite run inside a test,
+    in a folder named by a digest of all the build reads (read-only use); `before()` is called first if given."""
+    from pipeline import api
+
+    def build(folder: Path) -> None:
+        if before is not None:
+            before()
+        api.build(sources, folder / "site", config=ROOT / "mkdocs.yml")
+    return made_once(tmp_path_factory, f"built-{build_inputs(sources)}", build,
+                     base=shared_folder(tmp_path_factory)) / "site"
 
 
 def held_index(sources_dir: Path) -> tuple[Path, int]:
