@@ -34,6 +34,7 @@ CORPUS = FIXTURES / "corpus"
 SEEDS = FIXTURES / "seeds"
 FROZEN = FIXTURES / "sources"            # files.toml + manifest.toml: the frozen copy of sources/
 PDFTOTEXT = FIXTURES / "pdftotext.tar.xz"   # pdftotext's output (default and -layout) of each corpus PDF
+CR_ARCHIVE = FIXTURES / "cr-archive.tar.xz"  # every CR edition's TXT, 2003-2026
 
 PARSE_CACHE_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_CACHE"
 FOLDER_OF_OUTER_SUITE = "RULEKB_OUTER_SUITE_FOLDER"
@@ -44,6 +45,14 @@ def pdftotext_names() -> list[str]:
     """The text files in the pdftotext archive ("ipg-2021-02-05.pdftotext-layout.txt", ...)."""
     with tarfile.open(PDFTOTEXT, "r:xz") as archive:
         return sorted(name for name in archive.getnames() if name.endswith(".txt"))
+
+
+def frozen_document(name: str) -> bytes:
+    """A frozen document's bytes: from tests/fixtures/corpus, else the CR archive's edition of that name."""
+    if (CORPUS / name).exists():
+        return (CORPUS / name).read_bytes()
+    with tarfile.open(CR_ARCHIVE, "r:xz") as archive:
+        return archive.extractfile(name).read()
 
 
 def frozen_sources(folder: Path) -> Path:
@@ -140,7 +149,12 @@ def sources_dir(tmp_path_factory) -> Path:
     """A temporary project: the frozen sources (read-only use), in a folder named by a digest of their bytes (a
     suite run inside a test, handed the outer suite's folder, uses the outer suite's project where its sources
     are the same: the index the outer build kept for them; other sources, a project of their own)."""
-    assembled = frozen_sources(tmp_path_factory.mktemp("assembled") / "sources")
+    return project_of(tmp_path_factory, frozen_sources(tmp_path_factory.mktemp("assembled") / "sources"))
+
+
+def project_of(tmp_path_factory, assembled: Path) -> Path:
+    """The sources folder of a temporary project holding a copy of `assembled` (read-only use), named by a digest
+    of their bytes, in the folder this session shares with a suite run inside a test (`shared_folder`)."""
     name = f"project-{digest_of_files(assembled)}"
     return made_once(tmp_path_factory, name, lambda project: shutil.copytree(assembled, project / "sources"),
                      base=shared_folder(tmp_path_factory)) / "sources"
@@ -171,34 +185,54 @@ def build_inputs(sources: Path) -> str:
 def built_site(tmp_path_factory, sources_dir):
     """The site (and its search index) built from the frozen sources, once per test session (read-only use), in
     a folder named by a digest of all the build reads: a suite run inside a test uses the outer suite's site where
-    its inputs are the same byte for byte (sources, configuration, pipeline); other inputs, a site of their own."""
+    its inputs are the same byte for byte (sources, configuration, pipeline); other inputs, a site of their own.
+    The search index the build kept for the frozen sources is held from then on (`held_index`), so that the
+    search's tests, and a suite run inside a test, read it instead of writing it again."""
+    from pipeline.search.in_use import release
+    site = site_of(tmp_path_factory, sources_dir, before=lambda: parsed_once(tmp_path_factory, sources_dir))
+    _, handle = held_index(sources_dir)
+    yield site
+    release(handle)
+
+
+def site_of(tmp_path_factory, sources: Path, before=None) -> Path:
+    """The site built from a project's `sources` (`project_of`), once for the session and a suite run inside a test,
+    in a folder named by a digest of all the build reads (read-only use); `before()` is called first if given."""
     from pipeline import api
 
     def build(folder: Path) -> None:
-        parsed_once(tmp_path_factory, sources_dir)
-        api.build(sources_dir, folder / "site", config=ROOT / "mkdocs.yml")
-    return made_once(tmp_path_factory, f"built-{build_inputs(sources_dir)}", build,
+        if before is not None:
+            before()
+        api.build(sources, folder / "site", config=ROOT / "mkdocs.yml")
+    return made_once(tmp_path_factory, f"built-{build_inputs(sources)}", build,
                      base=shared_folder(tmp_path_factory)) / "site"
+
+
+def held_index(sources_dir: Path) -> tuple[Path, int]:
+    """The frozen sources' search index (the one kept in the cache, else written) and a reader's hold on it
+    (in_use), to be released at the end of the session: other tests write indexes of other sources into the same
+    cache, and their pruning would take it between two modules' readers, to be written again."""
+    from pipeline.search.in_use import hold
+    from pipeline.search.indexing import index_for_sources
+    for _ in range(3):           # (pruned between being found and held: written again)
+        folder = index_for_sources(sources_dir)
+        handle = hold(folder)
+        if handle is not None:
+            return folder, handle
+    pytest.fail(f"the frozen sources' search index at {folder} was pruned as soon as it was written")
 
 
 @pytest.fixture(scope="session")
 def sources_index(tmp_path_factory, sources_dir) -> Path:
     """The search index of the frozen sources, as `rulekb search` reads it: the one the site's build kept for them
     (search.indexing.keep_built) where the session built the site first, else written for them alone, once for
-    the session (read-only use). The search's own tests need this, not the whole site. Held as a reader holds
-    it (in_use) for the whole session: other tests write indexes of other sources into the same cache, and
-    their pruning would take this one between two modules' readers."""
-    from pipeline.search.in_use import hold, release
+    the session (read-only use). The search's own tests need this, not the whole site. Held for the whole
+    session (`held_index`)."""
+    from pipeline.search.in_use import release
     from pipeline.search.indexing import index_for_sources
     parsed_once(tmp_path_factory, sources_dir)
     made_once(tmp_path_factory, "indexed", lambda _: index_for_sources(sources_dir))
-    for _ in range(3):           # (pruned between being found and held: written again)
-        folder = index_for_sources(sources_dir)
-        handle = hold(folder)
-        if handle is not None:
-            break
-    else:
-        pytest.fail(f"the frozen sources' search index at {folder} was pruned as soon as it was written")
+    folder, handle = held_index(sources_dir)
     yield folder
     release(handle)
 

@@ -27,7 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import zipfile
 from functools import cache
 
@@ -38,12 +37,11 @@ from pipeline.model import DocumentInfo
 from pipeline.parse import parse
 from pipeline.read import SourceError, read_bytes
 
-from conftest import CORPUS, FIXTURES
+from conftest import FIXTURES, frozen_document
 
 pytestmark = pytest.mark.slow             # whole CR editions (DOCX, RTF) against their TXT: not in make fast
 
 FORMATS = FIXTURES / "formats"
-ARCHIVE = FIXTURES / "cr-archive.tar.xz"
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 MARKS = str.maketrans({"™": "(TM)", "®": "(R)", "©": "(C)"})
 FOLDS = {
@@ -70,13 +68,6 @@ def published(name: str) -> bytes:
     return path.read_bytes() if path.exists() else lzma.decompress((FORMATS / (name + ".xz")).read_bytes())
 
 
-def txt(name: str) -> bytes:
-    if (CORPUS / name).exists():
-        return (CORPUS / name).read_bytes()
-    with tarfile.open(ARCHIVE, "r:xz") as archive:
-        return archive.extractfile(name).read()
-
-
 def info(name: str) -> DocumentInfo:
     return DocumentInfo(id="cr", kind="cr", title="Comprehensive Rules", edition=None, source=name)
 
@@ -86,7 +77,7 @@ def parsed(name: str):
     """(source, document) of a published file, and (source, document) of its edition's TXT."""
     source = read_bytes(published(name), name)
     text_name = EDITIONS[name][0]
-    text_source = read_bytes(txt(text_name), text_name)
+    text_source = read_bytes(frozen_document(text_name), text_name)
     return (source, parse(source, info(name))), (text_source, parse(text_source, info(text_name)))
 
 

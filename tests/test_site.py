@@ -10,13 +10,13 @@ import zlib
 
 import pytest
 
-from pipeline import api, load_corpus
+from pipeline import load_corpus
 from pipeline.addresses import address_corpus
 from pipeline.site import reader_rows
 from pipeline.site.build import build_site
 from pipeline.site.errors import BuildFailed
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, project_of, site_of
 from site_tools import broken_links, page_file, parse_page
 
 
@@ -175,14 +175,14 @@ def test_the_check_report_is_published_with_the_exports(built_site, frozen_corpu
 
 
 @pytest.mark.slow
-def test_links_resolve_with_several_editions_of_each_document(tmp_path):
-    # Two MTR editions with appendices: their "What changed" and history pages link like the rest.
-    sources = tmp_path / "sources"
+def test_links_resolve_with_several_editions_of_each_document(tmp_path_factory):
+    # Two MTR editions with appendices: their "What changed" and history pages link like the rest. (Built once
+    # for the session and the suite run inside the new-edition test, which runs this module again.)
+    sources = tmp_path_factory.mktemp("editions") / "sources"
     sources.mkdir()
     for name in ("mtr-2019-01-21-magicjudges.html", "mtr-2026-02-27.txt"):
         shutil.copy(CORPUS / name, sources)
-    result, _ = api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
-    site = result.out
+    site = site_of(tmp_path_factory, project_of(tmp_path_factory, sources))
     assert (site / "changes" / "mtr-2019-01-21--mtr" / "index.html").is_file()
     assert any((site / "history" / "mtr").iterdir())
     assert (site / "mtr-2019-01-21" / "index.html").is_file()
