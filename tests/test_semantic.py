@@ -9,11 +9,12 @@ import subprocess
 import threading
 import time
 from array import array
+from dataclasses import replace
 
 import pytest
 
 from pipeline.search import semantic
-from pipeline.search.index import KnowledgeBase
+from pipeline.search.index import Entry, KnowledgeBase
 from pipeline.search.quality import read_questions
 from pipeline.site.publish import index_folder, published
 
@@ -59,6 +60,18 @@ def test_a_table_file_reads_back_and_ranks_the_entry_of_the_same_meaning_first()
     assert scores[0] > 0.9 > scores[1]
     assert read.similarity("the dogs", 0) == scores[0]
     assert read.similarities("unknown words only") == [0.0, 0.0]
+
+
+def test_an_entry_is_read_by_its_names_and_former_names_too_not_by_its_commentary():
+    # an infraction's former name says what it is about in few words, where its long text says much else
+    entry = Entry(id="ipg:9.9", document="ipg", kind="ipg", number="9.9", section_kind="infraction", title="The",
+                  headings="", text="the the", url="", edition="", order=0, former="Cats", commentary="dogs dogs")
+    table = small_table()
+    texts = [semantic.entry_text(entry), semantic.entry_text(replace(entry, former=""))]
+    read = semantic.read_table(semantic.table_bytes(table, table.entry_vectors(texts)))
+    scores = read.similarities("cats")
+    assert scores[0] > 0.9 > scores[1]
+    assert semantic.entry_text(replace(entry, commentary="")) == texts[0]
 
 
 def test_a_file_that_is_not_a_table_is_refused_clearly():

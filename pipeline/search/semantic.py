@@ -503,14 +503,16 @@ def _gelu(x, np):
 TABLE_FILE = "semantic.bin"       # in an index folder, beside whoosh's files
 
 
-def entry_text(title: str, headings: str, aliases: str, text: str) -> str:
-    """What of an entry its vector is made of (not the judges' commentary)."""
-    return " ".join(part for part in (title, headings, aliases, text) if part)
+def entry_text(entry) -> str:
+    """What of an entry (`index.Entry`) its vector is made of: its title, headings, names (aliases, and the names
+    older editions gave an infraction, what it is about in few words: Mulligan Procedure Error was Improper Drawing
+    at Start of Game) and text; not the judges' commentary."""
+    return " ".join(part for part in (entry.title, entry.headings, entry.aliases, entry.former, entry.text) if part)
 
 
 def semantic_file(entries: list) -> bytes:
     """The table file for search entries (`index.Entry`, in index order): distilled table, entries' vectors."""
-    texts = [entry_text(e.title, e.headings, e.aliases, e.text) for e in entries]
+    texts = [entry_text(entry) for entry in entries]
     table = build_table(texts)
     return table_bytes(table, table.entry_vectors(texts))
 
