@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -30,7 +31,7 @@ from pipeline.search.question import (
     uncontracted,
     understand,
 )
-from pipeline.search.scoring import called_share, fused, remedy_first
+from pipeline.search.scoring import called_share, fused, matched_words, plays_the_game, remedy_first
 from pipeline.search.semantic import english_words
 from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
 
@@ -631,6 +632,26 @@ def test_the_sentence_that_asks_outweighs_the_story(kb):
     assert asked_words("Can he shuffle? Must he?") is None and asked_words("he drew a card") is None   # all ask
     short = understand("Drew extra. Warning?", kb)          # under LONG_QUESTION words: every word asks
     assert all(alternative.weight == 1.0 for group in short.groups for alternative in group)
+
+
+def test_a_story_told_in_the_game_s_words_asks_the_game_s_rules(kb):
+    # no word the tournament documents use and the CR never does: the long infractions, holding a little of every
+    # story, count the game signal's share, and a game rule comes among the first answers
+    story = ("Player A draws his card for the turn and then plays a land tapped. Player B says the land should "
+             "enter untapped. What happens?")
+    policy = story.replace("What happens?", "Is that a warning?")       # "warning": the IPG's word, not the CR's
+    for query, game in ((story, True), (policy, False)):
+        question = understand(query, kb)
+        assert plays_the_game(question, matched_words(kb, question, None)[1], kb.facts()) is game
+    assert not plays_the_game(understand("land enters tapped", kb), {}, kb.facts())      # no story told
+    first = [result.id for result in search(kb, story, limit=3).results]
+    declared = SIGNALS["game"]
+    SIGNALS["game"] = replace(declared, weight=1.0)
+    try:
+        before = [result.id for result in search(kb, story, limit=3).results]
+    finally:
+        SIGNALS["game"] = declared
+    assert not any(id.startswith("cr:") for id in before) and any(id.startswith("cr:") for id in first)
 
 
 def test_what_is_a_term_counts_its_definition_whole(kb):
