@@ -31,7 +31,7 @@ from pipeline.search.question import (
     uncontracted,
     understand,
 )
-from pipeline.search.scoring import called_share, fused, matched_words, plays_the_game, remedy_first
+from pipeline.search.scoring import GAME, TOURNAMENT, called_share, fused, matched_words, remedy_first, told_in
 from pipeline.search.semantic import english_words
 from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
 
@@ -634,24 +634,34 @@ def test_the_sentence_that_asks_outweighs_the_story(kb):
     assert all(alternative.weight == 1.0 for group in short.groups for alternative in group)
 
 
-def test_a_story_told_in_the_game_s_words_asks_the_game_s_rules(kb):
-    # no word the tournament documents use and the CR never does: the long infractions, holding a little of every
-    # story, count the game signal's share, and a game rule comes among the first answers
-    story = ("Player A draws his card for the turn and then plays a land tapped. Player B says the land should "
-             "enter untapped. What happens?")
-    policy = story.replace("What happens?", "Is that a warning?")       # "warning": the IPG's word, not the CR's
-    for query, game in ((story, True), (policy, False)):
-        question = understand(query, kb)
-        assert plays_the_game(question, matched_words(kb, question, None)[1], kb.facts()) is game
-    assert not plays_the_game(understand("land enters tapped", kb), {}, kb.facts())      # no story told
-    first = [result.id for result in search(kb, story, limit=3).results]
-    declared = SIGNALS["game"]
-    SIGNALS["game"] = replace(declared, weight=1.0)
+def first_three(kb, query: str, without: str = "") -> list[str]:
+    """The first three answers' ids, with a signal (`without`) weighing 1."""
+    declared = SIGNALS.get(without)
+    if declared:
+        SIGNALS[without] = replace(declared, weight=1.0)
     try:
-        before = [result.id for result in search(kb, story, limit=3).results]
+        return [result.id for result in search(kb, query, limit=3).results]
     finally:
-        SIGNALS["game"] = declared
-    assert not any(id.startswith("cr:") for id in before) and any(id.startswith("cr:") for id in first)
+        if declared:
+            SIGNALS[without] = declared
+
+
+def test_a_story_is_told_in_the_game_s_words_or_the_tournament_s(kb):
+    # no word the tournament documents use and the CR never does: the long infractions, holding a little of every
+    # story, count the game signal's share, and a game rule comes among the first answers; with one ("decklist"),
+    # the game rules count the tournament signal's, and the tournament's sections answer
+    game = ("Player A draws his card for the turn and then plays a land tapped. Player B says the land should "
+            "enter untapped. What happens?")
+    cut = ("Player A shuffles his library after searching for a land, and Player B asks to cut it. Player A refuses "
+           "and says the decklist is fine. Who is right?")
+    for query, told in ((game, GAME), (cut, TOURNAMENT), (game.replace("What happens?", "Is that a warning?"),
+                                                         TOURNAMENT)):
+        question = understand(query, kb)
+        assert told_in(question, matched_words(kb, question, None)[1], kb.facts()) == told
+    assert told_in(understand("land enters tapped", kb), {}, kb.facts()) == ""      # no story told
+    game_rule = lambda ids: any(id.startswith("cr:") for id in ids)
+    assert game_rule(first_three(kb, game)) and not game_rule(first_three(kb, game, without=GAME))
+    assert not game_rule(first_three(kb, cut)) and game_rule(first_three(kb, cut, without=TOURNAMENT))
 
 
 def test_what_is_a_term_counts_its_definition_whole(kb):

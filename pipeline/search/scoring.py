@@ -10,8 +10,9 @@ the document answering at another level (the IPG does not apply at FNM) by it; a
 or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant; a call (a
 question reporting what someone did, no story told: question.is_call) multiplies the scores of the sections
 prescribing a penalty or a fix by the "call" signal's weight, and puts first such a section among its first few
-answers (`remedy_first`); a story told in the game's words only (`plays_the_game`) counts the "game" signal's share
-of the tournament documents' scores.
+answers (`remedy_first`); a story told in the game's words only (`told_in`) counts the "game" signal's share of the
+tournament documents' scores, one holding a word of the tournament documents' own the "tournament" signal's share of
+the game rules'.
 For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
 the semantic signal's weight times its cosine with the question, beside the signal's `reach` entries nearest in
 meaning (signals.py).
@@ -48,6 +49,8 @@ from .question import (
 )
 from .signals import SIGNALS, Fact, fused_weight, largest_factor
 
+GAME, TOURNAMENT = "game", "tournament"     # whose words a story is told in (`told_in`): the signal that applies
+
 
 class Postings(Protocol):
     """What ranking reads of an index: the whoosh index (`index.KnowledgeBase`) and the published search files
@@ -77,10 +80,10 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
     facts = source.facts()
     definition = glossary_weight(question)
     call_share = called_share(question, coverage)
-    game = plays_the_game(question, bits_of, facts)
+    told = told_in(question, bits_of, facts)
     if best is None:
         scored = [(position, entry_score(score, coverage[bits_of[position]], position, facts[position], question,
-                                         named, names, call_share, game))
+                                         named, names, call_share, told))
                   for position, score in found.items()]
         return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
     most = largest_factor(bool(question.level), question.call)
@@ -92,7 +95,7 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
             break
         fact = facts[position]
         score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names,
-                            call_share, game)
+                            call_share, told)
         inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
@@ -112,10 +115,11 @@ def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
 
 
 def entry_score(score: float, share: float, position: int, fact, question: Question, named: set,
-                names: Names, call_share: float = 1.0, game: bool = False) -> float:
+                names: Names, call_share: float = 1.0, told: str = "") -> float:
     """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, a call's
     (a remedy covering `call_share` of the question or more: `called_share`), a tournament document's in a story
-    told in the game's words (`game`: `plays_the_game`), its name's (naming.with_name)."""
+    told in the game's words or a game rule's in one told in the tournament's (`told`: `told_in`), its name's
+    (naming.with_name)."""
     for _ in range(COVERAGE_POWER):
         score = score * share
     if question.level:
@@ -124,19 +128,20 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
         score = score * VARIANT_WEIGHT
     if question.call and fact.remedy and share >= call_share:
         score = score * SIGNALS["call"].weight
-    if game and fact.kind not in game_rules():
-        score = score * SIGNALS["game"].weight
+    if told == GAME and fact.kind not in game_rules() or told == TOURNAMENT and fact.kind in game_rules():
+        score = score * SIGNALS[told].weight
     return with_name(score, position, fact, names)
 
 
-def plays_the_game(question: Question, bits_of: dict, facts) -> bool:
-    """Whether a story is told in the game's words only: none of its words is a word of policy, held by the "game"
-    signal's `least` entries or more of the current tournament documents (the IPG, the MTR, the JAR) and by no entry
-    of the game's rules (kinds.game_rules: the CR). Such a story asks how the game plays ("... Renly's Wicker Witch
-    dies? What happens?"), not what a judge does; one word of theirs ("judge", "penalty", "decklist", "concede")
-    makes it a tournament's story. `bits_of`: the groups each entry holds (a long entry's as (bits, position))."""
+def told_in(question: Question, bits_of: dict, facts) -> str:
+    """Whose words a story is told in: a story holding a word of policy, one held by the "game" signal's `least`
+    entries or more of the current tournament documents (the IPG, the MTR, the JAR) and by no entry of the game's
+    rules (kinds.game_rules: the CR), is the tournament's (TOURNAMENT: "warning", "decklist", "tardiness" say what a
+    judge is asked); one holding none, the game's (GAME: "Player A draws his card and plays a land tapped; Player B
+    says it enters untapped. What happens?" asks how the game plays); "" for a question telling no story.
+    `bits_of`: the groups each entry holds (a long entry's as (bits, position))."""
     if not (question.long and tells_story(question)):
-        return False
+        return ""
     game = game_rules()
     held = Counter((bits if isinstance(bits, int) else bits[0], facts[position].kind in game)
                    for position, bits in bits_of.items() if not facts[position].archived)
@@ -147,8 +152,8 @@ def plays_the_game(question: Question, bits_of: dict, facts) -> bool:
         for number in range(bits.bit_length()):
             if bits >> number & 1:
                 counted[number] += count
-    least = SIGNALS["game"].least
-    return not any(count >= least and not played[number] for number, count in policy.items())
+    least = SIGNALS[GAME].least
+    return TOURNAMENT if any(count >= least and not played[number] for number, count in policy.items()) else GAME
 
 
 def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:

@@ -690,7 +690,7 @@ async function match(question, kind) {
   let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
-  const game = long && tellsStory(question) && playsTheGame(matched);
+  const told = long && tellsStory(question) ? toldIn(matched) : "";
   const hits = [];
   for (const [entry, raw] of found) {
     let coverage = coverageOf(matched.get(entry));
@@ -710,16 +710,18 @@ async function match(question, kind) {
     if (question.call && inRuns(entry, "remedies") && coverage >= callShare) {       // a call
       score = score * rules.signals.call.weight;
     }
-    if (game && !rules.game_kinds.includes(kind)) score = score * rules.signals.game.weight;
+    const inGame = rules.game_kinds.includes(kind);
+    if ((told === "game" && !inGame) || (told === "tournament" && inGame)) score = score * rules.signals[told].weight;
     score = namedScore(score, entry, ownName, titled, required, said);
     hits.push({entry, score});
   }
   return hits;
 }
 
-/* A story told in the game's words only (scoring.plays_the_game): none of its groups held by the game signal's
-   `least` entries or more of the current tournament documents and by no entry of the game's rules. */
-function playsTheGame(matched) {
+/* Whose words a story is told in (scoring.told_in): "tournament" where one of its groups is held by the game
+   signal's `least` entries or more of the current tournament documents and by no entry of the game's rules, else
+   "game". */
+function toldIn(matched) {
   const policy = new Map();        // group -> the tournament documents' entries holding it
   const played = new Set();        // groups the game rules' entries hold
   for (const [entry, held] of matched) {
@@ -731,8 +733,8 @@ function playsTheGame(matched) {
       else policy.set(g, (policy.get(g) || 0) + 1);
     }
   }
-  for (const [g, count] of policy) if (count >= rules.signals.game.least && !played.has(g)) return false;
-  return true;
+  for (const [g, count] of policy) if (count >= rules.signals.game.least && !played.has(g)) return "tournament";
+  return "game";
 }
 
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
