@@ -100,7 +100,8 @@ class Kind(NamedTuple):
     cited_number: str = ""          # its section number as running text cites it, unmistakably ("702.19b")
     saved_order: int = 9            # where the phone's offline copy takes its pages: small and consulted first
     game_rules: bool = False        # the game's own rules, not a tournament's: a story told in no word of the
-                                    # tournament documents' own asks them (the search's "game" signal)
+                                    # tournament documents' own asks them (the search's "game" and "tournament"
+                                    # signals)
 
     def lexicon(self, language: str) -> Optional[Lexicon]:
         """The kind in a language (English: its own title), or None where it is not known in it."""
