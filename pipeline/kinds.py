@@ -99,6 +99,9 @@ class Kind(NamedTuple):
     home: str = ""                  # what the home page says it holds (a current edition listed there)
     cited_number: str = ""          # its section number as running text cites it, unmistakably ("702.19b")
     saved_order: int = 9            # where the phone's offline copy takes its pages: small and consulted first
+    game_rules: bool = False        # the game's own rules, not a tournament's: a story told in no word of the
+                                    # tournament documents' own asks them (the search's "game" and "tournament"
+                                    # signals)
 
     def lexicon(self, language: str) -> Optional[Lexicon]:
         """The kind in a language (English: its own title), or None where it is not known in it."""
@@ -129,7 +132,7 @@ KINDS: tuple[Kind, ...] = (
          numbered_titles=False, checks=("contents", "unique terms", "terms are names"),
          cited_as=r"(?:Magic(?::\s*The Gathering)?\s+)?Comprehensive Rules|CR", bare_numbers=True,
          variants=re.compile(r"[89]\d\d(?:\.\w+)?"), home="chapters, sections, keywords, glossary",
-         saved_order=5, cited_number=r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?",
+         saved_order=5, cited_number=r"[1-9]\d{2}(?:\.\d{1,3}[a-z]?)?", game_rules=True,
          translated=(Lexicon("zh", "万智牌完整规则", re.compile(r"完整规则"), glossary="词汇表", credits="版权信息",
                              examples=("例如：", "例：")),
                      Lexicon("ko", "매직: 더 개더링 종합 규칙서", re.compile(r"종합\s*규칙"), glossary="용어사전",
@@ -230,6 +233,11 @@ def page_level(kind_id: str) -> int:
 def order(kind_id: str) -> int:
     """Where a kind's documents come in lists (the CR first, then the IPG, the MTR, the JAR)."""
     return IDS.index(kind_id) if kind_id in BY_ID else len(IDS)
+
+
+def game_rules() -> frozenset[str]:
+    """The kinds holding the game's own rules (the CR), not a tournament's."""
+    return frozenset(kind.id for kind in KINDS if kind.game_rules)
 
 
 def names() -> dict[str, str]:

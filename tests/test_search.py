@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -30,7 +31,16 @@ from pipeline.search.question import (
     uncontracted,
     understand,
 )
-from pipeline.search.scoring import called_share, fused, level_first, remedy_first
+from pipeline.search.scoring import (
+    GAME,
+    TOURNAMENT,
+    called_share,
+    fused,
+    level_first,
+    matched_words,
+    remedy_first,
+    told_in,
+)
 from pipeline.search.semantic import english_words
 from pipeline.search.signals import SIGNALS, Fact, fused_weight, largest_factor
 
@@ -659,6 +669,36 @@ def test_the_sentence_that_asks_outweighs_the_story(kb):
     assert asked_words("Can he shuffle? Must he?") is None and asked_words("he drew a card") is None   # all ask
     short = understand("Drew extra. Warning?", kb)          # under LONG_QUESTION words: every word asks
     assert all(alternative.weight == 1.0 for group in short.groups for alternative in group)
+
+
+def first_three(kb, query: str, without: str = "") -> list[str]:
+    """The first three answers' ids, with a signal (`without`) weighing 1."""
+    declared = SIGNALS.get(without)
+    if declared:
+        SIGNALS[without] = replace(declared, weight=1.0)
+    try:
+        return [result.id for result in search(kb, query, limit=3).results]
+    finally:
+        if declared:
+            SIGNALS[without] = declared
+
+
+def test_a_story_is_told_in_the_game_s_words_or_the_tournament_s(kb):
+    # no word the tournament documents use and the CR never does: the long infractions, holding a little of every
+    # story, count the game signal's share, and a game rule comes among the first answers; with one ("decklist"),
+    # the game rules count the tournament signal's, and the tournament's sections answer
+    game = ("Player A draws his card for the turn and then plays a land tapped. Player B says the land should "
+            "enter untapped. What happens?")
+    cut = ("Player A shuffles his library after searching for a land, and Player B asks to cut it. Player A refuses "
+           "and says the decklist is fine. Who is right?")
+    for query, told in ((game, GAME), (cut, TOURNAMENT), (game.replace("What happens?", "Is that a warning?"),
+                                                         TOURNAMENT)):
+        question = understand(query, kb)
+        assert told_in(question, matched_words(kb, question, None)[1], kb.facts()) == told
+    assert told_in(understand("land enters tapped", kb), {}, kb.facts()) == ""      # no story told
+    game_rule = lambda ids: any(id.startswith("cr:") for id in ids)
+    assert game_rule(first_three(kb, game)) and not game_rule(first_three(kb, game, without=GAME))
+    assert not game_rule(first_three(kb, cut)) and game_rule(first_three(kb, cut, without=TOURNAMENT))
 
 
 def test_what_is_a_term_counts_its_definition_whole(kb):

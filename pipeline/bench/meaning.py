@@ -1,8 +1,9 @@
 """The semantic signal (`search/semantic.py`): what it costs a build, its file, its speed in Python and in
 the browser's script under Node, and what it finds alone and fused with the lexical score; and the weight of a long
-question's story words (the story signal) and of a story's long section's best paragraph (the passage signal),
-fitted on the same dev questions; and choosing the document first,
-measured on them (`document_first`, not declared)."""
+question's story words (the story signal), of a story's long section's best paragraph (the passage signal) and of
+the tournament documents in a story told in the game's words (the game signal) and of the game rules in one told in
+a tournament's (the tournament signal), fitted on the same dev questions;
+and choosing the document first, measured on them (`document_first`, not declared)."""
 from __future__ import annotations
 
 import json
@@ -98,6 +99,10 @@ REACHES = (0, 20)
 STORY_WEIGHTS = (1.0, 0.5, 0.35, 0.25)
 # and the passage signal's (a story's long section counted by its best paragraph: passages.py)
 PASSAGE_WEIGHTS = (0.0, 0.25, 0.4, 0.5, 0.6, 0.75, 1.0)
+# and the game signal's (a story told in the game's words: the tournament documents' sections count this share),
+# the tournament signal's (one told in a tournament's: the game rules' sections count this share)
+GAME_WEIGHTS = (1.0, 0.75, 0.5, 0.35, 0.25)
+TOURNAMENT_WEIGHTS = (1.0, 0.75, 0.35, 0.25, 0.1)
 
 
 def _fit(kb, names: list[str]) -> None:
@@ -136,6 +141,8 @@ def _fit(kb, names: list[str]) -> None:
           f"reach {declared.reach})")
     _fit_weight(kb, sets, "story", STORY_WEIGHTS)
     _fit_weight(kb, sets, "passage", PASSAGE_WEIGHTS)
+    _fit_weight(kb, sets, "game", GAME_WEIGHTS)
+    _fit_weight(kb, sets, "tournament", TOURNAMENT_WEIGHTS)
     document_first.report(kb, sets)
 
 

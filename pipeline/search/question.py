@@ -608,5 +608,5 @@ def browser_rules() -> dict:
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
         "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
-        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
+        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST), "game_kinds": sorted(kinds.game_rules()),
     }

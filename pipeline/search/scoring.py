@@ -10,7 +10,9 @@ the document answering at another level (the IPG does not apply at FNM) by it; a
 or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant; a call (a
 question reporting what someone did, no story told: question.is_call) multiplies the scores of the sections
 prescribing a penalty or a fix by the "call" signal's weight, and puts first such a section among its first few
-answers (`remedy_first`).
+answers (`remedy_first`); a story told in the game's words only (`told_in`) counts the "game" signal's share of the
+tournament documents' scores, one holding a word of the tournament documents' own the "tournament" signal's share of
+the game rules'.
 For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
 the semantic signal's weight times its cosine with the question, beside the signal's `reach` entries nearest in
 meaning (signals.py).
@@ -25,6 +27,7 @@ from collections import Counter
 from itertools import repeat
 from typing import Optional, Protocol
 
+from ..kinds import game_rules
 from . import passages
 from .hits import SCORE_SCALE
 from .naming import Names, with_name
@@ -45,6 +48,8 @@ from .question import (
     tells_story,
 )
 from .signals import SIGNALS, Fact, fused_weight, largest_factor
+
+GAME, TOURNAMENT = "game", "tournament"     # whose words a story is told in (`told_in`): the signal that applies
 
 
 class Postings(Protocol):
@@ -75,9 +80,10 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
     facts = source.facts()
     definition = glossary_weight(question)
     call_share = called_share(question, coverage)
+    told = told_in(question, bits_of, facts)
     if best is None:
         scored = [(position, entry_score(score, coverage[bits_of[position]], position, facts[position], question,
-                                         named, names, call_share))
+                                         named, names, call_share, told))
                   for position, score in found.items()]
         return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
     most = largest_factor(bool(question.level), question.call)
@@ -89,7 +95,7 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
             break
         fact = facts[position]
         score = entry_score(found[position], coverage[bits_of[position]], position, fact, question, named, names,
-                            call_share)
+                            call_share, told)
         inverted = (-fact.archived, rounded(score * (definition if fact.glossary else 1.0)), -position, score)
         if len(kept) < best:
             heapq.heappush(kept, inverted)
@@ -109,9 +115,11 @@ def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
 
 
 def entry_score(score: float, share: float, position: int, fact, question: Question, named: set,
-                names: Names, call_share: float = 1.0) -> float:
+                names: Names, call_share: float = 1.0, told: str = "") -> float:
     """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, a call's
-    (a remedy covering `call_share` of the question or more: `called_share`), its name's (naming.with_name)."""
+    (a remedy covering `call_share` of the question or more: `called_share`), a tournament document's in a story
+    told in the game's words or a game rule's in one told in the tournament's (`told`: `told_in`), its name's
+    (naming.with_name)."""
     for _ in range(COVERAGE_POWER):
         score = score * share
     if question.level:
@@ -120,7 +128,32 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
         score = score * VARIANT_WEIGHT
     if question.call and fact.remedy and share >= call_share:
         score = score * SIGNALS["call"].weight
+    if told == GAME and fact.kind not in game_rules() or told == TOURNAMENT and fact.kind in game_rules():
+        score = score * SIGNALS[told].weight
     return with_name(score, position, fact, names)
+
+
+def told_in(question: Question, bits_of: dict, facts) -> str:
+    """Whose words a story is told in: a story holding a word of policy, one held by the "game" signal's `least`
+    entries or more of the current tournament documents (the IPG, the MTR, the JAR) and by no entry of the game's
+    rules (kinds.game_rules: the CR), is the tournament's (TOURNAMENT: "warning", "decklist", "tardiness" say what a
+    judge is asked); one holding none, the game's (GAME: "Player A draws his card and plays a land tapped; Player B
+    says it enters untapped. What happens?" asks how the game plays); "" for a question telling no story.
+    `bits_of`: the groups each entry holds (a long entry's as (bits, position))."""
+    if not (question.long and tells_story(question)):
+        return ""
+    game = game_rules()
+    held = Counter((bits if isinstance(bits, int) else bits[0], facts[position].kind in game)
+                   for position, bits in bits_of.items() if not facts[position].archived)
+    policy: Counter = Counter()          # group -> the tournament documents' entries holding it
+    played: Counter = Counter()          # group -> the game rules' entries holding it
+    for (bits, in_game), count in held.items():
+        counted = played if in_game else policy
+        for number in range(bits.bit_length()):
+            if bits >> number & 1:
+                counted[number] += count
+    least = SIGNALS[GAME].least
+    return TOURNAMENT if any(count >= least and not played[number] for number, count in policy.items()) else GAME
 
 
 def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:

@@ -25,6 +25,7 @@ class Signal:
                        # signal: the answers it looks among
     whole_at: int = 0  # a "fused" signal: the words from which a question weighs it whole (`fused_weight`)
     within: float = 0.0  # a "score" signal applying to entries whose coverage is at least this share of the best
+    least: int = 0     # the "game" signal: the tournament documents' entries a word of theirs is held by, at least
 
 
 SIGNALS = {signal.name: signal for signal in (
@@ -68,6 +69,20 @@ SIGNALS = {signal.name: signal for signal in (
                            # more found no more; for every question naming a level, not a call's only, the search
                            # and situation questions said "at competitive REL" had 72 of 115 answered in the top 3,
                            # not 101 (a game rule fourth: "split second"); for a call's only, 97
+    # A story told in the game's words only ("Player A draws his card and plays a land tapped ... What happens?")
+    # asks the game's rules, not what a judge does: the long infractions, which hold a little of every story, come
+    # after them (scoring.told_in).
+    Signal("game", 0.5, "score", "for a story holding no word of policy (one held by `least` entries or more of "
+                                 "the current tournament documents and by none of the game's rules), the "
+                                 "tournament documents' sections count this share of their score; fitted on the "
+                                 "dev questions",
+           least=3),       # fitted (first answers of the 122 dev questions, 53 without): least 2, 4, 5: 55, 3: 56;
+                           # weight 0.75: 54, 0.5: 56, 0.35: 56 (one fewer in the top 3), 0.25: 55
+    # and one holding a word of the tournament documents' own ("warning", "decklist") asks what a judge does there.
+    Signal("tournament", 0.25, "score", "for a story holding a word of policy (the game signal's), the game rules' "
+                                        "sections count this share of their score; fitted on the dev questions"),
+                       # fitted (first / top 3 of the 122 dev questions, 56 / 84 without): 0.75: 56/84, 0.35: 56/85,
+                       # 0.25: 56/86, 0.1: 55/85, 0: 54/83
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
     Signal("story", 0.35, "words", "a long question's word said only in the sentences telling the story, not in "
                                    "those that ask (with a \"?\", else the last one); fitted on the dev questions"),
@@ -107,7 +122,7 @@ def largest_factor(level_named: bool, call: bool = False) -> float:
 def exported() -> dict[str, dict]:
     """The declaration as the site's worker receives it."""
     return {name: {"weight": signal.weight, "acts": signal.acts, "reach": signal.reach, "whole_at": signal.whole_at,
-                   "within": signal.within}
+                   "within": signal.within, "least": signal.least}
             for name, signal in SIGNALS.items()}
 
 

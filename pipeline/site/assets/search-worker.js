@@ -690,6 +690,7 @@ async function match(question, kind) {
   let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
+  const told = long && tellsStory(question) ? toldIn(matched) : "";
   const hits = [];
   for (const [entry, raw] of found) {
     let coverage = coverageOf(matched.get(entry));
@@ -709,10 +710,31 @@ async function match(question, kind) {
     if (question.call && inRuns(entry, "remedies") && coverage >= callShare) {       // a call
       score = score * rules.signals.call.weight;
     }
+    const inGame = rules.game_kinds.includes(kind);
+    if ((told === "game" && !inGame) || (told === "tournament" && inGame)) score = score * rules.signals[told].weight;
     score = namedScore(score, entry, ownName, titled, required, said);
     hits.push({entry, score});
   }
   return hits;
+}
+
+/* Whose words a story is told in (scoring.told_in): "tournament" where one of its groups is held by the game
+   signal's `least` entries or more of the current tournament documents and by no entry of the game's rules, else
+   "game". */
+function toldIn(matched) {
+  const policy = new Map();        // group -> the tournament documents' entries holding it
+  const played = new Set();        // groups the game rules' entries hold
+  for (const [entry, held] of matched) {
+    const document = documentOf(entry) || {};
+    if (document.archived) continue;
+    const inGame = rules.game_kinds.includes(document.kind);
+    for (const g of held) {
+      if (inGame) played.add(g);
+      else policy.set(g, (policy.get(g) || 0) + 1);
+    }
+  }
+  for (const [g, count] of policy) if (count >= rules.signals.game.least && !played.has(g)) return "tournament";
+  return "game";
 }
 
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
