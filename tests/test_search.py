@@ -26,6 +26,8 @@ from pipeline.search.question import (
     asked_words,
     fold,
     judges_words,
+    level_beside,
+    levels,
     shortened,
     terms,
     uncontracted,
@@ -34,6 +36,7 @@ from pipeline.search.question import (
 from pipeline.search.scoring import (
     GAME,
     TOURNAMENT,
+    at_level,
     called_share,
     fused,
     level_first,
@@ -707,9 +710,32 @@ def test_what_is_a_term_counts_its_definition_whole(kb):
     assert "cr:702.11" in ids and "cr:glossary/term-hexproof" in ids
 
 
+def test_a_document_beside_a_level_counts_the_beside_weight_there_only(kb, monkeypatch):
+    beside, unleveled = SIGNALS["beside"].weight, SIGNALS["unleveled"].weight
+    assert beside > unleveled
+    answering = set(levels().values())
+    besides = level_beside()
+    assert besides and set(besides) < answering       # one level has documents beside it, another none
+    for level, kinds in besides.items():
+        other = next(kind for kind in answering if kind not in besides)
+        for kind in kinds:
+            assert kind not in answering
+            assert at_level(2.0, kind, level) == 2.0 * beside
+            assert at_level(2.0, kind, other) == 2.0 * unleveled
+            assert at_level(2.0, level, level) == 2.0 * LEVEL_BOOST
+    # agreeing to a draw at Competitive REL: the IPG's Bribery and Wagering, then the MTR's Conceding or
+    # Intentionally Drawing and its Bribery, not the IPG's Mulligan Procedure Error third
+    question = "two players want to agree to an intentional draw at competitive REL"
+    now = [r.id for r in search(kb, question).results[:3]]
+    monkeypatch.setitem(SIGNALS, "beside", replace(SIGNALS["beside"], weight=unleveled))
+    was = [r.id for r in search(kb, question).results[:3]]
+    assert now == ["ipg:4.4", "mtr:2.5", "mtr:5.2"] and "mtr:5.2" not in was
+
+
 def test_the_early_stop_bound_comes_from_the_declared_weights():
     named = SIGNALS["named"].weight * SIGNALS["remedy"].weight      # a named infraction's score, at most
     assert named > 1.0
     assert largest_factor(level_named=False) == named
     assert largest_factor(level_named=True) == SIGNALS["level"].weight * named == LEVEL_BOOST * named
+    assert SIGNALS["beside"].weight < SIGNALS["level"].weight     # a document is the level's or beside it: the larger
     assert largest_factor(level_named=False, call=True) == SIGNALS["call"].weight * named

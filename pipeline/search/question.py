@@ -165,6 +165,7 @@ class JudgesWord:
     cites: str
     passage: str
     prefers: str = ""         # for a level: the kind that answers at it
+    beside: tuple[str, ...] = ()      # for a level: the kinds answering at no level but beside it (level_beside)
 
 
 @lru_cache(maxsize=1)
@@ -174,7 +175,8 @@ def judges_words() -> tuple[list[JudgesWord], list[JudgesWord]]:
     data = tomllib.loads(JUDGES_WORDS_FILE.read_text(encoding="utf-8"))
     def entries(name: str) -> list[JudgesWord]:
         return [JudgesWord(tuple(fold(said).lower() for said in item["said"]), tuple(item.get("means", ())),
-                           item["cites"], item["passage"], item.get("prefers", "")) for item in data.get(name, [])]
+                           item["cites"], item["passage"], item.get("prefers", ""), tuple(item.get("beside", ())))
+                for item in data.get(name, [])]
     return entries("words"), entries("levels")
 
 
@@ -211,6 +213,13 @@ def level_words() -> frozenset[str]:
 def level_kinds() -> frozenset[str]:
     """The kinds answering at some level (the JAR at Regular, the IPG at Competitive REL)."""
     return frozenset(levels().values())
+
+
+@lru_cache(maxsize=1)
+def level_beside() -> dict[str, tuple[str, ...]]:
+    """The kind answering at a level -> the kinds answering at no level but beside it there (the MTR beside the
+    IPG at Competitive REL: the "beside" signal)."""
+    return {entry.prefers: entry.beside for entry in judges_words()[1] if entry.beside}
 
 
 @lru_cache(maxsize=1)
@@ -603,7 +612,9 @@ def browser_rules() -> dict:
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
         "question_words": sorted(QUESTION_WORDS),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},
-        "levels": dict(sorted(levels().items())), "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
+        "levels": dict(sorted(levels().items())), "level_beside": {kind: list(beside) for kind, beside
+                                                                   in sorted(level_beside().items())},
+        "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),

@@ -44,6 +44,7 @@ from .question import (
     UNLEVELED_WEIGHT,
     VARIANT_WEIGHT,
     Question,
+    level_beside,
     level_kinds,
     tells_story,
 )
@@ -352,11 +353,15 @@ def _add(positions: tuple[int, ...], values: tuple[float, ...], field: str, weig
 def at_level(score: float, kind: str, level: str) -> float:
     """A score where the question names a level: the document answering at it counts LEVEL_BOOST times,
     another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th, a document answering at no
-    level (the CR's game rules, the MTR) UNLEVELED_WEIGHT: the question asks what to do at a tournament."""
+    level but beside the level's own there (`level_beside`: the MTR at Competitive REL) the "beside" signal's
+    weight, another (the CR's game rules, the MTR at Regular REL) UNLEVELED_WEIGHT: the question asks what to do
+    at a tournament."""
     if kind == level:
         return score * LEVEL_BOOST
     if kind in level_kinds():
         return score / LEVEL_BOOST
+    if kind in level_beside().get(level, ()):
+        return score * SIGNALS["beside"].weight
     return score * UNLEVELED_WEIGHT
 
 

@@ -705,7 +705,9 @@ async function match(question, kind) {
     const kind = (documentOf(entry) || {}).kind;
     if (question.level && kind === question.level) score = score * rules.level_boost;
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
-    else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
+    else if (question.level && (rules.level_beside[question.level] || []).includes(kind)) {
+      score = score * rules.signals.beside.weight;
+    } else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
     if (question.call && inRuns(entry, "remedies") && coverage >= callShare) {       // a call
       score = score * rules.signals.call.weight;
