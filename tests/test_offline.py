@@ -3,14 +3,12 @@ offline, styled; a page never saved says so in the site's own frame. (A stalled 
 new build: test_offline_first.)
 
 Offline is real here: the server is stopped, not emulated (a service worker's own requests ignore the
-browser's offline emulation). Each test serves its own copy of the site (hard links: the built site is
-never changed) at phone size, 390×844, with service workers allowed.
+browser's offline emulation). Each test serves the built site (read only) on a server of its own, stopped
+by the test, at phone size, 390×844, with service workers allowed.
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
 
 import pytest
 
@@ -31,14 +29,6 @@ CACHED_PATHS = """async () => {
   return paths;
 }"""
 browser = pytest.fixture(scope="module")(chromium_browser)
-
-
-@pytest.fixture
-def site_copy(built_site, tmp_path):
-    """The built site, linked file by file into a folder of this test's own."""
-    copy = tmp_path / "site"
-    shutil.copytree(built_site, copy, copy_function=os.link)
-    return copy
 
 
 @pytest.fixture
@@ -72,8 +62,8 @@ def is_styled(page) -> bool:
     }""")
 
 
-def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone, site_copy, frozen_corpus):
-    url, stop = served(site_copy)
+def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone, built_site, frozen_corpus):
+    url, stop = served(built_site)
     try:
         mark = first_visit(phone, url)
     finally:
@@ -81,9 +71,9 @@ def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone
     assert re.fullmatch(r"Saved offline \(\d+\.\d\sMB, build of November 25, 2026\)", mark), mark
     megabytes = float(re.search(r"(\d+\.\d+)\sMB", mark).group(1))
     assert 0.5 < megabytes < 3.0                   # the whole current reference, compressed
-    expected, _ = offline_set(site_copy)           # the benchmark's figure is what a phone saves
+    expected, _ = offline_set(built_site)          # the benchmark's figure is what a phone saves
     assert abs(megabytes - expected / 1e6) < 0.1, (megabytes, expected)
-    assert phone.evaluate(CACHE_NAMES) == [f"rulekb-{build_of(site_copy)}"]
+    assert phone.evaluate(CACHE_NAMES) == [f"rulekb-{build_of(built_site)}"]
 
     infractions = [section.number for section in frozen_corpus.document("ipg").sections if section.infraction]
     assert len(infractions) > 20
@@ -107,8 +97,8 @@ def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone
     assert phone.errors == [] or all("Failed to load resource" in error for error in phone.errors), phone.errors
 
 
-def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(phone, site_copy):
-    url, stop = served(site_copy)
+def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(phone, built_site):
+    url, stop = served(built_site)
     try:
         first_visit(phone, url)
         links = phone.evaluate("""() => [...new Set([...document.querySelectorAll('a[href]')]
@@ -145,8 +135,8 @@ def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(p
                                      for error in phone.errors), phone.errors
 
 
-def test_a_page_never_saved_shows_the_offline_page_styled(phone, site_copy):
-    url, stop = served(site_copy)
+def test_a_page_never_saved_shows_the_offline_page_styled(phone, built_site):
+    url, stop = served(built_site)
     try:
         first_visit(phone, url)
     finally:
@@ -170,11 +160,11 @@ def test_a_page_never_saved_shows_the_offline_page_styled(phone, site_copy):
     assert phone.locator("table.rk-penalties").first.is_visible() and is_styled(phone)
 
 
-def test_a_phone_saving_data_keeps_only_what_it_opens(browser, site_copy):
+def test_a_phone_saving_data_keeps_only_what_it_opens(browser, built_site):
     context = browser.new_context(viewport=PHONE, service_workers="allow", has_touch=True, is_mobile=True)
     context.add_init_script("Object.defineProperty(navigator, 'connection', {value: {saveData: true}})")
     page = context.new_page()
-    url, stop = served(site_copy)
+    url, stop = served(built_site)
     try:
         page.goto(url)
         page.wait_for_function("() => document.documentElement.getAttribute('data-rk-offline') === 'offered'",

@@ -4,8 +4,9 @@ nothing, and one tap saves; a new build reaches the phone on the next visit, and
 ready.
 
 A stalled network is a Playwright route that never answers, on the service worker's own requests too (an
-experimental Playwright switch, for Chromium). Each test serves its own copy of the site (hard links: the
-built site is never changed) at phone size, 390×844, with service workers allowed.
+experimental Playwright switch, for Chromium). Each test serves the site on a server of its own, at phone
+size, 390×844, with service workers allowed: the built site itself (read only), or where a test changes it, its
+own copy (hard links: the built site is never changed).
 """
 from __future__ import annotations
 
@@ -130,9 +131,9 @@ def test_the_build_tells_the_worker_what_the_phone_saves(built_site):
             assert path in assets, (page, reference)
 
 
-def test_the_phone_saves_every_search_file_the_build_counts(phone, site_copy):
+def test_the_phone_saves_every_search_file_the_build_counts(phone, built_site):
     # The worker fetches a word file (w-, k-) only for a word that needs it: one not saved fails offline
-    url, stop = served(site_copy)
+    url, stop = served(built_site)
     try:
         phone.goto(url)
         phone.wait_for_function(SAVED, timeout=60000)
@@ -145,14 +146,14 @@ def test_the_phone_saves_every_search_file_the_build_counts(phone, site_copy):
         }"""))
     finally:
         stop()
-    counted = {"/" + path.relative_to(site_copy).as_posix().removesuffix("index.html")
-               for path in offline_files(site_copy) if path.parent == site_copy / "search"}
+    counted = {"/" + path.relative_to(built_site).as_posix().removesuffix("index.html")
+               for path in offline_files(built_site) if path.parent == built_site / "search"}
     assert any("/k-" in path for path in counted) and any("/w-" in path for path in counted), counted
     assert counted <= saved, sorted(counted - saved)
 
 
-def test_saved_pages_open_at_once_with_the_network_stalled(phone, site_copy):
-    url, stop = served(site_copy)
+def test_saved_pages_open_at_once_with_the_network_stalled(phone, built_site):
+    url, stop = served(built_site)
     try:
         phone.goto(url)
         phone.wait_for_function(SAVED, timeout=60000)
@@ -179,8 +180,8 @@ def test_saved_pages_open_at_once_with_the_network_stalled(phone, site_copy):
         stop()
 
 
-def test_typed_addresses_open_from_the_saved_copy_with_the_network_stalled(phone, site_copy):
-    url, stop = served(site_copy)
+def test_typed_addresses_open_from_the_saved_copy_with_the_network_stalled(phone, built_site):
+    url, stop = served(built_site)
     try:
         phone.goto(url)
         phone.wait_for_function(SAVED, timeout=60000)
@@ -198,8 +199,8 @@ def test_typed_addresses_open_from_the_saved_copy_with_the_network_stalled(phone
         stop()
 
 
-def test_an_older_editions_old_addresses_open_its_reader_from_the_saved_copy(phone, site_copy):
-    url, stop = served(site_copy)
+def test_an_older_editions_old_addresses_open_its_reader_from_the_saved_copy(phone, built_site):
+    url, stop = served(built_site)
     try:
         phone.goto(url)
         phone.wait_for_function(SAVED, timeout=60000)
@@ -216,14 +217,14 @@ def test_an_older_editions_old_addresses_open_its_reader_from_the_saved_copy(pho
         stop()
 
 
-def test_the_saved_mark_is_lasting_and_moves_nothing(phone, site_copy):
-    url, stop = served(site_copy)
+def test_the_saved_mark_is_lasting_and_moves_nothing(phone, built_site):
+    url, stop = served(built_site)
     try:
         phone.goto(url)
         phone.wait_for_function(SAVED, timeout=60000)
         text = mark_text(phone)
         assert MARK.fullmatch(text), text
-        expected, _ = offline_set(site_copy)               # the benchmark's figure of what a phone saves
+        expected, _ = offline_set(built_site)              # the benchmark's figure of what a phone saves
         assert abs(float(MARK.fullmatch(text).group(1)) - expected / 1e6) < 0.1, (text, expected)
         assert phone.locator(".rk-notice").count() == 0 or not phone.locator(".rk-notice").is_visible()
         assert [shift for shift in phone.evaluate("() => window.rkShifts") if shift["footer"]] == []
@@ -237,9 +238,9 @@ def test_the_saved_mark_is_lasting_and_moves_nothing(phone, site_copy):
         stop()
 
 
-def test_on_data_saver_the_phone_offers_to_save_and_one_tap_saves(browser, site_copy):
+def test_on_data_saver_the_phone_offers_to_save_and_one_tap_saves(browser, built_site):
     context, page = new_phone(browser, SAVE_DATA)
-    url, stop = served(site_copy)
+    url, stop = served(built_site)
     try:
         page.goto(url + "ipg/2.5/")
         page.wait_for_function(OFFERED, timeout=30000)
@@ -272,9 +273,9 @@ def test_on_data_saver_the_phone_offers_to_save_and_one_tap_saves(browser, site_
         context.close()
 
 
-def test_putting_the_offer_aside_keeps_it_in_the_footer(browser, site_copy):
+def test_putting_the_offer_aside_keeps_it_in_the_footer(browser, built_site):
     context, page = new_phone(browser, SAVE_DATA)
-    url, stop = served(site_copy)
+    url, stop = served(built_site)
     try:
         page.goto(url)
         page.wait_for_function(OFFERED, timeout=30000)
