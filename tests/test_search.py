@@ -90,14 +90,15 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 167 of 194 (86%; 166 before a former name was read in an entry's meaning and a story in a tournament's
+    first for 168 of 194 (87%; 167 before "packs" was the documents' "product" (Theft of Tournament Material) and
+    "let" their "allows" (Failure to Maintain Game State), 166 before a former name was read in an entry's meaning and a story in a tournament's
     words; 165 before "forgot to de-sideboard" was the IPG's "failure to desideboard", 164
     before "barely shuffles" was each document's name for it, 163 before "too long" meant a draft's "time allotted"
     too, 160 before a draft's "pack" was the documents' "booster", "randomize" and "told" judges' words and a call's
     remedy among the first answers of its words alone came first; 159 before "tapped" was the term of "tap", 155
     before a call's remedy among its first answers came first and "enough" meant the documents' "sufficiently", 77%
     before a call reporting what someone did asked for what to do and "forgot" meant Missed Trigger's name, 74%
-    before a call was read by the names of sections and its level), in the top 3 for 186 (96%; 185 before a former
+    before a call was read by the names of sections and its level), in the top 3 for 187 (96%; 186 before "packs" was "product", 185 before a former
     name was read in an entry's meaning and a story in a tournament's words; 182 before a call at a level had the level's first three answers first, not its best alone; 181 before "barely shuffles", 180 before
     "time allotted", 178 before the judges' words above, 176 before "tapped" was "tap", 177 before the call: a call's
     remedy before the game rule moved a remedy of the same words out): no fewer."""
@@ -105,7 +106,7 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 167 and quality.top3 >= 186, \
+    assert quality.top1 >= 168 and quality.top3 >= 187, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
