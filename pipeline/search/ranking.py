@@ -58,15 +58,16 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     if question.call:
         best = max(best, SIGNALS["remedy_first"].reach)        # (remedy_first)
     wanted = kind or question.kind
-    ranked = scoring.ranked(index, question, wanted, best)
+    leading: set[int] = set()            # (level_first)
+    ranked = scoring.ranked(index, question, wanted, best, leading)
     if not ranked and question.kind and not kind:
         wanted = None
-        ranked = scoring.ranked(index, question, None, best)   # "mtr deathtouch": nothing of the MTR matches
+        ranked = scoring.ranked(index, question, None, best, leading)   # "mtr deathtouch": nothing of the MTR matches
     lexical = ranked
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
-    ranked = remedy_first(level_first(ranked, index.facts(), question), index.facts(), question, lexical)
+    ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None

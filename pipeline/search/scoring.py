@@ -64,9 +64,10 @@ class Postings(Protocol):
 
 
 def ranked(source: Postings, question: Question, kind: Optional[str],
-           best: Optional[int] = None) -> list[tuple[int, float]]:
+           best: Optional[int] = None, leading: Optional[set[int]] = None) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
-    `best` only, if given.
+    `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
+    level (`leaders`).
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -86,7 +87,10 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
         scored = [(position, entry_score(score, coverage[bits_of[position]], position, facts[position], question,
                                          named, names, call_share, told))
                   for position, score in found.items()]
-        return sorted(scored, key=lambda item: _rank_key(item, facts, definition))
+        everything = sorted(scored, key=lambda item: _rank_key(item, facts, definition))
+        if leading is not None:
+            leading.update(leaders(everything[:MAX_RANKED], question, bits_of, coverage, names))
+        return everything
     most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
     bounds = {position: score * cubes[bits_of[position]] for position, score in found.items()}
@@ -102,7 +106,28 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
             heapq.heappush(kept, inverted)
         elif inverted > kept[0]:
             heapq.heapreplace(kept, inverted)
-    return [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
+    first = [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
+    if leading is not None:
+        leading.update(leaders(first[:MAX_RANKED], question, bits_of, coverage, names))
+    return first
+
+
+def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict,
+            names: Names) -> set[int]:
+    """The answers that may lead a call at a level (`level_first`): those holding an uncommon word of the call (one
+    a name must hold: naming.Names.require) and the "level_first" signal's `within` of the coverage of the entries
+    holding most of it. "at FNM the player was not in their seat when the round started": the JAR's Regular REL
+    situations holding "player" and little else of it do not come before the sections of tardiness."""
+    if not (question.level and question.call):
+        return set()
+    least = max(coverage.values()) * SIGNALS["level_first"].within
+    return {position for position, _ in answered
+            if _groups(bits_of[position]) & names.required and coverage[bits_of[position]] >= least}
+
+
+def _groups(bits) -> int:
+    """The groups an entry holds, as bits (a long entry's pattern in a story is (bits, position))."""
+    return bits if isinstance(bits, int) else bits[0]
 
 
 def _beaten(kept: list[tuple], best: int, bound: float) -> bool:
@@ -144,7 +169,7 @@ def told_in(question: Question, bits_of: dict, facts) -> str:
     if not (question.long and tells_story(question)):
         return ""
     game = game_rules()
-    held = Counter((bits if isinstance(bits, int) else bits[0], facts[position].kind in game)
+    held = Counter((_groups(bits), facts[position].kind in game)
                    for position, bits in bits_of.items() if not facts[position].archived)
     policy: Counter = Counter()          # group -> the tournament documents' entries holding it
     played: Counter = Counter()          # group -> the game rules' entries holding it
@@ -160,13 +185,14 @@ def told_in(question: Question, bits_of: dict, facts) -> str:
 def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple[int, float]]:
     """The first MAX_RANKED (entry position, score) answering the question, best first: `ranked`, and for a
     long question on an index with a semantic table, `fused`."""
-    lexical = ranked(kb, question, kind)[:MAX_RANKED]
+    leading: set[int] = set()
+    lexical = ranked(kb, question, kind, leading=leading)[:MAX_RANKED]
     found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    return remedy_first(level_first(found, kb.facts(), question), kb.facts(), question, lexical)
+    return remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical)
 
 
 def remedy_first(found: list[tuple[int, float]], facts, question: Question,
@@ -193,19 +219,22 @@ def called_share(question: Question, coverage: dict[int, float]) -> float:
     return max(coverage.values()) * SIGNALS["call"].within if question.call else 1.0
 
 
-def level_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
+def level_first(found: list[tuple[int, float]], facts, question: Question,
+                leading: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
     """A question at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
     answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then the
     others in their order: what to do at that level, before the game rule that was broken. A call (`is_call`: it
-    reports what someone did) has the "level_first" signal's `reach` first answers of that document first, in
-    their order: its infractions or situations compete among themselves ("mulliganed to six and shuffled the cards
-    back without putting one on the bottom at competitive REL": Mulligan Procedure Error second, after Looking at
-    Extra Cards, not sixth after the CR's mulligan rules); a question reporting nothing ("split second at competitive
-    REL") may ask a game rule, which only the level's best answer comes before."""
+    reports what someone did) has the "level_first" signal's `reach` first answers of that document among `leading`
+    (`leaders`: holding enough of the call) first, in their order: its infractions or situations compete among
+    themselves ("mulliganed to six and shuffled the cards back without putting one on the bottom at competitive
+    REL": Mulligan Procedure Error second, after Looking at Extra Cards, not sixth after the CR's mulligan rules); a
+    question reporting nothing ("split second at competitive REL") may ask a game rule, which only the level's best
+    answer comes before."""
     if not question.level or tells_story(question):
         return found
     reach = SIGNALS["level_first"].reach if question.call else 1
-    leads = [item for item in found if facts[item[0]].kind == question.level][:reach]
+    leads = [item for item in found
+             if facts[item[0]].kind == question.level and (not question.call or item[0] in leading)][:reach]
     chosen = {position for position, _ in leads}
     return leads + [item for item in found if item[0] not in chosen]
 

@@ -24,7 +24,8 @@ class Signal:
     reach: int = 0     # a "fused" signal: the entries nearest by it ranked beside the lexical answers; an "order"
                        # signal: the answers it looks among
     whole_at: int = 0  # a "fused" signal: the words from which a question weighs it whole (`fused_weight`)
-    within: float = 0.0  # a "score" signal applying to entries whose coverage is at least this share of the best
+    within: float = 0.0  # a "score" signal applying to entries whose coverage is at least this share of the best;
+                         # the "level_first" signal: the answers it puts first hold as much
     least: int = 0     # the "game" signal: the tournament documents' entries a word of theirs is held by, at least
 
 
@@ -72,13 +73,21 @@ SIGNALS = {signal.name: signal for signal in (
     # A call at a level asks what to do at that level: the answers of the document answering at it come before the
     # rule broken ("drew an extra card at FNM": the JAR's situation, then the CR's draw).
     Signal("level_first", 1.0, "order", "for a call naming a level and telling no story, the first `reach` answers "
-                                        "of the document answering at that level, first, in their order (a question "
-                                        "naming a level but reporting nothing: the best alone); fitted on the common "
-                                        "calls",
-           reach=3),       # fitted: 1 (the best alone) left 3 common calls fifth and sixth, 3 put them in the top 3,
+                                        "of the document answering at that level holding an uncommon word of the "
+                                        "call and `within` of the coverage of the entries holding most of it, first, "
+                                        "in their order (a question naming a level but reporting nothing: the best "
+                                        "alone); fitted on the common calls",
+           reach=3, within=0.3),
+                           # fitted: 1 (the best alone) left 3 common calls fifth and sixth, 3 put them in the top 3,
                            # more found no more; for every question naming a level, not a call's only, the search
                            # and situation questions said "at competitive REL" had 72 of 115 answered in the top 3,
-                           # not 101 (a game rule fourth: "split second"); for a call's only, 97
+                           # not 101 (a game rule fourth: "split second"); for a call's only, 97. within: the
+                           # 230 search and situation questions said at FNM and at competitive REL, 96 and 97 in
+                           # the top 3 with none; an uncommon word alone, 97 and 97; with within 0.2: 98 and 97,
+                           # 0.25: 99 and 97, 0.3: 100 and 97, 0.33: 100 and 98, 0.35: 101 and 98 but a common
+                           # call lost (187 of 194 in the top 3), 0.4: three lost; the coverage alone (0.75) lost
+                           # three ('sees a card in a library' holds "library" of "dropped a card from the top
+                           # of the library", a third of the best coverage)
     # A story told in the game's words only ("Player A draws his card and plays a land tapped ... What happens?")
     # asks the game's rules, not what a judge does: the long infractions, which hold a little of every story, come
     # after them (scoring.told_in).

@@ -715,7 +715,10 @@ async function match(question, kind) {
     const inGame = rules.game_kinds.includes(kind);
     if ((told === "game" && !inGame) || (told === "tournament" && inGame)) score = score * rules.signals[told].weight;
     score = namedScore(score, entry, ownName, titled, required, said);
-    hits.push({entry, score});
+    // may lead a call at a level (scoring.leaders): an uncommon word of the call and enough of its coverage
+    const leads = Boolean(question.level && question.call && required.some((g) => matched.get(entry).has(g))
+      && coverage >= most * rules.signals.level_first.within);
+    hits.push({entry, score, leads});
   }
   return hits;
 }
@@ -775,11 +778,13 @@ function fused(hits, cosines, question, kind) {
 }
 
 /* A question at a level (a level named, no story told) answered first by the best answer of the document answering
-   at that level, a call by the level_first signal's `reach` best, then the others in their order
-   (scoring.level_first). */
-function levelFirst(hits, question) {
+   at that level, a call by the level_first signal's `reach` best of those its words' answers (`lexical`) let lead,
+   then the others in their order (scoring.level_first). */
+function levelFirst(hits, question, lexical) {
   if (!question.level || tellsStory(question)) return hits;
-  const leads = hits.filter((hit) => (documentOf(hit.entry) || {}).kind === question.level)
+  const leading = new Set(lexical.filter((hit) => hit.leads).map((hit) => hit.entry));
+  const leads = hits.filter((hit) => (documentOf(hit.entry) || {}).kind === question.level
+                            && (!question.call || leading.has(hit.entry)))
     .slice(0, question.call ? rules.signals.level_first.reach : 1);
   return leads.concat(hits.filter((hit) => !leads.includes(hit)));
 }
@@ -1027,7 +1032,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   const semantic = table && hits.length ? await table : null;
   const lexical = hits;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
-  hits = remedyFirst(levelFirst(hits, question), question, lexical);
+  hits = remedyFirst(levelFirst(hits, question, lexical), question, lexical);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
