@@ -53,7 +53,15 @@ def two_editions(folder: Path) -> Path:
 
 @pytest.fixture
 def sources(tmp_path) -> Path:
+    """The two editions, for a test that adds a file to them."""
     return two_editions(tmp_path / "sources")
+
+
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory) -> Path:
+    """The two editions, once for the module (read-only use): a search index, kept by the sources folder's path
+    and the day, is then written once a day for all the tests that search or build them, not once a test."""
+    return two_editions(tmp_path_factory.mktemp("editions") / "sources")
 
 
 def test_the_build_date_is_source_date_epoch_when_set_else_today():
@@ -64,40 +72,40 @@ def test_the_build_date_is_source_date_epoch_when_set_else_today():
     assert long_date("2026-12-04") == "December 4, 2026"
 
 
-def test_before_its_date_an_edition_is_upcoming_and_the_one_in_force_stays_current(sources):
-    corpus = load_corpus(sources, use_cache=False, today=BEFORE)
+def test_before_its_date_an_edition_is_upcoming_and_the_one_in_force_stays_current(editions):
+    corpus = load_corpus(editions, use_cache=False, today=BEFORE)
     assert corpus.document("ipg").info.edition == "2024-09-23"
     [upcoming] = corpus.upcoming("ipg")
     assert upcoming.id == "ipg-2026-12-04" and upcoming.upcoming and not upcoming.current
     assert corpus.today == "2026-11-24"
 
 
-def test_on_its_date_the_new_edition_is_current(sources):
-    corpus = load_corpus(sources, use_cache=False, today=ON_THE_DAY)
+def test_on_its_date_the_new_edition_is_current(editions):
+    corpus = load_corpus(editions, use_cache=False, today=ON_THE_DAY)
     assert corpus.document("ipg").info.edition == "2026-12-04"
     assert corpus.upcoming("ipg") == []
     assert {info.id for info in corpus.editions} == {"ipg", "ipg-2024-09-23"}
 
 
-def test_show_and_search_answer_from_the_edition_in_force_unless_asked(sources, monkeypatch, capsys):
+def test_show_and_search_answer_from_the_edition_in_force_unless_asked(editions, monkeypatch, capsys):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BEFORE))
-    assert NEW_WORD not in api.show("ipg 2.1", sources)["text"]
-    upcoming = api.show("ipg 2.1", sources, edition="upcoming")
+    assert NEW_WORD not in api.show("ipg 2.1", editions)["text"]
+    upcoming = api.show("ipg 2.1", editions, edition="upcoming")
     assert NEW_WORD in upcoming["text"] and upcoming["document"]["upcoming"]
-    assert api.show("ipg 2.1", sources, edition="2026-12-04")["document"]["id"] == "ipg-2026-12-04"
-    assert api.search(NEW_WORD, sources).results == []
-    assert api.search(NEW_WORD, sources, edition="upcoming").results[0].number == "2.1"
-    assert main(["show", "ipg 2.1", "--sources", str(sources), "--edition", "upcoming"]) == 0
+    assert api.show("ipg 2.1", editions, edition="2026-12-04")["document"]["id"] == "ipg-2026-12-04"
+    assert api.search(NEW_WORD, editions).results == []
+    assert api.search(NEW_WORD, editions, edition="upcoming").results[0].number == "2.1"
+    assert main(["show", "ipg 2.1", "--sources", str(editions), "--edition", "upcoming"]) == 0
     assert "upcoming edition" in capsys.readouterr().out
-    assert main(["search", "trigger", "--sources", str(sources), "--edition", "2031-01-01"]) == 2
+    assert main(["search", "trigger", "--sources", str(editions), "--edition", "2031-01-01"]) == 2
     assert "no dated edition" in capsys.readouterr().err
 
 
-def test_the_search_index_of_a_sources_folder_follows_the_day(sources, monkeypatch):
+def test_the_search_index_of_a_sources_folder_follows_the_day(editions, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BEFORE))
-    assert api.search(NEW_WORD, sources).results == []
+    assert api.search(NEW_WORD, editions).results == []
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(ON_THE_DAY))
-    assert api.search(NEW_WORD, sources).results[0].id == "ipg:2.1"
+    assert api.search(NEW_WORD, editions).results[0].id == "ipg:2.1"
 
 
 def test_an_effective_date_more_than_a_year_ahead_is_reported_with_its_line(sources):
@@ -129,12 +137,10 @@ def build(sources: Path, out: Path, day: date, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built_before(tmp_path_factory) -> tuple[Path, Path]:
+def built_before(tmp_path_factory, editions) -> tuple[Path, Path]:
     """(sources, site): the two editions built on a day before the new one's date, once (read-only use)."""
-    root = tmp_path_factory.mktemp("before")
-    sources = two_editions(root / "sources")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        return sources, build(sources, root / "site", BEFORE, monkeypatch)
+        return editions, build(editions, tmp_path_factory.mktemp("before") / "site", BEFORE, monkeypatch)
 
 
 def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page(built_before):
@@ -178,8 +184,8 @@ def test_the_api_answers_from_the_current_edition_unless_asked_for_another(built
     assert published.edition_view("ipg:2.1", "1999-01-01") is None          # no such edition: a 404
 
 
-def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(sources, tmp_path, monkeypatch):
-    site = build(sources, tmp_path / "site", ON_THE_DAY, monkeypatch)
+def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(editions, tmp_path, monkeypatch):
+    site = build(editions, tmp_path / "site", ON_THE_DAY, monkeypatch)
     assert NEW_WORD in page(site, "ipg/2.1/index.html")
     assert "rk-upcoming" not in page(site, "ipg/2.1/index.html")
     assert "December 4, 2026" in page(site, "ipg/2.1/index.html")
