@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -181,14 +182,27 @@ def snapshot(folder: Path) -> dict[str, str]:
             for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory) -> Path:
+    """Sources and the site built from them (with a cache of their own), once for the module (read-only use)."""
+    folder = tmp_path_factory.mktemp("built")
+    cache.use_folder(folder / "cache")
+    try:
+        api.build(two_floor_editions(folder / "sources"), folder / "site", config=ROOT / "mkdocs.yml")
+    finally:
+        cache.use_folder(None)
+    return folder
+
+
 @pytest.fixture
-def old_site(tmp_path):
-    """Sources, and the site built from them (with a cache of this test's own)."""
-    cache.use_folder(tmp_path / "cache")
-    sources = two_floor_editions(tmp_path / "sources")
-    api.build(sources, tmp_path / "site", config=ROOT / "mkdocs.yml")
+def old_site(built_once, tmp_path):
+    """A copy of the sources and their site, for this test to build again (a copy is cheaper than a build)."""
+    shutil.copytree(built_once / "sources", tmp_path / "sources")
+    for name in ("site", state_folder(Path("site")).name):      # the site and rulekb's own folder beside it
+        if (built_once / name).exists():
+            shutil.copytree(built_once / name, tmp_path / name, symlinks=True)
     cache.use_folder(tmp_path / "empty-cache")          # the next build makes everything again, on two workers
-    yield sources, tmp_path / "site"
+    yield tmp_path / "sources", tmp_path / "site"
     cache.use_folder(None)
 
 
