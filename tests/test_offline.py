@@ -124,6 +124,15 @@ def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(p
     phone.goto(url + "ipg/2.3/")
     status = phone.locator(".rk-offline-top")
     status.wait_for(state="visible")
+    # it says "Offline" until the service worker has answered where the copy stands, never "not saved" meanwhile
+    seen = phone.evaluate("""() => new Promise((done) => {
+      const mark = document.querySelector('.rk-offline-top'), said = [mark.textContent];
+      const watch = new MutationObserver(() => { said.push(mark.textContent);
+        if (mark.textContent.endsWith('saved copy')) { watch.disconnect(); done(said); } });
+      watch.observe(mark, {childList: true, characterData: true, subtree: true});
+      if (said[0].endsWith('saved copy')) { watch.disconnect(); done(said); }
+      setTimeout(() => { watch.disconnect(); done(said); }, 10000); })""")
+    assert seen[-1] == "Offline \u00b7 saved copy" and "Offline \u00b7 not saved" not in seen, seen
     assert status.inner_text() == "Offline \u00b7 saved copy"
     assert status.bounding_box()["y"] < 60
     # over the site's name, not under it: what the phone shows at the status's words is the status

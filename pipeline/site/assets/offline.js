@@ -218,7 +218,9 @@
   function showTop() {
     var state = root.getAttribute("data-rk-offline") || "";
     var offline = navigator.onLine === false || reachable === false;
-    var words = offline ? (state === "saved" ? "Offline \u00b7 saved copy" : "Offline \u00b7 not saved")
+    // Offline before the service worker has said where the copy stands (state ""): "Offline" alone, not "not
+    // saved" for the moment it takes to ask.
+    var words = offline ? (state === "saved" ? "Offline \u00b7 saved copy" : state ? "Offline \u00b7 not saved" : "Offline")
       : {saving: "Saving for offline\u2026", offered: "Not saved offline", failed: "Not saved offline"}[state] || "";
     var place = narrow.matches ? document.querySelector(".md-content__inner") : document.querySelector(".md-header__title");
     if (!topMark) {
