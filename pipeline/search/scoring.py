@@ -116,8 +116,8 @@ def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict
             names: Names) -> set[int]:
     """The answers that may lead a call at a level (`level_first`): those holding an uncommon word of the call (one
     a name must hold: naming.Names.require) and the "level_first" signal's `within` of the coverage of the entries
-    holding most of it. "at FNM the player was not in their seat when the round started": the JAR's Regular REL
-    situations holding "player" and little else of it do not come before the sections of tardiness."""
+    holding most of it: a call at FNM sharing only "player" or "card" with the JAR's Regular REL situations does not
+    have them first, before the sections that hold what went wrong."""
     if not (question.level and question.call):
         return set()
     least = max(coverage.values()) * SIGNALS["level_first"].within
