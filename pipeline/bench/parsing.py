@@ -24,6 +24,7 @@ from .common import best_of
 # Other parsers' figures for the same file, as issue 20 quotes them (measured elsewhere, not here): printed
 # beside ours as reference figures only.
 PEERS_FILE = "cr-2026-01-16.txt"
+HERE = Path(__file__).resolve().parents[2]       # the checkout this module is in
 PEERS = (("academyruins-api", "Python", 55), ("rulesraker", "Go", 15))
 
 
@@ -139,10 +140,9 @@ def beside_peer(path: Path, command: str, rounds: int) -> None:
     file (`peer_figure`), each round one fresh process of each, one after the other: CPU medians and the ratio's
     range over the rounds. The peer's code stays outside: only its command line comes in."""
     import statistics
-    here = Path(__file__).resolve().parents[2]
     ours, theirs = [], []
     for _ in range(rounds):
-        ours.append(_probe(here, path))
+        ours.append(_probe(HERE, path))
         theirs.append(peer_figure(command, path))
     peer_ms = statistics.median(theirs)
     print(f"{path.name}: this checkout beside the peer command ({rounds} rounds, alternating, CPU ms)")
@@ -160,10 +160,9 @@ def against(path: Path, checkout: Path, rounds: int) -> None:
     in the process's CPU time: on a machine whose cores other work shares, the wall clock also counts the
     waiting for a core (ten times the CPU time at a load of 14 on two cores), the CPU time far less of it."""
     import statistics
-    here = Path(__file__).resolve().parents[2]
     figures: dict[str, list[list[float]]] = {"this": [], "against": []}
     for _ in range(rounds):
-        for name, root in (("this", here), ("against", checkout.resolve())):
+        for name, root in (("this", HERE), ("against", checkout.resolve())):
             figures[name].append(_probe(root, path))
     print(f"{path.name}: this checkout against {checkout} ({rounds} rounds, alternating, each a fresh process, "
           f"best of 5)")
