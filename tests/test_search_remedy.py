@@ -70,3 +70,25 @@ def test_an_infraction_is_found_by_the_names_older_editions_gave_it(tmp_path):
     # the 2014 3.4 was Insufficient Shuffling, which the 2024 edition has as 3.9: no former name of Decklist Problem
     assert former["3.4"] == "" and former["3.9"] == ""
     assert former["2.2"] == ""                                       # the same name: nothing to add
+
+
+def test_a_regular_rel_situation_shows_its_fix_and_a_chapters_own_prose_none(tmp_path):
+    shutil.copyfile(CORPUS / "jar-2019-01-21-magicjudges.html", tmp_path / "jar-2019-01-21-magicjudges.html")
+    fixes = {entry.id: entry.action for entry in entries(load_corpus(tmp_path))}
+    situation = "jar:common-issues/a-player-forgets-a-triggered-ability-one-that-uses-the-words"
+    assert fixes[situation].startswith("These abilities are considered missed")
+    # "Got questions?" and "Certain actions will not be tolerated ..." open chapters; they are not fixes
+    assert fixes["jar:resources"] == "" and fixes["jar:serious-problems"] == ""
+
+
+@pytest.mark.parametrize("snippet, repeats", [
+    ("This will cover the bulk of <mark>player</mark> errors, and usually the least disruptive…", True),
+    ("This will cover the bulk of player errors, and usually the least disruptive option is to leave the game as it"
+     " is. Then a second sentence", True),
+    ("…the opponent may choose to leave it", False),
+    ("", False),
+])
+def test_a_snippet_that_only_repeats_the_fix_is_not_printed_under_it(snippet, repeats):
+    from pipeline.cli.output import _repeats
+    fix = "This will cover the bulk of player errors, and usually the least disruptive option is to leave the game as it is."
+    assert _repeats(snippet, fix) is repeats

@@ -55,10 +55,12 @@ def show_answer(answer, as_json: bool) -> int:
 
 
 def _repeats(snippet: str, action: str) -> bool:
-    """A snippet that only says again the fix shown above it (a JAR situation's text starts with it)."""
+    """A snippet that only says again the fix shown above it (a JAR situation's text starts with it), whole
+    or cut shorter than the fix."""
     import html  # (here and below: what a search prints needs it, a section shown does not)
-    plain = html.unescape(re.sub(r"</?mark>", "", snippet))
-    return bool(action) and plain.startswith(action.removesuffix(" …"))
+    plain = html.unescape(re.sub(r"</?mark>", "", snippet)).removesuffix("…").rstrip()
+    fix = action.removesuffix(" …")
+    return bool(action) and bool(plain) and (plain.startswith(fix) or fix.startswith(plain))
 
 
 def _terminal_snippet(snippet: str) -> str:

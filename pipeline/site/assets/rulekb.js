@@ -479,7 +479,10 @@
         link.appendChild(action);
       }
       var snippetText = (result.snippet || []).map(function (piece) { return piece[0]; }).join("");
-      var repeatsAction = result.action && snippetText.indexOf(result.action.replace(/ …$/, "")) === 0;
+      // a snippet that only says again the fix above it, whole or cut shorter than the fix
+      var fixText = (result.action || "").replace(/ …$/, ""), snippetStart = snippetText.replace(/…$/, "").trim();
+      var repeatsAction = fixText && snippetStart &&
+        (snippetStart.indexOf(fixText) === 0 || fixText.indexOf(snippetStart) === 0);
       if (result.snippet && result.snippet.length && !repeatsAction) {
         var snippet = document.createElement("span");
         snippet.className = "rk-result__snippet";
