@@ -83,6 +83,16 @@ def test_a_long_section_opens_with_its_rules_and_the_contents_reach_them(built_s
     assert 'href="702/#702.19"' in contents
 
 
+def test_a_documents_index_reaches_every_titled_section_of_every_chapter(built_site, frozen_corpus):
+    # short chapters too: the MTR's chapter 5 holds six sections, its chapter 1 twelve
+    contents = (built_site / "mtr" / "index.html").read_text(encoding="utf-8")
+    numbered = [section for section in frozen_corpus.document("mtr").sections
+                if re.fullmatch(r"\d+\.\d+", section.number or "") and section.title]
+    assert len(numbered) > 50
+    missing = [section.number for section in numbered if f'#{section.number}"' not in contents]
+    assert missing == []
+
+
 def test_current_documents_and_json_exports_are_in_the_site(built_site, frozen_corpus):
     for document in frozen_corpus.documents:
         assert (built_site / "data" / f"{document.id}.json").is_file()

@@ -30,6 +30,9 @@ from .render import (
 
 # A section page with this many titled rules or more opens with a contents list of them.
 CONTENTS_FROM = 8
+# A document's index lists a page's titled rules under it, folded, from this many (every MTR chapter alike,
+# whether it holds 6 sections or 16).
+INDEX_RULES_FROM = 2
 # A document whose index lists more sections than this shows it folded, chapter by chapter.
 FOLD_INDEX_FROM = 60
 UPGRADE = re.compile(r"\bupgrad", re.I)
@@ -209,7 +212,7 @@ class DocumentPages:
     def titled_rules(self, section: Section, path: str, children) -> str:
         """A page's titled rules, folded: "702. Keyword Abilities" opens onto 702.2 Deathtouch ... 702.190."""
         titled = [child for child in children.get(section.id, []) if child.title and child.number]
-        if len(titled) < CONTENTS_FROM:
+        if len(titled) < INDEX_RULES_FROM:
             return ""
         links = "".join(f'<li><a href="{esc(self.addresses.href(path, child.id))}"><span class="rk-num-inline">'
                         f'{esc(child.number)}</span> {esc(child.title)}</a></li>' for child in titled)
