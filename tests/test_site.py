@@ -93,6 +93,18 @@ def test_a_documents_index_reaches_every_titled_section_of_every_chapter(built_s
     assert missing == []
 
 
+def test_an_index_of_unnumbered_sections_lists_them_and_their_situations(built_site, frozen_corpus):
+    # the JAR's chapters and situations have titles, no numbers: each is reached from its index all the same
+    addresses = address_corpus(frozen_corpus)
+    contents = (built_site / "jar" / "index.html").read_text(encoding="utf-8")
+    contents = contents[contents.index('id="contents"'):]
+    sections = frozen_corpus.document("jar").sections
+    assert len(sections) > 5
+    missing = [section.id for section in sections
+               if addresses.href("jar/index.md", section.id).replace("&", "&amp;") not in contents]
+    assert missing == []
+
+
 def test_current_documents_and_json_exports_are_in_the_site(built_site, frozen_corpus):
     for document in frozen_corpus.documents:
         assert (built_site / "data" / f"{document.id}.json").is_file()

@@ -66,6 +66,13 @@ class Histories:
     upcoming: dict[str, list[tuple[DocumentInfo, str, str]]] = field(default_factory=dict)
 
 
+def numbered_label(section: Section) -> str:
+    """"702.19 Trample" with its number set apart; a section without a number (a JAR situation) by its title."""
+    if not section.number:
+        return esc(section.title)
+    return f'<span class="rk-num-inline">{esc(section.number)}</span> {esc(section.title)}'
+
+
 def part_anchors(section: Section) -> dict[int, str]:
     """An id for each subheading of a section ("definition", "philosophy"); its remedy's is "remedy", the
     jump near the top of an infraction leads there."""
@@ -194,10 +201,10 @@ class DocumentPages:
         def items(parent: Optional[str], depth: int) -> str:
             rows = []
             for section in children.get(parent, []):
-                if section.level > level or not section.number and section.level >= level:
+                if section.level > level:
                     continue
                 href = self.addresses.href(path, section.id)
-                label = f'<span class="rk-num-inline">{esc(section.number)}</span> {esc(section.title)}'
+                label = numbered_label(section)
                 anchor = f' id="{esc(anchor_of(section))}"' if self.addresses.locations[section.id][0] == path else ""
                 inner = (items(section.id, depth + 1) if section.level < level
                          else self.titled_rules(section, path, children))
@@ -211,12 +218,13 @@ class DocumentPages:
 
     def titled_rules(self, section: Section, path: str, children) -> str:
         """A page's titled rules, folded: "702. Keyword Abilities" opens onto 702.2 Deathtouch ... 702.190."""
-        titled = [child for child in children.get(section.id, []) if child.title and child.number]
+        titled = [child for child in children.get(section.id, []) if child.title]
         if len(titled) < INDEX_RULES_FROM:
             return ""
-        links = "".join(f'<li><a href="{esc(self.addresses.href(path, child.id))}"><span class="rk-num-inline">'
-                        f'{esc(child.number)}</span> {esc(child.title)}</a></li>' for child in titled)
-        return (f'<details class="rk-fold"><summary>{len(titled)} rules in {esc(section.number)}</summary>'
+        links = "".join(f'<li><a href="{esc(self.addresses.href(path, child.id))}">{numbered_label(child)}</a></li>'
+                        for child in titled)
+        count = f"{len(titled)} rules in {section.number}" if section.number else f"{len(titled)} in {section.title}"
+        return (f'<details class="rk-fold"><summary>{esc(count)}</summary>'
                 f'<ul class="rk-contents rk-columns">{links}</ul></details>')
 
     # -- a section page --------------------------------------------------------------------------
@@ -459,3 +467,4 @@ def glossary_matcher(document: Document) -> Callable[[str], list[GlossaryEntry]]
         return found
     _MATCHERS[key] = match
     return match
+
