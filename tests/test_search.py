@@ -93,7 +93,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 168 of 194 (87%; 167 before "packs" was the documents' "product" (Theft of Tournament Material) and
+    first for 169 of 194 (87%; 168 before "only 58 cards" was the JAR's "insufficient", 167 before "packs" was the
+    documents' "product" (Theft of Tournament Material) and
     "let" their "allows" (Failure to Maintain Game State), 166 before a former name was read in an entry's meaning and a story in a tournament's
     words; 165 before "forgot to de-sideboard" was the IPG's "failure to desideboard", 164
     before "barely shuffles" was each document's name for it, 163 before "too long" meant a draft's "time allotted"
@@ -109,7 +110,7 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 168 and quality.top3 >= 187, \
+    assert quality.top1 >= 169 and quality.top3 >= 187, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
