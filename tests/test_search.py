@@ -257,6 +257,7 @@ def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
     ("lied about the life total", True), ("did not shuffle enough", True), ("opponent didn't notice", True),
     ("player misrepresented free information", True),      # an "-ed" word the documents do not know
     ("cast a creature at instant speed", False),          # "speed": the documents' word, no past of theirs
+    ("state-based actions", False), ("double-faced card", False),      # an adjective of two joined words
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
     ("He drew a card. What now?", False),                 # several sentences

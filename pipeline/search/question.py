@@ -415,8 +415,10 @@ def reports(query: str, vocabulary: Vocabulary) -> bool:
 
 def past_ending(word: str, vocabulary: Vocabulary) -> bool:
     """A word with a regular past ending: "ed" after a documents' word ("passed", "lied"), or a word the documents
-    do not know ("misrepresented"); not a documents' own word that only ends so ("speed", "red")."""
-    return word.endswith("ed") and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word))
+    do not know ("misrepresented"); not a documents' own word that only ends so ("speed", "red"), nor a word joined
+    by a hyphen, an adjective of two ("state-based actions", "double-faced card": nothing was done)."""
+    return (word.endswith("ed") and "-" not in word
+            and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word)))
 
 
 def incidental_words(typed: str, query: str) -> list[str]:

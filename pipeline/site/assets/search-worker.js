@@ -535,8 +535,9 @@ async function reports(query) {
     if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
     if (questionWords.has(word)) continue;
     if (pastForms.has(word)) return true;
-    if (word.endsWith("ed") && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
-                                || !(await stemOf(word)))) return true;      // question.past_ending
+    if (word.endsWith("ed") && !word.includes("-")
+        && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
+            || !(await stemOf(word)))) return true;      // question.past_ending
   }
   return false;
 }
