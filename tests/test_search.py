@@ -93,7 +93,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 169 of 194 (87%; 168 before "only 58 cards" was the JAR's "insufficient", 167 before "packs" was the
+    first for 170 of 194 (88%; 169 before a call's remedy named in part counted more, 168 before "only 58 cards" was
+    the JAR's "insufficient", 167 before "packs" was the
     documents' "product" (Theft of Tournament Material) and
     "let" their "allows" (Failure to Maintain Game State), 166 before a former name was read in an entry's meaning and a story in a tournament's
     words; 165 before "forgot to de-sideboard" was the IPG's "failure to desideboard", 164
@@ -110,7 +111,7 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 169 and quality.top3 >= 187, \
+    assert quality.top1 >= 170 and quality.top3 >= 187, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
@@ -125,6 +126,9 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     ("play/draw rule", "mtr:2.2"),
     # a call at a level: the level's document first, before the game rule broken
     ("regular REL player cast a sorcery during combat", "jar:common-issues/a-player-makes-an-in-game-error-not-ment"),
+    # a call named in part ("decklist": Decklist Problem), before a remedy holding more of its words in its text only
+    # (Deck Problem: "sideboard", "forgot")
+    ("competitive player forgot to write his sideboard on the decklist", "ipg:3.4"),
 ])
 def test_a_call_is_answered_by_the_section_it_names_or_its_level(kb, query, first):
     assert search(kb, query).results[0].id.startswith(first)
@@ -766,4 +770,5 @@ def test_the_early_stop_bound_comes_from_the_declared_weights():
     assert largest_factor(level_named=False) == named
     assert largest_factor(level_named=True) == SIGNALS["level"].weight * named == LEVEL_BOOST * named
     assert SIGNALS["beside"].weight < SIGNALS["level"].weight     # a document is the level's or beside it: the larger
+    assert SIGNALS["partly_named"].weight < named                 # a name holds all a call says or part: the larger
     assert largest_factor(level_named=False, call=True) == SIGNALS["call"].weight * named
