@@ -93,7 +93,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 170 of 194 (88%; 169 before a call's remedy named in part counted more, 168 before "only 58 cards" was
+    first for 171 of 194 (88%; 170 before the "see" of "See rule 702.2" was no word of the text, 169 before a call's
+    remedy named in part counted more, 168 before "only 58 cards" was
     the JAR's "insufficient", 167 before "packs" was the
     documents' "product" (Theft of Tournament Material) and
     "let" their "allows" (Failure to Maintain Game State), 166 before a former name was read in an entry's meaning and a story in a tournament's
@@ -111,7 +112,7 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 170 and quality.top3 >= 187, \
+    assert quality.top1 >= 171 and quality.top3 >= 187, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
@@ -673,6 +674,14 @@ def test_kept_words_are_english_words_a_correction_would_change():
 def test_an_irregular_form_is_its_verb():
     # "drew" is "draw" for the documents and the questions alike (the stemmer alone keeps "drew")
     assert [token.text for token in ANALYZER("he drew two cards")] == ["he", "draw", "two", "card"]
+
+
+def test_the_see_of_a_reference_is_no_word_of_the_text(kb):
+    # "See rule 702.2" in a third of the entries made "see" a common word: "saw" could not say what went wrong
+    assert [token.text for token in ANALYZER("Deathtouch. See rule 702.2, and (see also rules 613.7 and 613.8).")] \
+        == ["deathtouch", "rule", "702.2", "also", "rule", "613.7", "613.8"]
+    assert [token.text for token in ANALYZER("I see the card; see page 3")] == ["see", "card", "see", "page"]
+    assert search(kb, "player saw the top card of his library by accident").results[0].id == "ipg:2.2"
 
 
 def test_a_lone_word_does_not_name_a_superseded_document(kb):
