@@ -93,7 +93,10 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 168 of 194 (87%; 167 before "packs" was the documents' "product" (Theft of Tournament Material) and
+    first for 171 of 194 (88%; 170 before the "see" of "See rule 702.2" was no word of the text, 169 before a call's
+    remedy named in part counted more, 168 before "only 58 cards" was
+    the JAR's "insufficient", 167 before "packs" was the
+    documents' "product" (Theft of Tournament Material) and
     "let" their "allows" (Failure to Maintain Game State), 166 before a former name was read in an entry's meaning and a story in a tournament's
     words; 165 before "forgot to de-sideboard" was the IPG's "failure to desideboard", 164
     before "barely shuffles" was each document's name for it, 163 before "too long" meant a draft's "time allotted"
@@ -109,7 +112,7 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     assert len(questions) >= 190
-    assert quality.top1 >= 168 and quality.top3 >= 187, \
+    assert quality.top1 >= 171 and quality.top3 >= 187, \
         "\n".join([quality.line("common calls")] + quality.misses)
 
 
@@ -124,6 +127,9 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     ("play/draw rule", "mtr:2.2"),
     # a call at a level: the level's document first, before the game rule broken
     ("regular REL player cast a sorcery during combat", "jar:common-issues/a-player-makes-an-in-game-error-not-ment"),
+    # a call named in part ("decklist": Decklist Problem), before a remedy holding more of its words in its text only
+    # (Deck Problem: "sideboard", "forgot")
+    ("competitive player forgot to write his sideboard on the decklist", "ipg:3.4"),
 ])
 def test_a_call_is_answered_by_the_section_it_names_or_its_level(kb, query, first):
     assert search(kb, query).results[0].id.startswith(first)
@@ -256,6 +262,7 @@ def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
     ("lied about the life total", True), ("did not shuffle enough", True), ("opponent didn't notice", True),
     ("player misrepresented free information", True),      # an "-ed" word the documents do not know
     ("cast a creature at instant speed", False),          # "speed": the documents' word, no past of theirs
+    ("state-based actions", False), ("double-faced card", False),      # an adjective of two joined words
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
     ("He drew a card. What now?", False),                 # several sentences
@@ -669,6 +676,14 @@ def test_an_irregular_form_is_its_verb():
     assert [token.text for token in ANALYZER("he drew two cards")] == ["he", "draw", "two", "card"]
 
 
+def test_the_see_of_a_reference_is_no_word_of_the_text(kb):
+    # "See rule 702.2" in a third of the entries made "see" a common word: "saw" could not say what went wrong
+    assert [token.text for token in ANALYZER("Deathtouch. See rule 702.2, and (see also rules 613.7 and 613.8).")] \
+        == ["deathtouch", "rule", "702.2", "also", "rule", "613.7", "613.8"]
+    assert [token.text for token in ANALYZER("I see the card; see page 3")] == ["see", "card", "see", "page"]
+    assert search(kb, "player saw the top card of his library by accident").results[0].id == "ipg:2.2"
+
+
 def test_a_lone_word_does_not_name_a_superseded_document(kb):
     # "floor judge" is the MTR's word; "floor rules" names the 2002 Magic Online floor rules
     appeal = search(kb, "can I appeal a floor judge's ruling")
@@ -764,4 +779,5 @@ def test_the_early_stop_bound_comes_from_the_declared_weights():
     assert largest_factor(level_named=False) == named
     assert largest_factor(level_named=True) == SIGNALS["level"].weight * named == LEVEL_BOOST * named
     assert SIGNALS["beside"].weight < SIGNALS["level"].weight     # a document is the level's or beside it: the larger
+    assert SIGNALS["partly_named"].weight < named                 # a name holds all a call says or part: the larger
     assert largest_factor(level_named=False, call=True) == SIGNALS["call"].weight * named

@@ -85,8 +85,29 @@ def porter_stem(word: str) -> str:
     return stemmed
 
 
-ANALYZER = (RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS) | BaseForms()
-            | StemFilter(stemfn=porter_stem))
+class CrossReferences(Filter):
+    """The "see" of a reference to another rule ("See rule 702.19", "(see also rules 613.7 and 613.8)") is no word
+    of the text: it is in a third of the entries, which would make "saw the top card" a common word's call."""
+
+    def __call__(self, tokens):
+        held: list = []                  # a "see" and the words between it and a number
+        for token in tokens:
+            if held:
+                if token.text in REFERENCE_WORDS:
+                    held.append(token.copy())
+                    continue
+                yield from (held[1:] if token.text[:1].isdigit() else held)
+                held = []
+            if token.text == "see":
+                held = [token.copy()]
+                continue
+            yield token
+        yield from held
+
+
+REFERENCE_WORDS = frozenset(["also", "rule", "rules", "section", "sections"])
+ANALYZER = (RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | CrossReferences()
+            | StopFilter(stoplist=STOP_WORDS) | BaseForms() | StemFilter(stemfn=porter_stem))
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")

@@ -20,6 +20,7 @@ COMMON_SHARE = 4      # a word held by a quarter of the entries or more ("player
 #                       what went wrong: a name need not hold it ("player drew an extra card": Drawing Extra Cards)
 NAMED_WEIGHT = SIGNALS["named"].weight
 REMEDY_WEIGHT = SIGNALS["remedy"].weight
+PARTLY_NAMED_WEIGHT = SIGNALS["partly_named"].weight
 
 
 class Names:
@@ -59,6 +60,13 @@ class Names:
         return 2 if held & self.said == self.said else 1 if held & self.required == self.required else 0
 
 
+    def named_in_part(self, position: int, fact: Fact) -> bool:
+        """Whether the entry's name holds an uncommon word said (one `require` asks for): an infraction's own names,
+        another entry's title and names."""
+        held = self.own.get(position, 0) | (0 if fact.infraction else self.titled.get(position, 0))
+        return bool(held & self.required)
+
+
 def is_infraction(penalty: str) -> bool:
     """An infraction: it carries a penalty."""
     return bool(penalty)
@@ -69,12 +77,15 @@ def prescribes(penalty: str, action: str) -> bool:
     return bool(penalty or action)
 
 
-def with_name(score: float, position: int, fact: Fact, names: Names) -> float:
+def with_name(score: float, position: int, fact: Fact, names: Names, call: bool = False) -> float:
     """A score with the named signal applied, and the remedy signal where the name holds every word said
-    (one multiplication each, in this order)."""
+    (one multiplication each, in this order); for a call, a remedy not named whose name holds an uncommon word of
+    it, the partly_named signal."""
     named = names.named(position, fact)
     if named:
         score = score * NAMED_WEIGHT
         if named == 2 and fact.remedy:
             score = score * REMEDY_WEIGHT
+    elif call and fact.remedy and names.named_in_part(position, fact):
+        score = score * PARTLY_NAMED_WEIGHT
     return score

@@ -55,9 +55,15 @@ FOLDED_QUOTES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "´": "'", "`"
 # the judges' words' meanings of several words ("additional turns") where an entry says them together.
 # "commentary": the judges' annotations on a rule, searched as part of its entry but weighing a fifth of
 # its own text, so that a rule's words outrank another rule's commentary using them. "former": the names
-# older editions gave an infraction (entries.former_names): a name, but less its name than the current one.
+# older editions gave an infraction (entries.former_names): a name judges still call it by ("extra card": Drawing
+# Extra Cards, now Hidden Card Error), but less its name than the current one, which the title, the aliases and the
+# exact words each hold. A field's weight is whoosh's field boost too (it scales a term's frequency in the index):
+# fitted on indexes built at each weight, common calls and level probe: at 2 and 2.25, "extra card" had Looking at
+# Extra Cards (its title's words) first; at 2.6 and 2.75 "extra cards" (plural, Looking at Extra Cards' title as
+# written) had Hidden Card Error first too, but a common call lost its third place and "play/draw rule" at
+# Competitive REL its second; 3 and more lost more.
 FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 1.6, "text": 1.0, "exact": 2.0, "phrases": 4.0,
-                "commentary": 0.2, "former": 2.0}
+                "commentary": 0.2, "former": 2.5}
 STEMMED_FIELDS = ("title", "aliases", "headings", "text", "commentary", "former")
 EXPANSION_BOOST = 3.0       # the words of an abbreviation's meaning, found in a title or alias
 GLOSSARY_WEIGHT = SIGNALS["glossary"].weight     # a definition points at its rules, just before it
@@ -411,8 +417,10 @@ def reports(query: str, vocabulary: Vocabulary) -> bool:
 
 def past_ending(word: str, vocabulary: Vocabulary) -> bool:
     """A word with a regular past ending: "ed" after a documents' word ("passed", "lied"), or a word the documents
-    do not know ("misrepresented"); not a documents' own word that only ends so ("speed", "red")."""
-    return word.endswith("ed") and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word))
+    do not know ("misrepresented"); not a documents' own word that only ends so ("speed", "red"), nor a word joined
+    by a hyphen, an adjective of two ("state-based actions", "double-faced card": nothing was done)."""
+    return (word.endswith("ed") and "-" not in word
+            and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word)))
 
 
 def incidental_words(typed: str, query: str) -> list[str]:

@@ -145,7 +145,7 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
     """An entry's score from its words' sum: times its coverage cubed, its level's factor, its variant's, a call's
     (a remedy covering `call_share` of the question or more: `called_share`), a tournament document's in a story
     told in the game's words or a game rule's in one told in the tournament's (`told`: `told_in`), its name's
-    (naming.with_name)."""
+    (naming.with_name: for a call, a remedy's name holding a word of it too)."""
     for _ in range(COVERAGE_POWER):
         score = score * share
     if question.level:
@@ -156,7 +156,7 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
         score = score * SIGNALS["call"].weight
     if told == GAME and fact.kind not in game_rules() or told == TOURNAMENT and fact.kind in game_rules():
         score = score * SIGNALS[told].weight
-    return with_name(score, position, fact, names)
+    return with_name(score, position, fact, names, question.call)
 
 
 def told_in(question: Question, bits_of: dict, facts) -> str:

@@ -535,8 +535,9 @@ async function reports(query) {
     if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
     if (questionWords.has(word)) continue;
     if (pastForms.has(word)) return true;
-    if (word.endsWith("ed") && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
-                                || !(await stemOf(word)))) return true;      // question.past_ending
+    if (word.endsWith("ed") && !word.includes("-")
+        && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
+            || !(await stemOf(word)))) return true;      // question.past_ending
   }
   return false;
 }
@@ -592,8 +593,9 @@ function inRuns(entry, name) {
 /* A score with the named and remedy signals (naming.with_name): the question's words that say what went wrong
    (but common ones) all in the entry's name (an infraction's own names, or its category's: the rest of its title;
    another entry's title and names); then, if the name holds every word said and the entry prescribes a penalty or
-   a fix, the remedy's weight. */
-function namedScore(score, entry, ownName, titled, required, said) {
+   a fix, the remedy's weight; for a call, an entry prescribing a penalty or a fix not named whose name holds an
+   uncommon word of it (its own names; another entry's title too), the partly_named weight. */
+function namedScore(score, entry, ownName, titled, required, said, call) {
   const own = ownName.get(entry) || new Set();
   const title = titled.get(entry) || new Set();
   const infraction = inRuns(entry, "infractions");
@@ -603,7 +605,11 @@ function namedScore(score, entry, ownName, titled, required, said) {
     if (infraction && said.every((g) => title.has(g) && !own.has(g))) named = 2;
     else named = holds(said) ? 2 : holds(required) ? 1 : 0;
   }
-  if (!named) return score;
+  if (!named) {
+    const inName = (g) => own.has(g) || (!infraction && title.has(g));      // naming.Names.named_in_part
+    if (call && inRuns(entry, "remedies") && required.some(inName)) score = score * rules.signals.partly_named.weight;
+    return score;
+  }
   score = score * rules.signals.named.weight;
   if (named === 2 && inRuns(entry, "remedies")) score = score * rules.signals.remedy.weight;
   return score;
@@ -714,7 +720,7 @@ async function match(question, kind) {
     }
     const inGame = rules.game_kinds.includes(kind);
     if ((told === "game" && !inGame) || (told === "tournament" && inGame)) score = score * rules.signals[told].weight;
-    score = namedScore(score, entry, ownName, titled, required, said);
+    score = namedScore(score, entry, ownName, titled, required, said, question.call);
     // may lead a call at a level (scoring.leaders): an uncommon word of the call and enough of its coverage
     const leads = Boolean(question.level && question.call && required.some((g) => matched.get(entry).has(g))
       && coverage >= most * rules.signals.level_first.within);
