@@ -72,15 +72,6 @@ def test_an_infraction_is_found_by_the_names_older_editions_gave_it(tmp_path):
     assert former["2.2"] == ""                                       # the same name: nothing to add
 
 
-def test_a_regular_rel_situation_shows_its_fix_and_a_chapters_own_prose_none(tmp_path):
-    shutil.copyfile(CORPUS / "jar-2019-01-21-magicjudges.html", tmp_path / "jar-2019-01-21-magicjudges.html")
-    fixes = {entry.id: entry.action for entry in entries(load_corpus(tmp_path))}
-    situation = "jar:common-issues/a-player-forgets-a-triggered-ability-one-that-uses-the-words"
-    assert fixes[situation].startswith("These abilities are considered missed")
-    # "Got questions?" and "Certain actions will not be tolerated ..." open chapters; they are not fixes
-    assert fixes["jar:resources"] == "" and fixes["jar:serious-problems"] == ""
-
-
 @pytest.mark.parametrize("snippet, repeats", [
     ("This will cover the bulk of <mark>player</mark> errors, and usually the least disruptive…", True),
     ("This will cover the bulk of player errors, and usually the least disruptive option is to leave the game as it"

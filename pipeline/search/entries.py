@@ -132,11 +132,10 @@ def _name_key(name: str) -> str:
 def action(kind: str, section: Section) -> str:
     """What a judge does, as a result shows it: the first sentence of an infraction's fix in the ordinary case
     (parse.remedy: not a simple backup or another exception the remedy opens with), of a Regular REL
-    situation's fix (the JAR's first paragraph). A situation is a section under a chapter heading: a chapter's
-    own prose ("Resources", "Serious Problems") has no fix to show."""
+    situation's fix (the JAR's first paragraph)."""
     if section.infraction is not None:
         text = ordinary_fix(section)
-    elif kinds.kind(kind) is not None and kinds.kind(kind).fix_first and section.parent:
+    elif kinds.kind(kind) is not None and kinds.kind(kind).fix_first:
         text = next((block.text for block in section.blocks if block.kind == PARAGRAPH), "")
     else:
         return ""
