@@ -26,6 +26,7 @@ from pipeline.search.question import (
     abbreviations,
     asked_words,
     fold,
+    incidental_words,
     judges_words,
     level_beside,
     levels,
@@ -698,6 +699,19 @@ def test_the_sentence_that_asks_outweighs_the_story(kb):
     assert asked_words("Can he shuffle? Must he?") is None and asked_words("he drew a card") is None   # all ask
     short = understand("Drew extra. Warning?", kb)          # under LONG_QUESTION words: every word asks
     assert all(alternative.weight == 1.0 for group in short.groups for alternative in group)
+    # a question asking only how it asks ("What do you do?", "What happens?") asks about the whole story
+    told = "My opponent drew a card and shuffled his library. He calls a judge. What do you do?"
+    assert asked_words(told) is None
+    assert all(alternative.weight == 1.0 for group in understand(told, kb).groups for alternative in group)
+
+
+def test_a_quoted_word_the_question_asks_about_is_no_story():
+    # the rules' words quoted and asked about outside the quotes weigh whole; quoted speech the asking leaves alone,
+    # and a name, stay the story's
+    quoted = 'When is end of turn? The phrase "until end of turn" puzzles me. Then Alice said "no blocks". Whose turn?'
+    found = incidental_words(quoted, quoted.replace('"', " "))
+    assert {"until", "no", "blocks", "alice"} <= set(found) and not {"end", "turn"} & set(found)
+    assert {"end", "turn"} <= set(incidental_words('He said "end of turn". Then?', 'He said  end of turn . Then?'))
 
 
 def first_three(kb, query: str, without: str = "") -> list[str]:

@@ -381,7 +381,7 @@ function isLabel(word) {
 }
 
 /* The words of a question's story rather than of what went wrong (question.incidental_words): a word capitalised
- * inside a sentence, a lone letter, the words of quoted speech. */
+ * inside a sentence, a lone letter, the words of quoted speech but those the sentences that ask say unquoted. */
 function incidentalWords(typed, query) {
   const found = [];
   const add = (token) => { if (!found.includes(token)) found.push(token); };
@@ -391,7 +391,8 @@ function incidentalWords(typed, query) {
     const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
     if ((inside && capital && !isUpper(word)) || isLabel(word)) terms(word).forEach(add);
   }
-  for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).forEach(add);
+  const asked = new Set(askingSentences(typed.replace(/"[^"]*"/g, " ")).asking.flatMap((sentence) => terms(sentence)));
+  for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).filter((token) => !asked.has(token)).forEach(add);
   return found;
 }
 
@@ -415,13 +416,20 @@ function writtenNames(query) {
 }
 
 /* The words of the sentences that ask, in a question of several sentences (question.asked_words): those with a
-   "?", else the last one; null where every sentence asks. */
+   "?", else the last one; null where every sentence asks, or where those that ask say only how they ask. */
 function askedWords(query) {
+  const {sentences, asking} = askingSentences(query);
+  if (asking.length === sentences.length) return null;
+  const asked = new Set(asking.flatMap((sentence) => terms(sentence)));
+  const questionWords = new Set(rules.question_words);
+  return [...asked].some((token) => !questionWords.has(token)) ? asked : null;
+}
+
+/* A question's sentences holding a word, and those of them that ask (question.asking_sentences). */
+function askingSentences(query) {
   const sentences = query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
   const questions = sentences.filter((sentence) => sentence.includes("?"));
-  const asking = questions.length ? questions : sentences.slice(-1);
-  if (asking.length === sentences.length) return null;
-  return new Set(asking.flatMap((sentence) => terms(sentence)));
+  return {sentences, asking: questions.length ? questions : sentences.slice(-1)};
 }
 
 async function understand(query) {
