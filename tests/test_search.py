@@ -205,6 +205,17 @@ def test_level_first_puts_the_level_s_first_answers_first_for_a_call_and_its_bes
     assert story.level == "jar" and level_first(found, facts, story) == found
 
 
+def test_a_level_named_twice_is_never_a_word_to_find(kb):
+    # two names of one level ("local store", "Regular REL"): both say the level; neither is searched ("REL" would
+    # find the MTR's Rules Enforcement Levels); a name of another level is a word of the question
+    twice = understand("A player at our local store plays slowly. What do you suggest at Regular REL?", kb)
+    searched = {alternative.word for group in twice.groups for alternative in group}
+    assert twice.level == "jar" and not searched & {"local", "store", "regular", "rules", "enforcement", "level"}
+    assert searched >= {"player", "slowly"} or searched >= {"player", "slow"}
+    other = understand("We use extra turns at Competitive. What do you suggest at Regular REL?", kb)
+    assert other.level == "jar" and "competitive" in {a.word for group in other.groups for a in group}
+
+
 def test_a_call_at_a_level_is_led_by_answers_holding_an_uncommon_word_and_enough_of_it(kb):
     """`leaders`: an answer holding only a common word of the call ("player", "cards"), or an uncommon one but less
     than the "level_first" signal's `within` of the best coverage, does not lead it; a question that is not a call

@@ -516,15 +516,26 @@ def _document_named(words: list[str], archived: frozenset[str] = frozenset()) ->
 
 
 def _phrase_named(words: list[str], names: dict[str, str]) -> tuple[list[str], Optional[str]]:
-    """The first (longest) of `names` the question holds beside other words: the question without it, and
-    what it names."""
+    """The first (longest) of `names` the question holds beside other words: the question without it, nor any
+    other of `names` naming the same ("a player at our local store ... at Regular REL?": one level, said twice, and
+    neither time a word to find), and what it names."""
+    named = None
+    while (found := _named_at(words, names, named)) is not None:
+        start, size = found
+        named = names[" ".join(word.lower() for word in words[start:start + size])]
+        words = words[:start] + words[start + size:]
+    return words, named
+
+
+def _named_at(words: list[str], names: dict[str, str], named: Optional[str]) -> Optional[tuple[int, int]]:
+    """(start, size) of the first longest of `names` (naming `named`, if given) the words hold beside others."""
     lowered = [word.lower() for word in words]
     for size in (4, 3, 2, 1):
         for start in range(0, len(words) - size + 1):
             name = " ".join(lowered[start:start + size])
-            if name in names and len(words) > size:
-                return words[:start] + words[start + size:], names[name]
-    return words, None
+            if name in names and len(words) > size and named in (None, names[name]):
+                return start, size
+    return None
 
 
 def _is_abbreviation(word: str, words_in_query: int) -> bool:

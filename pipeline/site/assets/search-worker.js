@@ -200,17 +200,30 @@ function documentNamed(words) {
   return phraseNamed(words, names);
 }
 
+/* The first (longest) of `names` the question holds beside other words: the question without it nor any other
+   of `names` naming the same, and what it names (question._phrase_named). */
 function phraseNamed(words, names) {
+  let named = null;
+  for (let found = namedAt(words, names, named); found; found = namedAt(words, names, named)) {
+    named = names[found.name];
+    words = words.slice(0, found.start).concat(words.slice(found.start + found.size));
+  }
+  return [words, named];
+}
+
+/* Where the first longest of `names` (naming `named`, if not null) is among the words, beside others. */
+function namedAt(words, names, named) {
   const lowered = words.map((word) => word.toLowerCase());
   for (const size of [4, 3, 2, 1]) {
     for (let start = 0; start + size <= words.length; start++) {
       const name = lowered.slice(start, start + size).join(" ");
-      if (Object.prototype.hasOwnProperty.call(names, name) && words.length > size) {
-        return [words.slice(0, start).concat(words.slice(start + size)), names[name]];
+      if (Object.prototype.hasOwnProperty.call(names, name) && words.length > size
+          && (named === null || names[name] === named)) {
+        return {start, size, name};
       }
     }
   }
-  return [words, null];
+  return null;
 }
 
 /* The question's words as [word or phrase, the documents' words for it] (question._said_pieces). */
