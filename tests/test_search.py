@@ -212,6 +212,8 @@ def test_a_level_named_twice_is_never_a_word_to_find(kb):
     searched = {alternative.word for group in twice.groups for alternative in group}
     assert twice.level == "jar" and not searched & {"local", "store", "regular", "rules", "enforcement", "level"}
     assert searched >= {"player", "slowly"} or searched >= {"player", "slow"}
+    comp = understand("You are judging a Comp REL Legacy event. A card fell off the library. What do we do?", kb)
+    assert comp.level == "ipg" and not {a.word for group in comp.groups for a in group} & {"rules", "level", "comp"}
     other = understand("We use extra turns at Competitive. What do you suggest at Regular REL?", kb)
     assert other.level == "jar" and "competitive" in {a.word for group in other.groups for a in group}
 
