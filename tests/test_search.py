@@ -26,6 +26,7 @@ from pipeline.search.question import (
     abbreviations,
     asked_words,
     fold,
+    incidental_words,
     judges_words,
     level_beside,
     levels,
@@ -208,6 +209,19 @@ def test_level_first_puts_the_level_s_first_answers_first_for_a_call_and_its_bes
     assert level_first(found, facts, understand("player drew an extra card", kb)) == found
     story = understand("At regular REL, Alice drew an extra card. What do I do?", kb)
     assert story.level == "jar" and level_first(found, facts, story) == found
+
+
+def test_a_level_named_twice_is_never_a_word_to_find(kb):
+    # two names of one level ("local store", "Regular REL"): both say the level; neither is searched ("REL" would
+    # find the MTR's Rules Enforcement Levels); a name of another level is a word of the question
+    twice = understand("A player at our local store plays slowly. What do you suggest at Regular REL?", kb)
+    searched = {alternative.word for group in twice.groups for alternative in group}
+    assert twice.level == "jar" and not searched & {"local", "store", "regular", "rules", "enforcement", "level"}
+    assert searched >= {"player", "slowly"} or searched >= {"player", "slow"}
+    comp = understand("You are judging a Comp REL Legacy event. A card fell off the library. What do we do?", kb)
+    assert comp.level == "ipg" and not {a.word for group in comp.groups for a in group} & {"rules", "level", "comp"}
+    other = understand("We use extra turns at Competitive. What do you suggest at Regular REL?", kb)
+    assert other.level == "jar" and "competitive" in {a.word for group in other.groups for a in group}
 
 
 def test_a_call_at_a_level_is_led_by_answers_holding_an_uncommon_word_and_enough_of_it(kb):
@@ -713,6 +727,19 @@ def test_the_sentence_that_asks_outweighs_the_story(kb):
     assert asked_words("Can he shuffle? Must he?") is None and asked_words("he drew a card") is None   # all ask
     short = understand("Drew extra. Warning?", kb)          # under LONG_QUESTION words: every word asks
     assert all(alternative.weight == 1.0 for group in short.groups for alternative in group)
+    # a question asking only how it asks ("What do you do?", "What happens?") asks about the whole story
+    told = "My opponent drew a card and shuffled his library. He calls a judge. What do you do?"
+    assert asked_words(told) is None
+    assert all(alternative.weight == 1.0 for group in understand(told, kb).groups for alternative in group)
+
+
+def test_a_quoted_word_the_question_asks_about_is_no_story():
+    # the rules' words quoted and asked about outside the quotes weigh whole; quoted speech the asking leaves alone,
+    # and a name, stay the story's
+    quoted = 'When is end of turn? The phrase "until end of turn" puzzles me. Then Alice said "no blocks". Whose turn?'
+    found = incidental_words(quoted, quoted.replace('"', " "))
+    assert {"until", "no", "blocks", "alice"} <= set(found) and not {"end", "turn"} & set(found)
+    assert {"end", "turn"} <= set(incidental_words('He said "end of turn". Then?', 'He said  end of turn . Then?'))
 
 
 def first_three(kb, query: str, without: str = "") -> list[str]:

@@ -427,15 +427,18 @@ def incidental_words(typed: str, query: str) -> list[str]:
     """The words of a question's story rather than of what went wrong, as index tokens: a word capitalised
     inside a sentence (a person's or a card's name: "Alice", "Ragavan"; not one in capitals, an abbreviation), a
     lone letter ("Player B", `_label`), and the words of quoted speech ("he said "I concede""): `typed` is the question
-    with its quotes, `query` as cleaned. A number is not one of them: "59 cards" says what went wrong."""
+    with its quotes, `query` as cleaned. A number is not one of them: "59 cards" says what went wrong; nor is a
+    quoted word the sentences that ask say outside the quotes: "When is end of turn? The phrase "until end of turn"
+    puzzles me" quotes the rules' words to ask about them."""
     found: list[str] = []
     for match in QUERY_WORD.finditer(query):
         word = match.group(0)
         inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
         if (inside and word[0].isupper() and not word.isupper()) or _label(word):
             found.extend(token for token in terms(word) if token not in found)
+    asked = {token for sentence in asking_sentences(QUOTED.sub(" ", typed))[1] for token in terms(sentence)}
     for speech in QUOTED.findall(typed):
-        found.extend(token for token in terms(speech) if token not in found)
+        found.extend(token for token in terms(speech) if token not in found and token not in asked)
     return found
 
 
@@ -463,15 +466,22 @@ def _label(word: str) -> bool:
     return len(word) == 1 and word.isalpha() and word.lower() not in QUESTION_WORDS
 
 
-def asked_words(query: str) -> Optional[set[str]]:
-    """The words of the sentences that ask, in a question of several sentences: those with a "?", else the last
-    one ("... he calls for a judge. What do you do?"); the others tell the story. None where every sentence asks
-    (or there is one): then every word asks."""
+def asking_sentences(query: str) -> tuple[list[str], list[str]]:
+    """(the sentences of a question holding a word, those of them that ask: with a "?", else the last one)."""
     sentences = [sentence for sentence in SENTENCE_BREAK.split(query) if terms(sentence)]
-    asking = [sentence for sentence in sentences if "?" in sentence] or sentences[-1:]
+    return sentences, [sentence for sentence in sentences if "?" in sentence] or sentences[-1:]
+
+
+def asked_words(query: str) -> Optional[set[str]]:
+    """The words of the sentences that ask, in a question of several sentences (`asking_sentences`); the others
+    tell the story. None where every sentence asks (or there is one), or where those that ask hold no word but how
+    they ask ("... he calls for a judge. What do you do?": the story is what is asked about): then every word
+    asks."""
+    sentences, asking = asking_sentences(query)
     if len(asking) == len(sentences):
         return None
-    return {token for sentence in asking for token in terms(sentence)}
+    asked = {token for sentence in asking for token in terms(sentence)}
+    return asked if asked - QUESTION_WORDS else None
 
 
 def _with_corrections(query: str, typed: list[str], corrected: list[str]) -> str:
@@ -514,15 +524,26 @@ def _document_named(words: list[str], archived: frozenset[str] = frozenset()) ->
 
 
 def _phrase_named(words: list[str], names: dict[str, str]) -> tuple[list[str], Optional[str]]:
-    """The first (longest) of `names` the question holds beside other words: the question without it, and
-    what it names."""
+    """The first (longest) of `names` the question holds beside other words: the question without it, nor any
+    other of `names` naming the same ("a player at our local store ... at Regular REL?": one level, said twice, and
+    neither time a word to find), and what it names."""
+    named = None
+    while (found := _named_at(words, names, named)) is not None:
+        start, size = found
+        named = names[" ".join(word.lower() for word in words[start:start + size])]
+        words = words[:start] + words[start + size:]
+    return words, named
+
+
+def _named_at(words: list[str], names: dict[str, str], named: Optional[str]) -> Optional[tuple[int, int]]:
+    """(start, size) of the first longest of `names` (naming `named`, if given) the words hold beside others."""
     lowered = [word.lower() for word in words]
     for size in (4, 3, 2, 1):
         for start in range(0, len(words) - size + 1):
             name = " ".join(lowered[start:start + size])
-            if name in names and len(words) > size:
-                return words[:start] + words[start + size:], names[name]
-    return words, None
+            if name in names and len(words) > size and named in (None, names[name]):
+                return start, size
+    return None
 
 
 def _is_abbreviation(word: str, words_in_query: int) -> bool:

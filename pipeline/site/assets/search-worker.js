@@ -200,17 +200,30 @@ function documentNamed(words) {
   return phraseNamed(words, names);
 }
 
+/* The first (longest) of `names` the question holds beside other words: the question without it nor any other
+   of `names` naming the same, and what it names (question._phrase_named). */
 function phraseNamed(words, names) {
+  let named = null;
+  for (let found = namedAt(words, names, named); found; found = namedAt(words, names, named)) {
+    named = names[found.name];
+    words = words.slice(0, found.start).concat(words.slice(found.start + found.size));
+  }
+  return [words, named];
+}
+
+/* Where the first longest of `names` (naming `named`, if not null) is among the words, beside others. */
+function namedAt(words, names, named) {
   const lowered = words.map((word) => word.toLowerCase());
   for (const size of [4, 3, 2, 1]) {
     for (let start = 0; start + size <= words.length; start++) {
       const name = lowered.slice(start, start + size).join(" ");
-      if (Object.prototype.hasOwnProperty.call(names, name) && words.length > size) {
-        return [words.slice(0, start).concat(words.slice(start + size)), names[name]];
+      if (Object.prototype.hasOwnProperty.call(names, name) && words.length > size
+          && (named === null || names[name] === named)) {
+        return {start, size, name};
       }
     }
   }
-  return [words, null];
+  return null;
 }
 
 /* The question's words as [word or phrase, the documents' words for it] (question._said_pieces). */
@@ -381,7 +394,7 @@ function isLabel(word) {
 }
 
 /* The words of a question's story rather than of what went wrong (question.incidental_words): a word capitalised
- * inside a sentence, a lone letter, the words of quoted speech. */
+ * inside a sentence, a lone letter, the words of quoted speech but those the sentences that ask say unquoted. */
 function incidentalWords(typed, query) {
   const found = [];
   const add = (token) => { if (!found.includes(token)) found.push(token); };
@@ -391,7 +404,8 @@ function incidentalWords(typed, query) {
     const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
     if ((inside && capital && !isUpper(word)) || isLabel(word)) terms(word).forEach(add);
   }
-  for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).forEach(add);
+  const asked = new Set(askingSentences(typed.replace(/"[^"]*"/g, " ")).asking.flatMap((sentence) => terms(sentence)));
+  for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).filter((token) => !asked.has(token)).forEach(add);
   return found;
 }
 
@@ -415,13 +429,20 @@ function writtenNames(query) {
 }
 
 /* The words of the sentences that ask, in a question of several sentences (question.asked_words): those with a
-   "?", else the last one; null where every sentence asks. */
+   "?", else the last one; null where every sentence asks, or where those that ask say only how they ask. */
 function askedWords(query) {
+  const {sentences, asking} = askingSentences(query);
+  if (asking.length === sentences.length) return null;
+  const asked = new Set(asking.flatMap((sentence) => terms(sentence)));
+  const questionWords = new Set(rules.question_words);
+  return [...asked].some((token) => !questionWords.has(token)) ? asked : null;
+}
+
+/* A question's sentences holding a word, and those of them that ask (question.asking_sentences). */
+function askingSentences(query) {
   const sentences = query.split(/(?<=[.?!])\s+/).filter((sentence) => terms(sentence).length);
   const questions = sentences.filter((sentence) => sentence.includes("?"));
-  const asking = questions.length ? questions : sentences.slice(-1);
-  if (asking.length === sentences.length) return null;
-  return new Set(asking.flatMap((sentence) => terms(sentence)));
+  return {sentences, asking: questions.length ? questions : sentences.slice(-1)};
 }
 
 async function understand(query) {
