@@ -87,7 +87,8 @@ def test_on_its_date_the_new_edition_is_current(editions):
     assert {info.id for info in corpus.editions} == {"ipg", "ipg-2024-09-23"}
 
 
-def test_show_and_search_answer_from_the_edition_in_force_unless_asked(editions, monkeypatch, capsys):
+def test_show_and_search_answer_from_the_edition_in_force_unless_asked(editions, built_before, built_on_the_day,
+                                                                       monkeypatch, capsys):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BEFORE))
     assert NEW_WORD not in api.show("ipg 2.1", editions)["text"]
     upcoming = api.show("ipg 2.1", editions, edition="upcoming")
@@ -101,7 +102,7 @@ def test_show_and_search_answer_from_the_edition_in_force_unless_asked(editions,
     assert "no dated edition" in capsys.readouterr().err
 
 
-def test_the_search_index_of_a_sources_folder_follows_the_day(editions, monkeypatch):
+def test_the_search_index_of_a_sources_folder_follows_the_day(editions, built_before, built_on_the_day, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(BEFORE))
     assert api.search(NEW_WORD, editions).results == []
     monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch(ON_THE_DAY))
@@ -136,11 +137,20 @@ def build(sources: Path, out: Path, day: date, monkeypatch) -> Path:
     return out
 
 
+# Each build keeps its search index as the index of the two editions on its day (search.indexing.keep_built): the
+# tests that search them on those days ask for the builds, so that the index of a day is written once, by its build.
 @pytest.fixture(scope="module")
 def built_before(tmp_path_factory, editions) -> tuple[Path, Path]:
     """(sources, site): the two editions built on a day before the new one's date, once (read-only use)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         return editions, build(editions, tmp_path_factory.mktemp("before") / "site", BEFORE, monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def built_on_the_day(tmp_path_factory, editions) -> Path:
+    """The site of the two editions built on the new one's date, once (read-only use)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return build(editions, tmp_path_factory.mktemp("on-the-day") / "site", ON_THE_DAY, monkeypatch)
 
 
 def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page(built_before):
@@ -184,8 +194,8 @@ def test_the_api_answers_from_the_current_edition_unless_asked_for_another(built
     assert published.edition_view("ipg:2.1", "1999-01-01") is None          # no such edition: a 404
 
 
-def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(editions, tmp_path, monkeypatch):
-    site = build(editions, tmp_path / "site", ON_THE_DAY, monkeypatch)
+def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(built_on_the_day):
+    site = built_on_the_day
     assert NEW_WORD in page(site, "ipg/2.1/index.html")
     assert "rk-upcoming" not in page(site, "ipg/2.1/index.html")
     assert "December 4, 2026" in page(site, "ipg/2.1/index.html")
