@@ -21,7 +21,7 @@ from pipeline.corpus import load_corpus
 from pipeline.model import WARNING
 from pipeline.site import reader_rows
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, made_once
 
 OLD = "ipg-2024-09-23.txt"
 NEW = "ipg-2026-12-04.txt"
@@ -57,11 +57,24 @@ def sources(tmp_path) -> Path:
     return two_editions(tmp_path / "sources")
 
 
+def built_on_both_days(tmp_path_factory) -> Path:
+    """A folder holding the two editions (sources/) and their sites built on a day before the new one's date
+    (before/) and on it (on-the-day/), made once for the session (read-only use): this module's tests and the
+    phone's (test_effective_dates_browser) read them. Each build keeps its search index as the index of the
+    sources folder on its day (search.indexing.keep_built): a search of them on either day reads it, so each
+    day's index is written once, by its build, not again by a search."""
+    def make(folder: Path) -> None:
+        sources = two_editions(folder / "sources")
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            build(sources, folder / "before", BEFORE, monkeypatch)
+            build(sources, folder / "on-the-day", ON_THE_DAY, monkeypatch)
+    return made_once(tmp_path_factory, "two-editions-built", make)
+
+
 @pytest.fixture(scope="module")
 def editions(tmp_path_factory) -> Path:
-    """The two editions, once for the module (read-only use): a search index, kept by the sources folder's path
-    and the day, is then written once a day for all the tests that search or build them, not once a test."""
-    return two_editions(tmp_path_factory.mktemp("editions") / "sources")
+    """The two editions (read-only use), built on both days (`built_on_both_days`)."""
+    return built_on_both_days(tmp_path_factory) / "sources"
 
 
 def test_the_build_date_is_source_date_epoch_when_set_else_today():
@@ -137,10 +150,15 @@ def build(sources: Path, out: Path, day: date, monkeypatch) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built_before(tmp_path_factory, editions) -> tuple[Path, Path]:
-    """(sources, site): the two editions built on a day before the new one's date, once (read-only use)."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        return editions, build(editions, tmp_path_factory.mktemp("before") / "site", BEFORE, monkeypatch)
+def built_before(editions) -> tuple[Path, Path]:
+    """(sources, site): the two editions built on a day before the new one's date (read-only use)."""
+    return editions, editions.parent / "before"
+
+
+@pytest.fixture(scope="module")
+def built_on_the_day(editions) -> Path:
+    """The site of the two editions built on the new one's date (read-only use)."""
+    return editions.parent / "on-the-day"
 
 
 def test_before_the_date_the_site_is_the_old_edition_with_a_notice_on_every_page(built_before):
@@ -184,8 +202,8 @@ def test_the_api_answers_from_the_current_edition_unless_asked_for_another(built
     assert published.edition_view("ipg:2.1", "1999-01-01") is None          # no such edition: a 404
 
 
-def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(editions, tmp_path, monkeypatch):
-    site = build(editions, tmp_path / "site", ON_THE_DAY, monkeypatch)
+def test_on_the_day_a_rebuild_makes_it_current_and_old_addresses_land(built_on_the_day):
+    site = built_on_the_day
     assert NEW_WORD in page(site, "ipg/2.1/index.html")
     assert "rk-upcoming" not in page(site, "ipg/2.1/index.html")
     assert "December 4, 2026" in page(site, "ipg/2.1/index.html")

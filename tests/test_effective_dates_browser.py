@@ -6,10 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from test_effective_dates import BEFORE, NEW, OLD, ON_THE_DAY, build, new_edition
+from test_effective_dates import BEFORE, ON_THE_DAY, built_on_both_days
 
 from browser import PHONE, chromium_browser, phone_page, require_browser, served
-from conftest import CORPUS
 
 pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
 
@@ -18,17 +17,9 @@ sync_api = require_browser()
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
-    """The same sources built the day before the new IPG takes effect, and on the day."""
-    root = tmp_path_factory.mktemp("dates")
-    sources = root / "sources"
-    sources.mkdir()
-    text = (CORPUS / OLD).read_text(encoding="utf-8")
-    (sources / OLD).write_text(text, encoding="utf-8")
-    (sources / NEW).write_text(new_edition(text), encoding="utf-8")
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        before = build(sources, root / "before", BEFORE, monkeypatch)
-        on_the_day = build(sources, root / "on-the-day", ON_THE_DAY, monkeypatch)
-    served_sites = [served(before), served(on_the_day)]
+    """The same sources built the day before the new IPG takes effect, and on the day (test_effective_dates's)."""
+    built = built_on_both_days(tmp_path_factory)
+    served_sites = [served(built / "before"), served(built / "on-the-day")]
     yield {"before": served_sites[0][0], "on the day": served_sites[1][0]}
     for _, stop in served_sites:
         stop()

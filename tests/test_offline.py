@@ -3,8 +3,8 @@ offline, styled; a page never saved says so in the site's own frame. (A stalled 
 new build: test_offline_first.)
 
 Offline is real here: the server is stopped, not emulated (a service worker's own requests ignore the
-browser's offline emulation). Each test serves the built site (read only) on a server of its own, stopped
-by the test, at phone size, 390×844, with service workers allowed.
+browser's offline emulation). The built site (read only) is served on a server of its own at phone size, 390×844,
+with service workers allowed; the tests of what a saved phone opens share one phone and its first visit.
 """
 from __future__ import annotations
 
@@ -31,14 +31,30 @@ CACHED_PATHS = """async () => {
 browser = pytest.fixture(scope="module")(chromium_browser)
 
 
-@pytest.fixture
-def phone(browser):
+@pytest.fixture(scope="module")
+def visited(browser, built_site):
+    """(url, phone, what it says of its copy): a phone whose first visit saved the reference, its server then
+    stopped (no signal from there on), shared by the tests of what it opens: a first visit is most of their time."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, service_workers="allow",
                                   has_touch=True, is_mobile=True)
     page = context.new_page()
     page.errors = console_errors(page)
-    yield page
+    url, stop = served(built_site)
+    try:
+        mark = first_visit(page, url)
+    finally:
+        stop()
+    yield url, page, mark
     context.close()
+
+
+@pytest.fixture
+def saved_phone(visited):
+    """The visited phone, with the errors of this test alone; its network emulation off again after the test."""
+    url, page, mark = visited
+    page.errors.clear()
+    yield url, page, mark
+    page.context.set_offline(False)
 
 
 def build_of(site) -> str:
@@ -62,12 +78,8 @@ def is_styled(page) -> bool:
     }""")
 
 
-def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone, built_site, frozen_corpus):
-    url, stop = served(built_site)
-    try:
-        mark = first_visit(phone, url)
-    finally:
-        stop()                                     # no signal from here on
+def test_the_first_visit_saves_every_current_document_and_it_opens_offline(saved_phone, built_site, frozen_corpus):
+    url, phone, mark = saved_phone                 # no signal from here on
     assert re.fullmatch(r"Saved offline \(\d+\.\d\sMB, build of November 25, 2026\)", mark), mark
     megabytes = float(re.search(r"(\d+\.\d+)\sMB", mark).group(1))
     assert 0.5 < megabytes < 3.0                   # the whole current reference, compressed
@@ -97,14 +109,11 @@ def test_the_first_visit_saves_every_current_document_and_it_opens_offline(phone
     assert phone.errors == [] or all("Failed to load resource" in error for error in phone.errors), phone.errors
 
 
-def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(phone, built_site):
-    url, stop = served(built_site)
-    try:
-        first_visit(phone, url)
-        links = phone.evaluate("""() => [...new Set([...document.querySelectorAll('a[href]')]
-          .map((a) => a.href.split('#')[0]).filter((href) => href.startsWith(location.origin)))]""")
-    finally:
-        stop()
+def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(saved_phone):
+    url, phone, _ = saved_phone
+    phone.goto(url)
+    links = phone.evaluate("""() => [...new Set([...document.querySelectorAll('a[href]')]
+      .map((a) => a.href.split('#')[0]).filter((href) => href.startsWith(location.origin)))]""")
     phone.context.set_offline(True)
     assert len(links) > 15 and any("/changes/" in link for link in links), links
     for link in links:
@@ -144,12 +153,8 @@ def test_offline_every_page_linked_from_home_opens_and_the_header_says_offline(p
                                      for error in phone.errors), phone.errors
 
 
-def test_a_page_never_saved_shows_the_offline_page_styled(phone, built_site):
-    url, stop = served(built_site)
-    try:
-        first_visit(phone, url)
-    finally:
-        stop()
+def test_a_page_never_saved_shows_the_offline_page_styled(saved_phone):
+    url, phone, _ = saved_phone
     saved = phone.evaluate(CACHED_PATHS)
     assert "/history/cr/205/" not in saved         # histories are not part of the offline set
     phone.goto(url + "history/cr/205/")

@@ -89,6 +89,31 @@ def phone(browser):
     context.close()
 
 
+@pytest.fixture(scope="module")
+def saved(browser, built_site):
+    """(url, phone): one phone that saved the site offline from one server, for the tests that read what it
+    saved: saving is most of a phone test's time. Each of them stalls the network (`stalled`) and lets it through
+    again at its end."""
+    url, stop = served(built_site)
+    context, page = new_phone(browser)
+    try:
+        page.goto(url)
+        page.wait_for_function(SAVED, timeout=60000)
+        yield url, page
+    finally:
+        stop()
+        context.close()
+
+
+@pytest.fixture
+def stalled(saved):
+    """(url, phone, addresses asked): the saved phone with no request answered until the test ends."""
+    url, page = saved
+    asked = stall(page.context)
+    yield url, page, asked
+    page.context.unroute("**/*")
+
+
 def stall(context) -> list[str]:
     """From now on no request gets an answer (the route is never fulfilled); the addresses asked."""
     asked = []
@@ -131,90 +156,61 @@ def test_the_build_tells_the_worker_what_the_phone_saves(built_site):
             assert path in assets, (page, reference)
 
 
-def test_the_phone_saves_every_search_file_the_build_counts(phone, built_site):
+def test_the_phone_saves_every_search_file_the_build_counts(saved, built_site):
     # The worker fetches a word file (w-, k-) only for a word that needs it: one not saved fails offline
-    url, stop = served(built_site)
-    try:
-        phone.goto(url)
-        phone.wait_for_function(SAVED, timeout=60000)
-        saved = set(phone.evaluate("""async () => {
-          const paths = [];
-          for (const name of await caches.keys()) {
-            for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
-          }
-          return paths;
-        }"""))
-    finally:
-        stop()
+    _, phone = saved
+    cached = set(phone.evaluate(CACHED_PATHS))
     counted = {"/" + path.relative_to(built_site).as_posix().removesuffix("index.html")
                for path in offline_files(built_site) if path.parent == built_site / "search"}
     assert any("/k-" in path for path in counted) and any("/w-" in path for path in counted), counted
-    assert counted <= saved, sorted(counted - saved)
+    assert counted <= cached, sorted(counted - cached)
 
 
-def test_saved_pages_open_at_once_with_the_network_stalled(phone, built_site):
-    url, stop = served(built_site)
-    try:
-        phone.goto(url)
-        phone.wait_for_function(SAVED, timeout=60000)
-        asked = stall(phone.context)
-        for path, title in [("ipg/2.5/", "2.5"), ("cr/702/", "702"), ("penalties/", "Penalty quick reference")]:
-            started = time.perf_counter()
-            phone.goto(url + path, wait_until="domcontentloaded", timeout=10000)
-            phone.locator("h1").first.wait_for()
-            wall_ms = (time.perf_counter() - started) * 1000
-            timing = phone.evaluate("() => performance.getEntriesByType('navigation')[0].toJSON()")
-            assert phone.locator("h1").first.inner_text().startswith(title)
-            # The saved page is there within the issue's 200 ms (the network-first worker took 4 s); drawing
-            # it takes what the phone's processor takes (some 100 ms here, more on a machine busy with others).
-            assert timing["responseEnd"] < 200, (path, timing)
-            assert timing["domContentLoadedEventEnd"] < 1000, (path, timing)
-            assert wall_ms < 1500, (path, wall_ms)         # the same seen from outside (the test's own overhead)
-        # the network really is stalled: a file never saved gets no answer
-        answered = phone.evaluate("""(address) => Promise.race([
-          fetch(address).then(() => 'answered', () => 'failed'),
-          new Promise((resolve) => setTimeout(() => resolve('waiting'), 1000))])""", url + "history/cr/205/")
-        assert answered == "waiting"
-        assert any("/history/cr/205/" in address for address in asked), asked
-    finally:
-        stop()
+def test_saved_pages_open_at_once_with_the_network_stalled(stalled):
+    url, phone, asked = stalled
+    for path, title in [("ipg/2.5/", "2.5"), ("cr/702/", "702"), ("penalties/", "Penalty quick reference")]:
+        started = time.perf_counter()
+        phone.goto(url + path, wait_until="domcontentloaded", timeout=10000)
+        phone.locator("h1").first.wait_for()
+        wall_ms = (time.perf_counter() - started) * 1000
+        timing = phone.evaluate("() => performance.getEntriesByType('navigation')[0].toJSON()")
+        assert phone.locator("h1").first.inner_text().startswith(title)
+        # The saved page is there within the issue's 200 ms (the network-first worker took 4 s); drawing
+        # it takes what the phone's processor takes (some 100 ms here, more on a machine busy with others).
+        assert timing["responseEnd"] < 200, (path, timing)
+        assert timing["domContentLoadedEventEnd"] < 1000, (path, timing)
+        assert wall_ms < 1500, (path, wall_ms)         # the same seen from outside (the test's own overhead)
+    # the network really is stalled: a file never saved gets no answer
+    answered = phone.evaluate("""(address) => Promise.race([
+      fetch(address).then(() => 'answered', () => 'failed'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 1000))])""", url + "history/cr/205/")
+    assert answered == "waiting"
+    assert any("/history/cr/205/" in address for address in asked), asked
 
 
-def test_typed_addresses_open_from_the_saved_copy_with_the_network_stalled(phone, built_site):
-    url, stop = served(built_site)
-    try:
-        phone.goto(url)
-        phone.wait_for_function(SAVED, timeout=60000)
-        stall(phone.context)
-        # a number without a page of its own, slash or not; a page's own address typed without its slash
-        for address, wanted, anchor in [("cr/702.19b", "cr/702/", "702.19b"), ("cr/702.19b/", "cr/702/", "702.19b"),
-                                        ("ipg/2.1", "ipg/2.1/", None), ("mtr/3.3", "mtr/3/", "3.3")]:
-            phone.goto(url + address, wait_until="commit", timeout=5000)
-            phone.wait_for_url(lambda now, wanted=wanted: now.split("#")[0] == url + wanted, timeout=5000)
-            if anchor:
-                assert phone.evaluate("() => decodeURIComponent(location.hash)") == "#" + anchor
-            assert phone.locator("h1").first.is_visible()
-            assert "Not saved offline" not in phone.locator("h1").first.inner_text()
-    finally:
-        stop()
-
-
-def test_an_older_editions_old_addresses_open_its_reader_from_the_saved_copy(phone, built_site):
-    url, stop = served(built_site)
-    try:
-        phone.goto(url)
-        phone.wait_for_function(SAVED, timeout=60000)
-        stall(phone.context)
-        # the address a page of the CR of 2025-11-14 had when it was current, with and without the rule asked for
-        for address, anchor in [("cr-2025-11-14/702/#702.19b", "702.19b"), ("cr-2025-11-14/704/", "704")]:
-            phone.goto(url + address, wait_until="commit", timeout=5000)
-            phone.wait_for_url(lambda now: now.split("#")[0] == url + "cr-2025-11-14/", wait_until="commit",
-                               timeout=5000)
+def test_typed_addresses_open_from_the_saved_copy_with_the_network_stalled(stalled):
+    url, phone, _ = stalled
+    # a number without a page of its own, slash or not; a page's own address typed without its slash
+    for address, wanted, anchor in [("cr/702.19b", "cr/702/", "702.19b"), ("cr/702.19b/", "cr/702/", "702.19b"),
+                                    ("ipg/2.1", "ipg/2.1/", None), ("mtr/3.3", "mtr/3/", "3.3")]:
+        phone.goto(url + address, wait_until="commit", timeout=5000)
+        phone.wait_for_url(lambda now, wanted=wanted: now.split("#")[0] == url + wanted, timeout=5000)
+        if anchor:
             assert phone.evaluate("() => decodeURIComponent(location.hash)") == "#" + anchor
-            phone.locator(".rk-reader").wait_for(timeout=5000)          # the reader, its contents saved
-            assert "Comprehensive Rules" in phone.locator("h1").first.inner_text()
-    finally:
-        stop()
+        assert phone.locator("h1").first.is_visible()
+        assert "Not saved offline" not in phone.locator("h1").first.inner_text()
+
+
+def test_an_older_editions_old_addresses_open_its_reader_from_the_saved_copy(stalled):
+    url, phone, _ = stalled
+    # the address a page of the CR of 2025-11-14 had when it was current, with and without the rule asked for
+    for address, anchor in [("cr-2025-11-14/702/#702.19b", "702.19b"), ("cr-2025-11-14/704/", "704")]:
+        phone.goto(url + address, wait_until="commit", timeout=5000)
+        phone.wait_for_url(lambda now: now.split("#")[0] == url + "cr-2025-11-14/", wait_until="commit",
+                           timeout=5000)
+        assert phone.evaluate("() => decodeURIComponent(location.hash)") == "#" + anchor
+        phone.locator(".rk-reader").wait_for(timeout=5000)          # the reader, its contents saved
+        assert "Comprehensive Rules" in phone.locator("h1").first.inner_text()
 
 
 def test_the_saved_mark_is_lasting_and_moves_nothing(phone, built_site):

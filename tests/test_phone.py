@@ -8,7 +8,6 @@ import re
 import pytest
 
 from browser import CHROMIUM, FLAGS, PHONE, chromium_browser, console_errors, open_search, require_browser, served
-from conftest import CORPUS, ROOT
 
 pytestmark = pytest.mark.browser          # Chromium: outside the fast lane (make fast)
 
@@ -298,25 +297,12 @@ def pdf_pages(browser, url: str) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
 
 
-@pytest.fixture(scope="module")
-def regular_site(tmp_path_factory):
-    """A site with a JAR (the frozen sources have none): the Regular REL quick reference is built from it."""
-    from pipeline import api
-    sources = tmp_path_factory.mktemp("jar") / "sources"
-    sources.mkdir()
-    for name in ("jar-2019-01-21-magicjudges.html", "ipg-2024-09-23.txt"):
-        (sources / name).write_bytes((CORPUS / name).read_bytes())
-    result, _ = api.build(sources, sources.parent / "site", config=ROOT / "mkdocs.yml")
-    url, stop = served(result.out)
-    yield url
-    stop()
-
-
-def test_the_regular_rel_quick_reference_prints_on_one_sheet_and_fits_a_phone(browser, regular_site):
-    assert pdf_pages(browser, regular_site + "regular/") == 1
-    assert pdf_pages(browser, regular_site + "penalties/") == 1
+def test_the_regular_rel_quick_reference_prints_on_one_sheet_and_fits_a_phone(browser, site_url):
+    """Built from the JAR of the frozen sources (and the IPG in force)."""
+    assert pdf_pages(browser, site_url + "regular/") == 1
+    assert pdf_pages(browser, site_url + "penalties/") == 1
     page = new_page(browser, **ZOOMED)
-    page.goto(regular_site + "regular/")
+    page.goto(site_url + "regular/")
     assert page.locator("table.rk-regular tr").count() > 3
     assert page.evaluate("w => document.documentElement.scrollWidth <= w", page.viewport_size["width"])
     assert page.evaluate(BROKEN_WORDS, "table.rk-regular") == []
