@@ -208,6 +208,26 @@ def test_level_first_puts_the_level_s_first_answers_first_for_a_call_and_its_bes
     assert level_first(found, facts, understand("player drew an extra card", kb)) == found
     story = understand("At regular REL, Alice drew an extra card. What do I do?", kb)
     assert story.level == "jar" and level_first(found, facts, story) == found
+    prose = Fact("jar", False, False, False, False, False)     # a chapter's own prose ("Resources"): no fix
+    with_prose = facts[:3] + [prose] + facts[4:]
+    assert [position for position, _ in level_first(found, with_prose, call, everyone)] == [1, 5, 6, 0, 2, 3, 4]
+
+
+WHAT_NOW = "At FNM my opponent played a land after he attacked, and I noticed it on my turn."
+
+
+@pytest.mark.parametrize("asking", ["What now?", "Then what?", "What happens now?", "What do we do next?"])
+def test_a_sentence_asking_only_what_comes_next_is_no_word_of_the_question(kb, asking):
+    """"What now?" asks about the story before it: the question is read as that story alone (a call at FNM, led
+    by the JAR's situations), "now" no word found (it led with the JAR's "Resources": "if you need an answer right
+    now")."""
+    told = understand(WHAT_NOW, kb)
+    asked = understand(f"{WHAT_NOW} {asking}", kb)
+    assert asked.call and asked.level == "jar" and asked.groups == told.groups
+    assert [result.id for result in search(kb, f"{WHAT_NOW} {asking}").results] == \
+        [result.id for result in search(kb, WHAT_NOW).results]
+    assert understand("What now?", kb).query == "What now?"          # alone, it is the question
+    assert "now" in {a.word for group in understand(f"{WHAT_NOW} Can I respond now?", kb).groups for a in group}
 
 
 def test_a_call_at_a_level_is_led_by_answers_holding_an_uncommon_word_and_enough_of_it(kb):
