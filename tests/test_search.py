@@ -285,7 +285,8 @@ def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
     ("state-based actions", False), ("double-faced card", False),      # an adjective of two joined words
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
-    ("He drew a card. What now?", False),                 # several sentences
+    ("He drew a card. Then he attacked.", False),         # several sentences
+    ("He drew a card. What now?", True),                  # one, and one asking only what comes next
 ])
 def test_a_call_reports_what_someone_did_and_tells_no_story(kb, query, call):
     assert understand(query, kb).call == call
