@@ -209,6 +209,26 @@ def test_level_first_puts_the_level_s_first_answers_first_for_a_call_and_its_bes
     assert level_first(found, facts, understand("player drew an extra card", kb)) == found
     story = understand("At regular REL, Alice drew an extra card. What do I do?", kb)
     assert story.level == "jar" and level_first(found, facts, story) == found
+    prose = Fact("jar", False, False, False, False, False)     # a chapter's own prose ("Resources"): no fix
+    with_prose = facts[:3] + [prose] + facts[4:]
+    assert [position for position, _ in level_first(found, with_prose, call, everyone)] == [1, 5, 6, 0, 2, 3, 4]
+
+
+WHAT_NOW = "At FNM my opponent played a land after he attacked, and I noticed it on my turn."
+
+
+@pytest.mark.parametrize("asking", ["What now?", "Then what?", "What happens now?", "What do we do next?"])
+def test_a_sentence_asking_only_what_comes_next_is_no_word_of_the_question(kb, asking):
+    """"What now?" asks about the story before it: the question is read as that story alone (a call at FNM, led
+    by the JAR's situations), "now" no word found (it led with the JAR's "Resources": "if you need an answer right
+    now")."""
+    told = understand(WHAT_NOW, kb)
+    asked = understand(f"{WHAT_NOW} {asking}", kb)
+    assert asked.call and asked.level == "jar" and asked.groups == told.groups
+    assert [result.id for result in search(kb, f"{WHAT_NOW} {asking}").results] == \
+        [result.id for result in search(kb, WHAT_NOW).results]
+    assert understand("What now?", kb).query == "What now?"          # alone, it is the question
+    assert "now" in {a.word for group in understand(f"{WHAT_NOW} Can I respond now?", kb).groups for a in group}
 
 
 def test_a_level_named_twice_is_never_a_word_to_find(kb):
@@ -279,7 +299,8 @@ def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
     ("state-based actions", False), ("double-faced card", False),      # an adjective of two joined words
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)
-    ("He drew a card. What now?", False),                 # several sentences
+    ("He drew a card. Then he attacked.", False),         # several sentences
+    ("He drew a card. What now?", True),                  # one, and one asking only what comes next
 ])
 def test_a_call_reports_what_someone_did_and_tells_no_story(kb, query, call):
     assert understand(query, kb).call == call

@@ -129,6 +129,13 @@ def test_the_worker_shows_what_to_do_for_an_infraction(worker):
     assert first["action_label"] == "Remedy"        # the registry's word for the IPG's action (the JAR's: "Fix")
 
 
+def test_a_sentence_asking_only_what_comes_next_is_left_out_alike(kb, worker):
+    story = "At FNM my opponent played a land after he attacked, and I noticed it on my turn."
+    queries = [f"{story} What now?", f"{story} Then what?", "What now?", f"{story} Can I respond now?"]
+    assert not differences(kb, worker, queries)
+    assert worker_answer(worker, queries[0])["ids"] == worker_answer(worker, story)["ids"]
+
+
 def test_a_long_question_shows_the_same_answering_sentence(kb, worker):
     # a story with names, a card and quoted speech: the sentence of each result holding most of its words, alike
     query = 'Alice cast Ragavan, said "go", and Player B then drew an extra card from the library'

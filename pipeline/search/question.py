@@ -86,6 +86,9 @@ MAX_GROUPS = 32             # words of a question searched: the words of what we
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 PAST_FORMS = frozenset(BASE_FORMS)      # "gave", "drew", "taken": a question telling what someone did (`reports`)
 PAST = ("ed", "d")                      # a regular verb's past ending ("passed", "lied")
+# The words of a sentence that asks only what comes next ("What now?", "Then what?", "What happens now?"),
+# beside question words: it asks about the story before it and says nothing of its own (`without_what_next`).
+WHAT_NEXT = frozenset(["now", "next", "then"])
 NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
@@ -303,10 +306,27 @@ def terms(text: str) -> list[str]:
     return [token for token in TOKENS.findall(text.lower()) if token not in STOP_WORDS]
 
 
+def without_what_next(query: str) -> str:
+    """A question without its sentences that ask only what comes next (`asks_what_next`), where others remain:
+    "... I noticed it on my turn. What now?" is read as "... I noticed it on my turn." ("now" is no word of what
+    happened, and the story tells what is asked about: a call, if it reports what someone did)."""
+    sentences = SENTENCE_BREAK.split(query.strip())
+    kept = [sentence for sentence in sentences if not asks_what_next(sentence)]
+    return " ".join(kept) if kept and len(kept) < len(sentences) else query
+
+
+def asks_what_next(sentence: str) -> bool:
+    """A sentence of question words (and stop words) and a word of WHAT_NEXT: "What now?", "Then what?"."""
+    words = [word.lower() for word in QUERY_WORD.findall(sentence)]
+    return (any(word in WHAT_NEXT for word in words)
+            and all(word in WHAT_NEXT or word in QUESTION_WORDS or word in STOP_WORDS for word in words))
+
+
 def understand(query: str, vocabulary: Vocabulary) -> Question:
-    typed = fold(shortened(query or ""))
+    searched = without_what_next(shortened(query or ""))
+    typed = fold(searched)
     length = len(query or "")
-    query = clean(query)
+    query = clean(searched)
     question = Question(query, shortened=length if length > MAX_QUERY else 0)
     number = as_number(query)
     if number:
@@ -639,7 +659,7 @@ def browser_rules() -> dict:
         "action_labels": {kind.id: kind.action for kind in kinds.KINDS},
         "glossary_targets": GLOSSARY_TARGETS,
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
-        "question_words": sorted(QUESTION_WORDS),
+        "question_words": sorted(QUESTION_WORDS), "what_next": sorted(WHAT_NEXT),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},
         "levels": dict(sorted(levels().items())), "level_beside": {kind: list(beside) for kind, beside
                                                                    in sorted(level_beside().items())},

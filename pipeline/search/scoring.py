@@ -225,7 +225,8 @@ def level_first(found: list[tuple[int, float]], facts, question: Question,
     answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then the
     others in their order: what to do at that level, before the game rule that was broken. A call (`is_call`: it
     reports what someone did) has the "level_first" signal's `reach` first answers of that document among `leading`
-    (`leaders`: holding enough of the call) first, in their order: its infractions or situations compete among
+    (`leaders`: holding enough of the call) that a judge applies (a penalty or a fix: not the JAR's "Resources",
+    a chapter's own prose) first, in their order: its infractions or situations compete among
     themselves ("mulliganed to six and shuffled the cards back without putting one on the bottom at competitive
     REL": Mulligan Procedure Error second, after Looking at Extra Cards, not sixth after the CR's mulligan rules); a
     question reporting nothing ("split second at competitive REL") may ask a game rule, which only the level's best
@@ -233,8 +234,8 @@ def level_first(found: list[tuple[int, float]], facts, question: Question,
     if not question.level or tells_story(question):
         return found
     reach = SIGNALS["level_first"].reach if question.call else 1
-    leads = [item for item in found
-             if facts[item[0]].kind == question.level and (not question.call or item[0] in leading)][:reach]
+    leads = [item for item in found if facts[item[0]].kind == question.level
+             and (not question.call or item[0] in leading and facts[item[0]].remedy)][:reach]
     chosen = {position for position, _ in leads}
     return leads + [item for item in found if item[0] not in chosen]
 

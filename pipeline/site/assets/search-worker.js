@@ -445,10 +445,26 @@ function askingSentences(query) {
   return {sentences, asking: questions.length ? questions : sentences.slice(-1)};
 }
 
+/* A question without its sentences that ask only what comes next ("What now?", "Then what?"), where others
+   remain (question.without_what_next). */
+function withoutWhatNext(query) {
+  const sentences = query.trim().split(/(?<=[.?!])\s+/u);
+  const kept = sentences.filter((sentence) => !asksWhatNext(sentence));
+  return kept.length && kept.length < sentences.length ? kept.join(" ") : query;
+}
+
+function asksWhatNext(sentence) {
+  const words = (sentence.match(patterns.queryWord) || []).map((word) => word.toLowerCase());
+  return words.some((word) => rules.what_next.includes(word))
+    && words.every((word) => rules.what_next.includes(word) || rules.question_words.includes(word)
+                   || rules.stop_words.includes(word));
+}
+
 async function understand(query) {
-  const typed = fold(shortened(query || ""));
+  const searched = withoutWhatNext(shortened(query || ""));
+  const typed = fold(searched);
   const typedLength = length(query || "");
-  query = clean(query);
+  query = clean(searched);
   const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: [],
                     incidental: [], asksMeaning: false,
                     shortened: typedLength > rules.max_query ? typedLength : 0};
@@ -805,13 +821,13 @@ function fused(hits, cosines, question, kind) {
 }
 
 /* A question at a level (a level named, no story told) answered first by the best answer of the document answering
-   at that level, a call by the level_first signal's `reach` best of those its words' answers (`lexical`) let lead,
-   then the others in their order (scoring.level_first). */
+   at that level, a call by the level_first signal's `reach` best of those its words' answers (`lexical`) let lead
+   that prescribe a penalty or a fix, then the others in their order (scoring.level_first). */
 function levelFirst(hits, question, lexical) {
   if (!question.level || tellsStory(question)) return hits;
   const leading = new Set(lexical.filter((hit) => hit.leads).map((hit) => hit.entry));
   const leads = hits.filter((hit) => (documentOf(hit.entry) || {}).kind === question.level
-                            && (!question.call || leading.has(hit.entry)))
+                            && (!question.call || (leading.has(hit.entry) && inRuns(hit.entry, "remedies"))))
     .slice(0, question.call ? rules.signals.level_first.reach : 1);
   return leads.concat(hits.filter((hit) => !leads.includes(hit)));
 }
