@@ -10,7 +10,7 @@ from pipeline.search import passages
 from pipeline.search.index import KnowledgeBase, _stems
 from pipeline.search.published import PublishedIndex
 from pipeline.search.question import Alternative, tells_story, understand
-from pipeline.search.scoring import matched_words
+from pipeline.search.scoring import broad_second, matched_words, ranked
 from pipeline.search.signals import SIGNALS
 from pipeline.site.publish import index_folder, published
 
@@ -79,6 +79,53 @@ def test_a_long_story_counts_a_long_section_by_its_best_paragraph_and_a_short_qu
         _, patterns, _, _, _ = matched_words(kb, question, None)
         assert all(isinstance(pattern, int) for pattern in patterns.values())
     assert tells_story(understand("he forgot Bob's trigger", kb))
+
+
+class Paragraphs:
+    """A source of long entries' paragraphs (what broad_second reads of an index)."""
+
+    def __init__(self, counts: dict[int, int]) -> None:
+        self.rows = {position: [frozenset({"word"})] * count for position, count in counts.items()}
+
+    def passages(self) -> dict[int, list[frozenset[str]]]:
+        return self.rows
+
+
+def test_a_broad_section_leading_a_story_narrowly_comes_after_the_second(kb):
+    """A section of the "broad_second" signal's `least` paragraphs or more first, the second of fewer within its
+    `within` share of the score: the second first, for a story only; a broad second, a first not broad or a
+    second further behind leave the order as it was."""
+    signal = SIGNALS["broad_second"]
+    story = understand("Alice attacks with two creatures. Bob forgot his trigger. What is the penalty?", kb)
+    assert story.long and tells_story(story)
+    short = understand("forgot trigger", kb)
+    broad, narrow = signal.least, signal.least - 1
+    close = [(0, 1.0), (1, signal.within + 0.01), (2, 0.1)]
+    behind = [(0, 1.0), (1, signal.within - 0.01), (2, 0.1)]
+    source = Paragraphs({0: broad, 1: narrow})
+    assert broad_second(close, story, source) == [close[1], close[0], close[2]]
+    assert broad_second(behind, story, source) == behind
+    assert broad_second(close, short, source) == close
+    assert broad_second(close, story, Paragraphs({0: broad, 1: broad})) == close
+    assert broad_second(close, story, Paragraphs({0: narrow})) == close
+    assert broad_second(close[:1], story, source) == close[:1]
+    assert broad_second(close, story, source, asked={0}) == close          # named by the sentences that ask
+
+
+def test_a_section_is_named_as_asked_by_an_uncommon_word_of_the_sentences_that_ask_only(kb):
+    """Missed Trigger's own name holds "trigger": named where a sentence that asks says it, not where only the
+    story does."""
+    missed = next(position for position in range(len(kb.facts())) if kb.hit(position, 0).id == "ipg:2.1")
+    asking = understand("Is this a missed trigger? Alice attacked with two creatures and Bob passed the turn. "
+                        "What is the penalty?", kb)
+    telling = understand("Alice attacked with two creatures and forgot the trigger of her card. Bob passed the "
+                         "turn. What is the penalty?", kb)
+    found = {}
+    for name, question in (("asking", asking), ("telling", telling)):
+        asked: set[int] = set()
+        ranked(kb, question, None, asked=asked)
+        found[name] = missed in asked
+    assert found == {"asking": True, "telling": False}
 
 
 def test_the_site_ships_the_index_s_passages(kb, built_site):

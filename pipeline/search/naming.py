@@ -21,6 +21,7 @@ COMMON_SHARE = 4      # a word held by a quarter of the entries or more ("player
 NAMED_WEIGHT = SIGNALS["named"].weight
 REMEDY_WEIGHT = SIGNALS["remedy"].weight
 PARTLY_NAMED_WEIGHT = SIGNALS["partly_named"].weight
+STORY_WEIGHT = SIGNALS["story"].weight     # a word said in the story only weighs this much, one that asks whole
 
 
 class Names:
@@ -31,6 +32,7 @@ class Names:
         self.titled: dict[int, int] = {}
         self.required = 0          # the groups a name must hold, as bits (`require`)
         self.said = 0              # the groups of the words saying what went wrong, common ones too
+        self.asked = 0             # the required groups said whole: in the sentences that ask (not the story's)
 
     def require(self, groups, holding: list[int], total: int) -> None:
         """The groups a name must hold: those of the words saying what went wrong (not the story's), but for
@@ -38,6 +40,8 @@ class Names:
         self.said = sum(1 << n for n, group in enumerate(groups) if max(a.weight for a in group) > INCIDENTAL_WEIGHT)
         self.required = sum(1 << n for n in range(len(groups))
                             if self.said >> n & 1 and holding[n] * COMMON_SHARE < total)
+        self.asked = sum(1 << n for n, group in enumerate(groups)
+                         if self.required >> n & 1 and max(a.weight for a in group) > STORY_WEIGHT)
 
     def note(self, field: str, positions, bit: int) -> None:
         held = self.own if field in OWN_NAME_FIELDS else self.titled if field in TITLE_FIELDS else None
@@ -65,6 +69,12 @@ class Names:
         another entry's title and names."""
         held = self.own.get(position, 0) | (0 if fact.infraction else self.titled.get(position, 0))
         return bool(held & self.required)
+
+
+    def named_as_asked(self, position: int) -> bool:
+        """Whether the entry's own names hold an uncommon word of the sentences that ask ("Is this a missed
+        trigger?": Missed Trigger), not of the story only."""
+        return bool(self.own.get(position, 0) & self.asked)
 
 
 def is_infraction(penalty: str) -> bool:

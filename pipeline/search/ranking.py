@@ -34,6 +34,7 @@ from .question import (
     understand,
 )
 from .scoring import (
+    broad_second,
     fused,
     glossary_weight,
     level_first,
@@ -59,15 +60,17 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
         best = max(best, SIGNALS["remedy_first"].reach)        # (remedy_first)
     wanted = kind or question.kind
     leading: set[int] = set()            # (level_first)
-    ranked = scoring.ranked(index, question, wanted, best, leading)
-    if not ranked and question.kind and not kind:
+    asked: set[int] = set()              # (broad_second)
+    ranked = scoring.ranked(index, question, wanted, best, leading, asked)
+    if not ranked and question.kind and not kind:       # "mtr deathtouch": nothing of the MTR matches
         wanted = None
-        ranked = scoring.ranked(index, question, None, best, leading)   # "mtr deathtouch": nothing of the MTR matches
+        ranked = scoring.ranked(index, question, None, best, leading, asked)
     lexical = ranked
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
     ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical)
+    ranked = broad_second(ranked, question, index, asked)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None

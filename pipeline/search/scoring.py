@@ -63,11 +63,12 @@ class Postings(Protocol):
     def passages(self) -> dict: ...
 
 
-def ranked(source: Postings, question: Question, kind: Optional[str],
-           best: Optional[int] = None, leading: Optional[set[int]] = None) -> list[tuple[int, float]]:
+def ranked(source: Postings, question: Question, kind: Optional[str], best: Optional[int] = None,
+           leading: Optional[set[int]] = None, asked: Optional[set[int]] = None) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
-    level (`leaders`).
+    level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
+    (naming.Names.named_as_asked: `broad_second` keeps them first).
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -90,6 +91,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
         everything = sorted(scored, key=lambda item: _rank_key(item, facts, definition))
         if leading is not None:
             leading.update(leaders(everything[:MAX_RANKED], question, bits_of, coverage, names))
+        if asked is not None:
+            asked.update(position for position, _ in everything[:MAX_RANKED] if names.named_as_asked(position))
         return everything
     most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
@@ -109,6 +112,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str],
     first = [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
     if leading is not None:
         leading.update(leaders(first[:MAX_RANKED], question, bits_of, coverage, names))
+    if asked is not None:
+        asked.update(position for position, _ in first[:MAX_RANKED] if names.named_as_asked(position))
     return first
 
 
@@ -186,13 +191,31 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     """The first MAX_RANKED (entry position, score) answering the question, best first: `ranked`, and for a
     long question on an index with a semantic table, `fused`."""
     leading: set[int] = set()
-    lexical = ranked(kb, question, kind, leading=leading)[:MAX_RANKED]
+    asked: set[int] = set()
+    lexical = ranked(kb, question, kind, leading=leading, asked=asked)[:MAX_RANKED]
     found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    return remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical)
+    found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical)
+    return broad_second(found, question, kb, asked)
+
+
+def broad_second(found: list[tuple[int, float]], question: Question, source: Postings,
+                 asked: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
+    """A story's answers with a broad first one (the "broad_second" signal's `least` paragraphs or more: a long
+    infraction holding a little of every story) after the second, where the second is not broad and holds the
+    signal's `within` of its score or more (the paragraphs: `source.passages`, read for a story only); but a first
+    named by the sentences that ask (`asked`: `ranked`'s)."""
+    if len(found) < 2 or not (question.long and tells_story(question)) or found[0][0] in asked:
+        return found
+    signal, paragraphs = SIGNALS["broad_second"], source.passages()
+    (first, score), (second, close) = found[0], found[1]
+    broad = [len(paragraphs.get(position, ())) >= signal.least for position in (first, second)]
+    if broad == [True, False] and rounded(close) >= rounded(score * signal.within):
+        return [found[1], found[0], *found[2:]]
+    return found
 
 
 def remedy_first(found: list[tuple[int, float]], facts, question: Question,

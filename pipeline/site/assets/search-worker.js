@@ -725,6 +725,9 @@ async function match(question, kind) {
     said.push(g);
     if (holding[g] * rules.common_share < manifest.entries) required.push(g);
   });
+  // the required groups said whole, in the sentences that ask, not the story's (naming.Names.asked)
+  const asked = required.filter((g) => Math.max(...groups[g].map((alternative) => alternative.weight))
+    > rules.signals.story.weight);
   const coverageOf = (held) => {
     let share = 0;
     for (let g = 0; g < weights.length; g++) if (held.has(g)) share += weights[g];
@@ -761,7 +764,9 @@ async function match(question, kind) {
     // may lead a call at a level (scoring.leaders): an uncommon word of the call and enough of its coverage
     const leads = Boolean(question.level && question.call && required.some((g) => matched.get(entry).has(g))
       && coverage >= most * rules.signals.level_first.within);
-    hits.push({entry, score, leads});
+    // its own names hold an uncommon word of the sentences that ask (naming.Names.named_as_asked)
+    const askedName = asked.some((g) => (ownName.get(entry) || new Set()).has(g));
+    hits.push({entry, score, leads, askedName});
   }
   return hits;
 }
@@ -844,6 +849,22 @@ function remedyFirst(hits, question, lexical) {
     lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
   }
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+}
+
+/* A story's answers with a broad first one (the broad_second signal's `least` paragraphs or more) after the second,
+   where the second is not broad and holds the signal's `within` of its score or more, but a first its words'
+   answers (`lexical`) say the sentences that ask name (scoring.broad_second). */
+function broadSecond(hits, paragraphs, lexical) {
+  if (hits.length < 2 || !paragraphs) return hits;
+  if (lexical.some((hit) => hit.entry === hits[0].entry && hit.askedName)) return hits;
+  const signal = rules.signals.broad_second;
+  const [first, second] = hits;
+  const broad = (hit) => (paragraphs.get(hit.entry) || []).length >= signal.least;
+  const round = (value) => Math.floor(value * 1e6 + 0.5) / 1e6;
+  if (broad(first) && !broad(second) && round(second.score) >= round(first.score * signal.within)) {
+    return [second, first].concat(hits.slice(2));
+  }
+  return hits;
 }
 
 /* A fused signal's weight for a question of `words` words (signals.fused_weight). */
@@ -1076,6 +1097,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   const lexical = hits;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
   hits = remedyFirst(levelFirst(hits, question, lexical), question, lexical);
+  if (long && tellsStory(question)) hits = broadSecond(hits, await paragraphsOf(), lexical);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
