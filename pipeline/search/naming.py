@@ -63,13 +63,11 @@ class Names:
         held = own if fact.infraction else own | titled
         return 2 if held & self.said == self.said else 1 if held & self.required == self.required else 0
 
-
     def named_in_part(self, position: int, fact: Fact) -> bool:
         """Whether the entry's name holds an uncommon word said (one `require` asks for): an infraction's own names,
         another entry's title and names."""
         held = self.own.get(position, 0) | (0 if fact.infraction else self.titled.get(position, 0))
         return bool(held & self.required)
-
 
     def named_as_asked(self, position: int) -> bool:
         """Whether the entry's own names hold an uncommon word of the sentences that ask ("Is this a missed
