@@ -89,10 +89,7 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
                                          named, names, call_share, told))
                   for position, score in found.items()]
         everything = sorted(scored, key=lambda item: _rank_key(item, facts, definition))
-        if leading is not None:
-            leading.update(leaders(everything[:MAX_RANKED], question, bits_of, coverage, names))
-        if asked is not None:
-            asked.update(position for position, _ in everything[:MAX_RANKED] if names.named_as_asked(position))
+        _mark(everything[:MAX_RANKED], question, bits_of, coverage, names, leading, asked)
         return everything
     most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
@@ -110,11 +107,17 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
         elif inverted > kept[0]:
             heapq.heapreplace(kept, inverted)
     first = [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
-    if leading is not None:
-        leading.update(leaders(first[:MAX_RANKED], question, bits_of, coverage, names))
-    if asked is not None:
-        asked.update(position for position, _ in first[:MAX_RANKED] if names.named_as_asked(position))
+    _mark(first[:MAX_RANKED], question, bits_of, coverage, names, leading, asked)
     return first
+
+
+def _mark(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict, names: Names,
+          leading: Optional[set[int]], asked: Optional[set[int]]) -> None:
+    """Fill `leading` (`leaders`) and `asked` (naming.Names.named_as_asked) from the first answers, each if given."""
+    if leading is not None:
+        leading.update(leaders(answered, question, bits_of, coverage, names))
+    if asked is not None:
+        asked.update(position for position, _ in answered if names.named_as_asked(position))
 
 
 def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict,

@@ -281,8 +281,8 @@ class DocumentPages:
         titled = [section for section in sections[1:] if section.title and section.number]
         if len(titled) < CONTENTS_FROM:
             return ""
-        links = "".join(f'<li><a href="#{esc(anchor_of(section))}"><span class="rk-num-inline">{esc(section.number)}'
-                        f'</span> {esc(section.title)}</a></li>' for section in titled)
+        links = "".join(f'<li><a href="#{esc(anchor_of(section))}">{numbered_label(section)}</a></li>'
+                        for section in titled)
         return (f'<details class="rk-toc"><summary>On this page: {len(titled)} rules</summary>'
                 f'<input type="search" class="rk-filter" aria-label="Filter the rules on this page" '
                 f'placeholder="Filter: trample, 702.19" autocomplete="off" hidden>'
