@@ -10,6 +10,7 @@ and the kinds' lexicons in it. Plain data: no parsing, no I/O.
 # (no `from __future__ import annotations`: NamedTuple would make each field's annotation, a string then, a
 # ForwardRef, compiling it: more than the rest of this module costs to import)
 import re
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 
@@ -235,8 +236,9 @@ def order(kind_id: str) -> int:
     return IDS.index(kind_id) if kind_id in BY_ID else len(IDS)
 
 
+@lru_cache(maxsize=1)
 def game_rules() -> frozenset[str]:
-    """The kinds holding the game's own rules (the CR), not a tournament's."""
+    """The kinds holding the game's own rules (the CR), not a tournament's (asked for every entry scored)."""
     return frozenset(kind.id for kind in KINDS if kind.game_rules)
 
 

@@ -42,15 +42,18 @@ def test_a_paragraph_holds_a_group_by_its_words_or_by_the_entry_s_name():
     weights = [1.0, 2.0, 1.0]
     everything = sum(weights)
     held = 0b111
+    said = passages.sayings(groups)
     # the second paragraph holds "warning": 2 of 4
-    assert passages.best_share(terms, groups, weights, everything, held, outside=0) == 2.0 / 4.0
+    assert passages.best_share(terms, said, weights, everything, held, outside=0) == 2.0 / 4.0
     # "shuffle" held in the entry's title counts in every paragraph
-    assert passages.best_share(terms, groups, weights, everything, held, outside=0b100) == 3.0 / 4.0
+    assert passages.best_share(terms, said, weights, everything, held, outside=0b100) == 3.0 / 4.0
     # a group the entry does not hold never counts
-    assert passages.best_share(terms, groups, weights, everything, 0b001, outside=0) == 1.0 / 4.0
-    # a phrase is said where a paragraph holds all its words
-    assert passages.holds(frozenset(["addit", "turn"]), Alternative("addit turn", "additional turn"))
-    assert not passages.holds(frozenset(["addit"]), Alternative("addit turn", "additional turn"))
+    assert passages.best_share(terms, said, weights, everything, 0b001, outside=0) == 1.0 / 4.0
+    # a phrase is said where a paragraph holds all its words; one of a group's alternatives is enough
+    phrase = passages.sayings([[Alternative("addit turn", "additional turn"), Alternative("extra", "extra")]])
+    assert passages.best_share([frozenset(["addit", "turn"])], phrase, [1.0], 1.0, 0b1, 0) == 1.0
+    assert passages.best_share([frozenset(["extra"])], phrase, [1.0], 1.0, 0b1, 0) == 1.0
+    assert passages.best_share([frozenset(["addit"])], phrase, [1.0], 1.0, 0b1, 0) == 0.0
 
 
 def test_the_mix_weighs_the_best_paragraph_by_the_declared_signal():

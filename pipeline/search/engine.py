@@ -174,11 +174,13 @@ def best_sentence(text: str, pattern: re.Pattern) -> Optional[int]:
     """Where the sentence holding the most distinct words of `pattern` starts (the first of equals); None if
     no sentence holds two."""
     starts = [0] + [match.end() for match in SENTENCE_START.finditer(text)]
+    said: list[set[str]] = [set() for _ in starts]
+    for match in pattern.finditer(text):         # (no word spans a sentence's start: a space is before it)
+        said[bisect.bisect_right(starts, match.start()) - 1].add(match.group(0).lower())
     best, most = None, 1
-    for start, end in zip(starts, starts[1:] + [len(text)]):
-        held = len({match.group(0).lower() for match in pattern.finditer(text, start, end)})
-        if held > most:
-            best, most = start, held
+    for start, words in zip(starts, said):
+        if len(words) > most:
+            best, most = start, len(words)
     return best
 
 

@@ -36,9 +36,12 @@ def read_rows(rows: list[list]) -> dict[int, list[frozenset[str]]]:
     return {row[0]: [frozenset(terms.split()) for terms in row[1:]] for row in rows}
 
 
-def holds(terms: frozenset[str], alternative) -> bool:
-    """Whether a paragraph says an alternative: its term, or every word of a phrase of the judges' words."""
-    return all(word in terms for word in alternative.stem.split(" "))
+def sayings(groups) -> list[tuple[frozenset[str], tuple[tuple[str, ...], ...]]]:
+    """Each group's alternatives as a paragraph says them: (its single terms, its phrases' words), made once a
+    question so that `best_share` asks a set, not a word at a time, for each of hundreds of entries."""
+    return [(frozenset(alternative.stem for alternative in group if " " not in alternative.stem),
+             tuple(tuple(alternative.stem.split(" ")) for alternative in group if " " in alternative.stem))
+            for group in groups]
 
 
 def covered(whole: float, best: float) -> float:
@@ -48,17 +51,20 @@ def covered(whole: float, best: float) -> float:
     return whole * (1 - weight) + best * weight
 
 
-def best_share(paragraph_terms: list[frozenset[str]], groups, weights: list[float], everything: float,
+def best_share(paragraph_terms: list[frozenset[str]], said: list, weights: list[float], everything: float,
                held: int, outside: int) -> float:
     """The share of the question's (weighted) words held by the entry's best paragraph: a group counts if the
-    paragraph says one of its alternatives or the entry holds it outside its text (`outside`, bits: its title,
-    names, headings); only groups the entry holds (`held`, bits)."""
+    paragraph says one of its alternatives (`said`: `sayings` of the groups; a phrase counts when the paragraph
+    holds each of its words) or the entry holds it outside its text (`outside`, bits: its title, names,
+    headings); only groups the entry holds (`held`, bits). The weights are added in the groups' order, as the
+    worker adds them."""
+    looked = [(weights[number], None if outside >> number & 1 else said[number])
+              for number in range(len(said)) if held >> number & 1]
     best = 0.0
     for terms in paragraph_terms:
         share = 0.0
-        for number, group in enumerate(groups):
-            bit = 1 << number
-            if held & bit and (outside & bit or any(holds(terms, alternative) for alternative in group)):
-                share += weights[number]
+        for weight, saying in looked:
+            if saying is None or not terms.isdisjoint(saying[0]) or any(map(terms.issuperset, saying[1])):
+                share += weight
         best = max(best, share)
     return best / everything if everything else 1.0

@@ -195,7 +195,7 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     long question on an index with a semantic table, `fused`."""
     leading: set[int] = set()
     asked: set[int] = set()
-    lexical = ranked(kb, question, kind, leading=leading, asked=asked)[:MAX_RANKED]
+    lexical = ranked(kb, question, kind, MAX_RANKED, leading, asked)     # (only those that can be among them scored)
     found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
@@ -369,10 +369,11 @@ def matched_words(source: Postings, question: Question, kind: Optional[str]):
         held = sum(weight for n, weight in enumerate(weights) if bits & (1 << n))
         coverage[bits] = held / everything if everything else 1.0
     if paragraphs:
+        said = passages.sayings(groups)
         for position in found:
             if position in paragraphs:
                 bits = matched[position]
-                best = passages.best_share(paragraphs[position], groups, weights, everything, bits,
+                best = passages.best_share(paragraphs[position], said, weights, everything, bits,
                                            outside.get(position, 0))
                 matched[position] = (bits, position)      # a pattern of its own
                 coverage[(bits, position)] = passages.covered(coverage[bits], best)

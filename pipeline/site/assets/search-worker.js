@@ -65,16 +65,22 @@ function paragraphsOf() {
   return paragraphsRead.catch(() => null);
 }
 
+/* Each group's alternatives as a paragraph says them, made once a question (passages.sayings): the words of each,
+   a phrase's several. */
+function sayingsOf(groups) {
+  return groups.map((group) => group.map((alternative) => alternative.stem.split(" ")));
+}
+
 /* The share of the question's (weighted) words the entry's best paragraph holds (passages.best_share): a group
-   counts if the paragraph says one of its alternatives, or the entry holds it outside its text. */
-function bestShare(terms, groups, weights, everything, held, outside) {
+   counts if the paragraph says one of its alternatives (`sayings`: sayingsOf), or the entry holds it outside its
+   text; the weights added in the groups' order. */
+function bestShare(terms, sayings, weights, everything, held, outside) {
   let best = 0;
   for (const paragraph of terms) {
     let share = 0;
-    for (let g = 0; g < groups.length; g++) {
+    for (let g = 0; g < sayings.length; g++) {
       if (!held.has(g)) continue;
-      const says = (alternative) => alternative.stem.split(" ").every((word) => paragraph.has(word));
-      if (outside.has(g) || groups[g].some(says)) share += weights[g];
+      if (outside.has(g) || sayings[g].some((words) => words.every((word) => paragraph.has(word)))) share += weights[g];
     }
     best = Math.max(best, share);
   }
@@ -611,20 +617,48 @@ function addScores(postings, fields, factor, scores, onMatch) {
   }
 }
 
+const NONE = new Set();            // an entry's groups where it holds none (never added to)
+let entryLookups = null;           // worked out once per manifest: the ranking asks them of every entry it scores
+
+/* Each entry's document (the first whose range holds it) and, per run name, whether it is in one of that
+   document's runs ("variants", "infractions", "remedies", "glossary"). */
+function lookups() {
+  if (!entryLookups || entryLookups.manifest !== manifest) {
+    const documentAt = new Array(manifest.entries);
+    for (const document of manifest.documents) {
+      for (let entry = document.start; entry < document.end; entry++) {
+        if (documentAt[entry] === undefined) documentAt[entry] = document;
+      }
+    }
+    entryLookups = {manifest, documentAt, runs: new Map()};
+  }
+  return entryLookups;
+}
+
 function documentOf(entry) {
-  return manifest.documents.find((document) => entry >= document.start && entry < document.end);
+  return lookups().documentAt[entry];
 }
 
 /* A rule of a multiplayer or casual variant (question.is_variant). */
 function isVariant(entry) {
-  const document = documentOf(entry);
-  return Boolean(document && (document.variants || []).some(([start, end]) => entry >= start && entry < end));
+  return inRuns(entry, "variants");
 }
 
-/* An entry in one of a document's runs of entries ("variants", "infractions", "remedies"). */
+/* An entry in one of its document's runs of entries ("variants", "infractions", "remedies"). */
 function inRuns(entry, name) {
-  const document = documentOf(entry);
-  return Boolean(document && (document[name] || []).some(([start, end]) => entry >= start && entry < end));
+  const {documentAt, runs} = lookups();
+  let inside = runs.get(name);
+  if (!inside) {
+    inside = new Uint8Array(documentAt.length);
+    for (const document of manifest.documents) {
+      const ranges = name === "glossary" ? (document.glossary ? [document.glossary] : []) : document[name] || [];
+      for (const [start, end] of ranges) {
+        for (let entry = start; entry < end; entry++) if (documentAt[entry] === document) inside[entry] = 1;
+      }
+    }
+    runs.set(name, inside);
+  }
+  return inside[entry] === 1;
 }
 
 /* A score with the named and remedy signals (naming.with_name): the question's words that say what went wrong
@@ -633,8 +667,8 @@ function inRuns(entry, name) {
    a fix, the remedy's weight; for a call, an entry prescribing a penalty or a fix not named whose name holds an
    uncommon word of it (its own names; another entry's title too), the partly_named weight. */
 function namedScore(score, entry, ownName, titled, required, said, call) {
-  const own = ownName.get(entry) || new Set();
-  const title = titled.get(entry) || new Set();
+  const own = ownName.get(entry) || NONE;
+  const title = titled.get(entry) || NONE;
   const infraction = inRuns(entry, "infractions");
   const holds = (groups) => groups.every((g) => own.has(g) || (!infraction && title.has(g)));
   let named = 0;                   // 2: every word said in the name; 1: all but common ones (naming.Names.named)
@@ -653,8 +687,7 @@ function namedScore(score, entry, ownName, titled, required, said, call) {
 }
 
 function isGlossary(entry) {
-  const document = documentOf(entry);
-  return Boolean(document && document.glossary && entry >= document.glossary[0] && entry < document.glossary[1]);
+  return inRuns(entry, "glossary");
 }
 
 /* Every entry holding some word of the question (in `kind`, if given), with its score (engine.score_entries). */
@@ -701,11 +734,8 @@ async function match(question, kind) {
     }
   }
   if (!matched.size) return [];
-  const holding = groups.map((group, g) => {
-    let count = 0;
-    for (const held of matched.values()) if (held.has(g)) count++;
-    return count;
-  });
+  const holding = groups.map(() => 0);
+  for (const held of matched.values()) for (const g of held) holding[g]++;
   const weights = groups.map((group, g) =>
     rarity(manifest.entries, holding[g]) * Math.max(...group.map((alternative) => alternative.weight)));
   const inKind = (entry) => !kind || (documentOf(entry) || {}).kind === kind;
@@ -737,12 +767,13 @@ async function match(question, kind) {
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
   const told = long && tellsStory(question) ? toldIn(matched) : "";
+  const sayings = paragraphs ? sayingsOf(groups) : null;
   const hits = [];
   for (const [entry, raw] of found) {
     let coverage = coverageOf(matched.get(entry));
     if (paragraphs && paragraphs.has(entry)) {        // a story: a long entry's best paragraph counts (passages.py)
-      const best = bestShare(paragraphs.get(entry), groups, weights, everything, matched.get(entry),
-                             outside.get(entry) || new Set());
+      const best = bestShare(paragraphs.get(entry), sayings, weights, everything, matched.get(entry),
+                             outside.get(entry) || NONE);
       const weight = rules.signals.passage.weight;
       coverage = coverage * (1 - weight) + best * weight;
     }
@@ -765,7 +796,7 @@ async function match(question, kind) {
     const leads = Boolean(question.level && question.call && required.some((g) => matched.get(entry).has(g))
       && coverage >= most * rules.signals.level_first.within);
     // its own names hold an uncommon word of the sentences that ask (naming.Names.named_as_asked)
-    const askedName = asked.some((g) => (ownName.get(entry) || new Set()).has(g));
+    const askedName = asked.some((g) => (ownName.get(entry) || NONE).has(g));
     hits.push({entry, score, leads, askedName});
   }
   return hits;
@@ -1014,14 +1045,18 @@ function snippetPattern(marks) {
 function bestSentence(text, pattern) {
   const starts = [0];
   for (const found of text.matchAll(/[.!?]\s+(?=[A-Z0-9("“])/g)) starts.push(found.index + found[0].length);
+  const said = starts.map(() => new Set());
+  let sentence = 0;                // the text read once: no word spans a sentence's start (a space is before it)
+  for (const found of text.matchAll(pattern)) {
+    while (sentence + 1 < starts.length && starts[sentence + 1] <= found.index) sentence++;
+    said[sentence].add(found[0].toLowerCase());
+  }
   let best = null;
   let most = 1;
   starts.forEach((start, i) => {
-    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
-    const held = new Set([...text.slice(start, end).matchAll(pattern)].map((found) => found[0].toLowerCase())).size;
-    if (held > most) {
+    if (said[i].size > most) {
       best = start;
-      most = held;
+      most = said[i].size;
     }
   });
   return best;
