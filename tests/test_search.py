@@ -41,6 +41,7 @@ from pipeline.search.scoring import (
     at_level,
     called_share,
     fused,
+    general_first,
     leaders,
     level_first,
     matched_words,
@@ -171,6 +172,25 @@ def test_remedy_first_looks_among_the_first_answers_only_and_only_for_a_call(kb)
     assert remedy_first(found, facts, question) == found
     assert remedy_first(found[:2] + found[3:4], facts, call) == found[:2] + found[3:4]    # none among the first 3
     assert remedy_first(found[2:], facts, call) == found[2:]                              # one first already
+
+
+def test_general_first_puts_the_earliest_subrule_of_the_first_answer_s_rule_first_for_a_long_question(kb):
+    """702.19c first, 702.19b third: 702.19b leads (a rule's subrules go from the general case to the special ones);
+    not a subrule of another rule (a rule between them) nor one beyond the first `reach`, nor for a short question."""
+    rule, subrule = Fact("cr", False, False, False), Fact("cr", False, False, False, subrule=True)
+    facts = [rule, subrule, subrule, subrule, rule, subrule, subrule, subrule]
+    story = understand("Today my friend attacked with a trampler and I blocked it with a small creature", kb)
+    short = understand("trample", kb)
+    reach = SIGNALS["general_first"].reach
+    assert story.long and not short.long and reach == 4
+    found = [(3, 2.0), (7, 1.9), (2, 1.8), (5, 1.7), (1, 1.6)]       # 1 fifth: beyond the first `reach`
+    assert general_first(found, facts, story) == [(2, 1.8), (3, 2.0), (7, 1.9), (5, 1.7), (1, 1.6)]
+    assert general_first(found, facts, short) == found
+    others = [(3, 2.0), (7, 1.9), (6, 1.8), (5, 1.7), (2, 1.6)]    # 5 to 7 of another rule, 2 fifth
+    assert general_first(others, facts, story) == others
+    assert general_first([(4, 2.0), (1, 1.9)], facts, story) == [(4, 2.0), (1, 1.9)]      # a rule first
+    assert general_first([(1, 2.0), (3, 1.9)], facts, story) == [(1, 2.0), (3, 1.9)]      # the earliest first already
+    assert general_first([], facts, story) == []
 
 
 def test_remedy_first_looks_among_the_first_answers_of_the_call_s_words_where_the_meaning_moved_them(kb):

@@ -26,6 +26,7 @@ import json
 from collections import defaultdict
 
 from .engine import natural_key
+from .hits import SUBRULE
 from .index import SCORE_SCALE, KnowledgeBase
 from .naming import is_infraction, prescribes
 from .question import FIELD_BOOSTS, browser_rules, is_variant
@@ -99,10 +100,11 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
             variants = [p for p in members if is_variant(stored[p]["kind"], stored[p].get("number") or "")]
             infractions = [p for p in members if is_infraction(stored[p].get("penalty", ""))]
             remedies = [p for p in members if prescribes(stored[p].get("penalty", ""), stored[p].get("action", ""))]
+            subrules = [p for p in members if stored[p].get("section_kind") == SUBRULE]
             ranges.append({**document, "start": members[0], "end": members[-1] + 1,
                            "glossary": [glossary[0], glossary[-1] + 1] if glossary else None,
                            "variants": _runs(variants), "infractions": _runs(infractions),
-                           "remedies": _runs(remedies),
+                           "remedies": _runs(remedies), "subrules": _runs(subrules),
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
                 "entries": len(stored), "documents": ranges, "words": word_files, "kept": kept_files,

@@ -11,6 +11,7 @@ SCORE_SCALE = 100      # scores are kept as whole hundredths, in the browser's f
 # The score of an entry found by an exact look-up (its number, id or parent), not ranked: whoosh's for one term
 # of an ID field (its weight, 1), so that an answer read from the published files is the whoosh index's.
 EXACT_SCORE = 1.0
+SUBRULE = "subrule"    # a lettered subrule's section kind (702.19b), as the parsers name it (scoring.general_first)
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,8 @@ def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]
         for run_start, run_end in document.get("variants") or ():
             facts[run_start:run_end] = [Fact(kind, archived, position in glossary, True)
                                         for position in range(run_start, run_end)]
-        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy")):   # a few sections each
+        # (a few sections each; the CR's lettered subrules, 2,000 of them, one run for each rule's)
+        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy"), ("subrules", "subrule")):
             for run_start, run_end in document.get(runs) or ():
                 facts[run_start:run_end] = [facts[position]._replace(**{fact: True})
                                             for position in range(run_start, run_end)]

@@ -36,6 +36,7 @@ from .question import (
 from .scoring import (
     broad_second,
     fused,
+    general_first,
     glossary_weight,
     level_first,
     question_words,
@@ -58,6 +59,8 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
     if question.call:
         best = max(best, SIGNALS["remedy_first"].reach)        # (remedy_first)
+    if question.long:
+        best = max(best, SIGNALS["general_first"].reach)       # (general_first)
     wanted = kind or question.kind
     leading: set[int] = set()            # (level_first)
     asked: set[int] = set()              # (broad_second)
@@ -70,7 +73,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
     ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical)
-    ranked = broad_second(ranked, question, index, asked)
+    ranked = general_first(broad_second(ranked, question, index, asked), index.facts(), question)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)
     chooser = snippet_pattern(answering) if answering else None

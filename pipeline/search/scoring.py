@@ -202,7 +202,21 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
     found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical)
-    return broad_second(found, question, kb, asked)
+    return general_first(broad_second(found, question, kb, asked), kb.facts(), question)
+
+
+def general_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
+    """A long question's answers with the earliest subrule of its first answer's rule first, where the first is a
+    lettered subrule and that earlier one is among the "general_first" signal's `reach` first answers: a rule's
+    subrules go from the general case to the special ones. Subrules of one rule are consecutive entries (the rule
+    itself comes before them), so two subrules are of one rule where every entry from one to the other is one."""
+    if not (question.long and found and facts[found[0][0]].subrule):
+        return found
+    first = found[0][0]
+    lead = min((item for item in found[:SIGNALS["general_first"].reach]
+                if all(facts[position].subrule for position in range(min(first, item[0]), max(first, item[0]) + 1))),
+               key=lambda item: item[0])
+    return found if lead[0] == first else [lead] + [item for item in found if item is not lead]
 
 
 def broad_second(found: list[tuple[int, float]], question: Question, source: Postings,

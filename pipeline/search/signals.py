@@ -131,6 +131,17 @@ SIGNALS = {signal.name: signal for signal in (
                        # same only where the story holds no uncommon word of their definition (57-60, 85-88), every
                        # section's score lowered by how many of those paragraphs it leads (58-62, 78-87), the
                        # cosines evened by the entries' nearness to the others (CSLS: 55-58, 82-90)
+    # A rule's lettered subrules go from the general case to the special ones (702.19b: how trample assigns damage;
+    # 702.19c: the variant trample over planeswalkers; 702.19d: a trampler left with no blocker): where a long
+    # question's first answer is a subrule and an earlier one of the same rule is among its first few, it leads.
+    Signal("general_first", 1.0, "order", "for a long question whose first answer is a lettered subrule, the "
+                                          "earliest subrule of the same rule among its first `reach` answers, "
+                                          "first; fitted on the dev questions and the situations",
+           reach=4),
+                       # fitted (first / top 2 / top 3; 63/74/90 of the 122 dev questions and 27/33/36 of the 40
+                       # situations without): reach 2: unchanged, 3: dev 64/75/90, 4: dev 64/75/90 and situations
+                       # 28/34/37, 5: dev 63/74/89 (the trample question's 702.19b after an earlier subrule); the
+                       # earlier subrule holding 0.8 or 0.9 of the first's score or more alike, 0.95: unchanged
     Signal("incidental", 0.25, "words", "a word of the story (a name, a card, a player's label, quoted speech)"),
     Signal("story", 0.35, "words", "a long question's word said only in the sentences telling the story, not in "
                                    "those that ask (with a \"?\", else the last one); fitted on the dev questions"),
@@ -192,6 +203,7 @@ class Fact(NamedTuple):
     variant: bool
     infraction: bool = False     # an infraction: its name is its own, not its title's category ("Game Play Error —")
     remedy: bool = False         # prescribes a penalty or a fix: an infraction, a Regular REL situation
+    subrule: bool = False        # a lettered subrule (702.19b): its rule's subrules follow one another
 
 
 class Row(NamedTuple):

@@ -898,6 +898,25 @@ function broadSecond(hits, paragraphs, lexical) {
   return hits;
 }
 
+/* A long question's answers with the earliest subrule of its first answer's rule first, where the first is a
+   lettered subrule and that earlier one is among the general_first signal's `reach` first answers: two subrules are
+   of one rule where every entry from one to the other is a subrule (scoring.general_first). */
+function generalFirst(hits) {
+  if (!hits.length || !inRuns(hits[0].entry, "subrules")) return hits;
+  const first = hits[0].entry;
+  const ofOneRule = (entry) => {
+    for (let position = Math.min(first, entry); position <= Math.max(first, entry); position++) {
+      if (!inRuns(position, "subrules")) return false;
+    }
+    return true;
+  };
+  let lead = hits[0];
+  for (const hit of hits.slice(0, rules.signals.general_first.reach)) {
+    if (hit.entry < lead.entry && ofOneRule(hit.entry)) lead = hit;
+  }
+  return lead === hits[0] ? hits : [lead].concat(hits.filter((hit) => hit !== lead));
+}
+
 /* A fused signal's weight for a question of `words` words (signals.fused_weight). */
 function fusedWeight(signal, words) {
   return signal.whole_at ? signal.weight * Math.min(1, words / signal.whole_at) : signal.weight;
@@ -1133,6 +1152,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
   hits = remedyFirst(levelFirst(hits, question, lexical), question, lexical);
   if (long && tellsStory(question)) hits = broadSecond(hits, await paragraphsOf(), lexical);
+  if (long) hits = generalFirst(hits);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
