@@ -64,6 +64,18 @@ class Worker:
         assert message["id"] == self.asked and not message["answer"].get("failure"), message
         return message["answer"]
 
+    def burst(self, queries: list[str]) -> tuple[list[int], int, dict]:
+        """The questions sent as fast typing sends them (each a message of its own, all queued before the first is
+        read): (the ids answered, the last question's id, its answer)."""
+        requests = []
+        for query in queries:
+            self.asked += 1
+            requests.append({"id": self.asked, "query": query, "limit": 10})
+        self.process.stdin.write(json.dumps({"burst": requests}) + "\n")
+        self.process.stdin.flush()
+        message = json.loads(self.process.stdout.readline())
+        return message["answered"], self.asked, message["last"]["answer"]
+
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait(timeout=30)
@@ -145,6 +157,17 @@ def test_a_long_question_shows_the_same_answering_sentence(kb, worker):
     for mine, theirs in zip(python, browser):
         assert html.unescape(re.sub(r"</?mark>", "", mine.snippet)) == "".join(piece[0] for piece in theirs["snippet"])
     assert any(not result.snippet.startswith("Definition") for result in python)       # not only the first words
+
+
+def test_questions_typed_fast_are_answered_only_for_the_last(worker):
+    # each key asks again; a phone working out every stale question would fall behind the typing
+    story = "Alice drew an extra card from the library and her opponent called a judge"
+    typed = [story[:end] for end in range(40, len(story) + 1, 8)] + [story]
+    for query in typed:             # every file they need read: none waits for the network between the messages
+        worker.answer(query)
+    answered, last, answer = worker.burst(typed)
+    assert answered == [last]
+    assert [result["id"] for result in answer["results"]] == [result["id"] for result in worker.answer(story)["results"]]
 
 
 def documents_words(kb) -> list[str]:

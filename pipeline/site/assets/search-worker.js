@@ -1160,9 +1160,15 @@ async function search(query, limit = 10, kind = null, language = null) {
 }
 
 let latest = 0;
+// Let the questions already sent be read before answering: typed fast (or slowly on a slow phone), each key asks
+// again, and only the last question's answer is shown; one not the last by then is never worked out.
+const othersRead = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 self.addEventListener("message", async (event) => {
   const {id, query, limit, kind, language} = event.data || {};
   latest = Math.max(latest, id || 0);
+  await othersRead();
+  if (id < latest) return;         // a newer question was asked meanwhile: its answer is the one shown
   const started = performance.now();
   try {
     const answer = await search(query, limit || 10, kind || null, language || null);
