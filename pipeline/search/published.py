@@ -204,7 +204,7 @@ def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]
         for run_start, run_end in document.get("variants") or ():
             facts[run_start:run_end] = [Fact(kind, archived, position in glossary, True)
                                         for position in range(run_start, run_end)]
-        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy")):   # a few sections each
+        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy"), ("catch_alls", "catch_all")):
             for run_start, run_end in document.get(runs) or ():
                 facts[run_start:run_end] = [facts[position]._replace(**{fact: True})
                                             for position in range(run_start, run_end)]

@@ -61,15 +61,17 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     wanted = kind or question.kind
     leading: set[int] = set()            # (level_first)
     asked: set[int] = set()              # (broad_second)
-    ranked = scoring.ranked(index, question, wanted, best, leading, asked)
+    caught: set[int] = set()             # (remedy_first)
+    ranked = scoring.ranked(index, question, wanted, best, leading, asked, caught)
     if not ranked and question.kind and not kind:       # "mtr deathtouch": nothing of the MTR matches
         wanted = None
-        ranked = scoring.ranked(index, question, None, best, leading, asked)
+        ranked = scoring.ranked(index, question, None, best, leading, asked, caught)
     lexical = ranked
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
-    ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical)
+    ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical,
+                          caught)
     ranked = broad_second(ranked, question, index, asked)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)

@@ -64,11 +64,13 @@ class Postings(Protocol):
 
 
 def ranked(source: Postings, question: Question, kind: Optional[str], best: Optional[int] = None,
-           leading: Optional[set[int]] = None, asked: Optional[set[int]] = None) -> list[tuple[int, float]]:
+           leading: Optional[set[int]] = None, asked: Optional[set[int]] = None,
+           caught: Optional[set[int]] = None) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
     level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
-    (naming.Names.named_as_asked: `broad_second` keeps them first).
+    (naming.Names.named_as_asked: `broad_second` keeps them first); `caught`, the catch-all answering a call that
+    broke a game rule (`catch_all_for`: `remedy_first` puts it first), its only member.
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -81,6 +83,9 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
         return []
     found, bits_of, coverage, named, names = matched
     facts = source.facts()
+    if caught is not None:
+        caught.clear()
+        caught.update(catch_all_for(question, kind, bits_of, coverage, facts))
     definition = glossary_weight(question)
     call_share = called_share(question, coverage)
     told = told_in(question, bits_of, facts)
@@ -131,6 +136,34 @@ def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict
     least = max(coverage.values()) * SIGNALS["level_first"].within
     return {position for position, _ in answered
             if _groups(bits_of[position]) & names.required and coverage[bits_of[position]] >= least}
+
+
+def catch_all_for(question: Question, kind: Optional[str], bits_of: dict, coverage: dict, facts) -> list[int]:
+    """The catch-all (Fact.catch_all) answering a call that broke a game rule, as a list of none or one: where the
+    current game rules (kinds.game_rules) hold as much of the call's words as any current section of the tournament
+    documents but the catch-alls ("attacked with a creature that was tapped": the CR's attack rules, no tournament
+    rule), the current catch-all of the document answering at the call's level (the IPG's Game Rule Violation at
+    Competitive REL, the JAR's "in-game error not mentioned above" at Regular REL), at no level the one holding most
+    of its words (the first of equals); in `kind`, if given; one holding a word of the call, as every answer does
+    ("cracked a fetchland": no error in the words of any). A call holding a tournament rule's words more ("lied
+    about the life total": the MTR's "answer honestly") broke that rule."""
+    if not question.call:
+        return []
+    game = game_rules()
+    played = policy = 0.0            # the most of the call's words a game rule holds, a tournament document's section
+    for position, bits in bits_of.items():
+        fact = facts[position]
+        if not (fact.archived or fact.catch_all):
+            if fact.kind in game:
+                played = max(played, coverage[bits])
+            else:
+                policy = max(policy, coverage[bits])
+    if not played or policy > played:
+        return []
+    held = [(coverage[bits_of[position]], -position) for position, fact in enumerate(facts)
+            if fact.catch_all and not fact.archived and position in bits_of
+            and fact.kind == (question.level or fact.kind) and fact.kind == (kind or fact.kind)]
+    return [-max(held)[1]] if held else []
 
 
 def _groups(bits) -> int:
@@ -195,13 +228,14 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     long question on an index with a semantic table, `fused`."""
     leading: set[int] = set()
     asked: set[int] = set()
-    lexical = ranked(kb, question, kind, leading=leading, asked=asked)[:MAX_RANKED]
+    caught: set[int] = set()
+    lexical = ranked(kb, question, kind, leading=leading, asked=asked, caught=caught)[:MAX_RANKED]
     found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical)
+    found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical, caught)
     return broad_second(found, question, kb, asked)
 
 
@@ -222,12 +256,14 @@ def broad_second(found: list[tuple[int, float]], question: Question, source: Pos
 
 
 def remedy_first(found: list[tuple[int, float]], facts, question: Question,
-                 lexical: Optional[list[tuple[int, float]]] = None) -> list[tuple[int, float]]:
+                 lexical: Optional[list[tuple[int, float]]] = None,
+                 caught: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
     """A call answered first by what to do: where its first answer prescribes no penalty or fix (the rule broken),
     the first that does among the "remedy_first" signal's `reach` first answers, else among the `reach` first
     answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
-    way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), then the
-    others in their order."""
+    way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), else,
+    where that first answer is a game rule, the catch-all for the game rule broken (`caught`: `catch_all_for`; at
+    the first answer's score where its words did not find it), then the others in their order."""
     if not question.call or not found or facts[found[0][0]].remedy:
         return found
     reach = SIGNALS["remedy_first"].reach
@@ -235,6 +271,9 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     if lead is None and lexical:
         position = next((position for position, _ in lexical[:reach] if facts[position].remedy), None)
         lead = next((item for item in found if item[0] == position), None)
+    if lead is None and caught and facts[found[0][0]].kind in game_rules():
+        position = next(iter(caught))
+        lead = next((item for item in found if item[0] == position), (position, found[0][1]))
     return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 

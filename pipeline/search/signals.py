@@ -192,6 +192,7 @@ class Fact(NamedTuple):
     variant: bool
     infraction: bool = False     # an infraction: its name is its own, not its title's category ("Game Play Error —")
     remedy: bool = False         # prescribes a penalty or a fix: an infraction, a Regular REL situation
+    catch_all: bool = False      # a remedy for the errors no other covers (naming.covers_the_rest)
 
 
 class Row(NamedTuple):

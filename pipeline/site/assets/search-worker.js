@@ -562,7 +562,7 @@ async function understand(query) {
 
 /* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
    "drew"), a documents' word with "ed" or "d" added ("passed", "lied") or an "-ed" word they do not know, or "did
-   not"; but a word that only says how a question is asked. */
+   not"; but a word that only says how a question is asked, or one after a determiner ("a tapped creature"). */
 async function reports(query) {
   const questionWords = new Set(rules.question_words);
   const pastForms = new Set(rules.past_forms);
@@ -570,7 +570,7 @@ async function reports(query) {
   for (let n = 0; n < words.length; n++) {
     const word = words[n];
     if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
-    if (questionWords.has(word)) continue;
+    if (questionWords.has(word) || rules.determiners.includes(words[n - 1])) continue;     // "a tapped creature"
     if (pastForms.has(word)) return true;
     if (word.endsWith("ed") && !word.includes("-")
         && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
@@ -736,6 +736,7 @@ async function match(question, kind) {
   let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
+  question.catchAll = catchAllFor(question, kind, matched, coverageOf);
   const told = long && tellsStory(question) ? toldIn(matched) : "";
   const hits = [];
   for (const [entry, raw] of found) {
@@ -790,6 +791,43 @@ function toldIn(matched) {
   return "game";
 }
 
+/* The catch-all answering a call that broke a game rule, or null (scoring.catch_all_for): where the current game
+   rules hold as much of the call's words as any current section of the tournament documents but the catch-alls, the
+   current catch-all of the document answering at the call's level, at no level the one holding most of its words
+   (the first of equals); in `kind`, if given; one holding a word of the call. */
+function catchAllFor(question, kind, matched, coverageOf) {
+  if (!question.call) return null;
+  let played = 0;
+  let policy = 0;
+  for (const [entry, held] of matched) {
+    const document = documentOf(entry) || {};
+    if (document.archived || inRuns(entry, "catch_alls")) continue;
+    if (rules.game_kinds.includes(document.kind)) played = Math.max(played, coverageOf(held));
+    else policy = Math.max(policy, coverageOf(held));
+  }
+  if (!played || policy > played) return null;
+  const candidates = [];
+  for (const document of manifest.documents) {
+    const wanted = (!question.level || document.kind === question.level) && (!kind || document.kind === kind);
+    if (document.archived || !wanted) continue;
+    for (const [start, end] of document.catch_alls || []) {
+      for (let entry = start; entry < end; entry++) candidates.push(entry);
+    }
+  }
+  candidates.sort((a, b) => a - b);
+  let best = null;
+  let most = -1;
+  for (const entry of candidates) {
+    if (!matched.has(entry)) continue;
+    const share = coverageOf(matched.get(entry));
+    if (share > most) {
+      best = entry;
+      most = share;
+    }
+  }
+  return best;
+}
+
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
 function rarity(total, holding) {
   return holding ? Math.floor(Math.log(1 + total / holding) * 1e6 + 0.5) / 1e6 : 0;
@@ -839,7 +877,9 @@ function levelFirst(hits, question, lexical) {
 
 /* A call answered first by what to do (scoring.remedy_first): where its first answer prescribes no penalty or fix,
    the first that does among the remedy_first signal's `reach` first answers, else among the `reach` first answers
-   of its words alone (`lexical`, before the meaning re-ordered them). */
+   of its words alone (`lexical`, before the meaning re-ordered them), else, where that first answer is a game rule,
+   the catch-all for the game rule broken (question.catchAll: catchAllFor; at the first answer's score where its
+   words did not find it). */
 function remedyFirst(hits, question, lexical) {
   if (!question.call || !hits.length || inRuns(hits[0].entry, "remedies")) return hits;
   const reach = rules.signals.remedy_first.reach;
@@ -847,6 +887,10 @@ function remedyFirst(hits, question, lexical) {
   if (!lead && lexical) {
     const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
     lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
+  }
+  const first = documentOf(hits[0].entry) || {};
+  if (!lead && typeof question.catchAll === "number" && rules.game_kinds.includes(first.kind)) {
+    lead = hits.find((hit) => hit.entry === question.catchAll) || {entry: question.catchAll, score: hits[0].score};
   }
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
