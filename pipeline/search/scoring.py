@@ -61,6 +61,7 @@ class Postings(Protocol):
     def facts(self) -> list[Fact]: ...
     def semantic(self): ...
     def passages(self) -> dict: ...
+    def cited(self) -> list: ...
 
 
 def ranked(source: Postings, question: Question, kind: Optional[str], best: Optional[int] = None,
@@ -69,8 +70,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
     level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
-    (naming.Names.named_as_asked: `broad_second` keeps them first); `caught`, the catch-all answering a call that
-    broke a game rule (`catch_all_for`: `remedy_first` puts it first), its only member.
+    (naming.Names.named_as_asked: `broad_second` keeps them first); `caught`, the remedy answering a call for the
+    rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -85,7 +86,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
     facts = source.facts()
     if caught is not None:
         caught.clear()
-        caught.update(catch_all_for(question, kind, bits_of, coverage, facts))
+        caught.update(remedy_for_broken(question, kind, bits_of, coverage, facts,
+                                        source.cited() if question.call else []))
     definition = glossary_weight(question)
     call_share = called_share(question, coverage)
     told = told_in(question, bits_of, facts)
@@ -138,32 +140,44 @@ def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict
             if _groups(bits_of[position]) & names.required and coverage[bits_of[position]] >= least}
 
 
-def catch_all_for(question: Question, kind: Optional[str], bits_of: dict, coverage: dict, facts) -> list[int]:
-    """The catch-all (Fact.catch_all) answering a call that broke a game rule, as a list of none or one: where the
-    current game rules (kinds.game_rules) hold as much of the call's words as any current section of the tournament
-    documents but the catch-alls ("attacked with a creature that was tapped": the CR's attack rules, no tournament
-    rule), the current catch-all of the document answering at the call's level (the IPG's Game Rule Violation at
-    Competitive REL, the JAR's "in-game error not mentioned above" at Regular REL), at no level the one holding most
-    of its words (the first of equals); in `kind`, if given; one holding a word of the call, as every answer does
-    ("cracked a fetchland": no error in the words of any). A call holding a tournament rule's words more ("lied
-    about the life total": the MTR's "answer honestly") broke that rule."""
+def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, coverage: dict, facts,
+                      cited: list[tuple[int, int, int]]) -> list[int]:
+    """The remedy answering a call for the rule it broke, as a list of none or one; in `kind`, if given, and of the
+    document answering at the call's level, if it names one. Where the current game rules (kinds.game_rules) hold as
+    much of the call's words as any current section of the tournament documents but the catch-alls ("attacked with a
+    creature that was tapped": the CR's attack rules, no tournament rule), a current catch-all (Fact.catch_all: the
+    IPG's Game Rule Violation, the JAR's "in-game error not mentioned above"), the one holding most of its words (the
+    first of equals) among those holding one, as every answer does ("cracked a fetchland": no error in the words of
+    any). Where one tournament section holds more of it than any other and prescribes nothing ("lied about the life
+    total": the MTR's "answer completely and honestly"), the first current remedy citing it or a section it is
+    under (`cited`: index.cited_runs; Communication Policy Violation cites the MTR's section 4)."""
     if not question.call:
         return []
     game = game_rules()
     played = policy = 0.0            # the most of the call's words a game rule holds, a tournament document's section
+    alone = None                     # the one tournament section holding `policy`; None for several
     for position, bits in bits_of.items():
         fact = facts[position]
         if not (fact.archived or fact.catch_all):
+            share = coverage[bits]
             if fact.kind in game:
-                played = max(played, coverage[bits])
-            else:
-                policy = max(policy, coverage[bits])
-    if not played or policy > played:
+                played = max(played, share)
+            elif share > policy:
+                policy, alone = share, position
+            elif share == policy:
+                alone = None
+
+    def wanted(position: int) -> bool:
+        fact = facts[position]
+        return not fact.archived and fact.kind == (question.level or fact.kind) and fact.kind == (kind or fact.kind)
+
+    if played and policy <= played:
+        held = [(coverage[bits_of[position]], -position) for position, fact in enumerate(facts)
+                if fact.catch_all and position in bits_of and wanted(position)]
+        return [-max(held)[1]] if held else []
+    if alone is None or facts[alone].remedy:
         return []
-    held = [(coverage[bits_of[position]], -position) for position, fact in enumerate(facts)
-            if fact.catch_all and not fact.archived and position in bits_of
-            and fact.kind == (question.level or fact.kind) and fact.kind == (kind or fact.kind)]
-    return [-max(held)[1]] if held else []
+    return next(([remedy] for remedy, start, end in cited if start <= alone < end and wanted(remedy)), [])
 
 
 def _groups(bits) -> int:
@@ -262,8 +276,8 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     the first that does among the "remedy_first" signal's `reach` first answers, else among the `reach` first
     answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
     way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), else,
-    where that first answer is a game rule, the catch-all for the game rule broken (`caught`: `catch_all_for`; at
-    the first answer's score where its words did not find it), then the others in their order."""
+    where that first answer is a game rule, the remedy for the rule broken (`caught`: `remedy_for_broken`; at the
+    first answer's score where its words did not find it), then the others in their order."""
     if not question.call or not found or facts[found[0][0]].remedy:
         return found
     reach = SIGNALS["remedy_first"].reach

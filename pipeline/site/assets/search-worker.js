@@ -736,7 +736,7 @@ async function match(question, kind) {
   let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
-  question.catchAll = catchAllFor(question, kind, matched, coverageOf);
+  question.remedyForBroken = remedyForBroken(question, kind, matched, coverageOf);
   const told = long && tellsStory(question) ? toldIn(matched) : "";
   const hits = [];
   for (const [entry, raw] of found) {
@@ -791,41 +791,53 @@ function toldIn(matched) {
   return "game";
 }
 
-/* The catch-all answering a call that broke a game rule, or null (scoring.catch_all_for): where the current game
-   rules hold as much of the call's words as any current section of the tournament documents but the catch-alls, the
-   current catch-all of the document answering at the call's level, at no level the one holding most of its words
-   (the first of equals); in `kind`, if given; one holding a word of the call. */
-function catchAllFor(question, kind, matched, coverageOf) {
+/* The remedy answering a call for the rule it broke, or null (scoring.remedy_for_broken); in `kind`, if given, and
+   of the level's document, if one is named: where the current game rules hold as much of the call's words as any
+   current section of the tournament documents but the catch-alls, the current catch-all holding most of them (the
+   first of equals) among those holding one; where one tournament section holds more of it than any other and
+   prescribes nothing, the first current remedy citing it or a section it is under (manifest.cited). */
+function remedyForBroken(question, kind, matched, coverageOf) {
   if (!question.call) return null;
   let played = 0;
   let policy = 0;
+  let alone = null;                // the one tournament section holding `policy`; null for several
   for (const [entry, held] of matched) {
     const document = documentOf(entry) || {};
     if (document.archived || inRuns(entry, "catch_alls")) continue;
-    if (rules.game_kinds.includes(document.kind)) played = Math.max(played, coverageOf(held));
-    else policy = Math.max(policy, coverageOf(held));
+    const share = coverageOf(held);
+    if (rules.game_kinds.includes(document.kind)) played = Math.max(played, share);
+    else if (share > policy) {
+      policy = share;
+      alone = entry;
+    } else if (share === policy) alone = null;
   }
-  if (!played || policy > played) return null;
-  const candidates = [];
-  for (const document of manifest.documents) {
-    const wanted = (!question.level || document.kind === question.level) && (!kind || document.kind === kind);
-    if (document.archived || !wanted) continue;
-    for (const [start, end] of document.catch_alls || []) {
-      for (let entry = start; entry < end; entry++) candidates.push(entry);
+  const wanted = (entry) => {
+    const document = documentOf(entry) || {};
+    return !document.archived && (!question.level || document.kind === question.level)
+      && (!kind || document.kind === kind);
+  };
+  if (played && policy <= played) {
+    const candidates = [];
+    for (const document of manifest.documents) {
+      for (const [start, end] of document.catch_alls || []) {
+        for (let entry = start; entry < end; entry++) if (matched.has(entry) && wanted(entry)) candidates.push(entry);
+      }
     }
-  }
-  candidates.sort((a, b) => a - b);
-  let best = null;
-  let most = -1;
-  for (const entry of candidates) {
-    if (!matched.has(entry)) continue;
-    const share = coverageOf(matched.get(entry));
-    if (share > most) {
-      best = entry;
-      most = share;
+    candidates.sort((a, b) => a - b);
+    let best = null;
+    let most = -1;
+    for (const entry of candidates) {
+      const share = coverageOf(matched.get(entry));
+      if (share > most) {
+        best = entry;
+        most = share;
+      }
     }
+    return best;
   }
-  return best;
+  if (alone === null || inRuns(alone, "remedies")) return null;
+  const citing = (manifest.cited || []).find(([remedy, start, end]) => start <= alone && alone < end && wanted(remedy));
+  return citing ? citing[0] : null;
 }
 
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
@@ -878,7 +890,7 @@ function levelFirst(hits, question, lexical) {
 /* A call answered first by what to do (scoring.remedy_first): where its first answer prescribes no penalty or fix,
    the first that does among the remedy_first signal's `reach` first answers, else among the `reach` first answers
    of its words alone (`lexical`, before the meaning re-ordered them), else, where that first answer is a game rule,
-   the catch-all for the game rule broken (question.catchAll: catchAllFor; at the first answer's score where its
+   the remedy for the rule broken (question.remedyForBroken: remedyForBroken; at the first answer's score where its
    words did not find it). */
 function remedyFirst(hits, question, lexical) {
   if (!question.call || !hits.length || inRuns(hits[0].entry, "remedies")) return hits;
@@ -889,8 +901,9 @@ function remedyFirst(hits, question, lexical) {
     lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
   }
   const first = documentOf(hits[0].entry) || {};
-  if (!lead && typeof question.catchAll === "number" && rules.game_kinds.includes(first.kind)) {
-    lead = hits.find((hit) => hit.entry === question.catchAll) || {entry: question.catchAll, score: hits[0].score};
+  const broken = question.remedyForBroken;
+  if (!lead && typeof broken === "number" && rules.game_kinds.includes(first.kind)) {
+    lead = hits.find((hit) => hit.entry === broken) || {entry: broken, score: hits[0].score};
   }
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
