@@ -56,8 +56,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     meaning = index.semantic() if question.long else None
     # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
     best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
-    if question.call:
-        best = max(best, SIGNALS["remedy_first"].reach)        # (remedy_first)
+    best = max(best, SIGNALS["remedy_first"].reach)            # (remedy_first, alike_catch_all)
     wanted = kind or question.kind
     leading: set[int] = set()            # (level_first)
     asked: set[int] = set()              # (broad_second)

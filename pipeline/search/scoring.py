@@ -96,7 +96,7 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
                                          named, names, call_share, told))
                   for position, score in found.items()]
         everything = sorted(scored, key=lambda item: _rank_key(item, facts, definition))
-        _mark(everything[:MAX_RANKED], question, bits_of, coverage, names, leading, asked)
+        _mark(everything[:MAX_RANKED], question, bits_of, coverage, names, facts, leading, asked, caught)
         return everything
     most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
@@ -114,17 +114,36 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
         elif inverted > kept[0]:
             heapq.heapreplace(kept, inverted)
     first = [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
-    _mark(first[:MAX_RANKED], question, bits_of, coverage, names, leading, asked)
+    _mark(first[:MAX_RANKED], question, bits_of, coverage, names, facts, leading, asked, caught)
     return first
 
 
 def _mark(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict, names: Names,
-          leading: Optional[set[int]], asked: Optional[set[int]]) -> None:
-    """Fill `leading` (`leaders`) and `asked` (naming.Names.named_as_asked) from the first answers, each if given."""
+          facts, leading: Optional[set[int]], asked: Optional[set[int]], caught: Optional[set[int]]) -> None:
+    """Fill `leading` (`leaders`), `asked` (naming.Names.named_as_asked) and, for a question that is no call,
+    `caught` (`alike_catch_all`) from the first answers, each if given."""
     if leading is not None:
         leading.update(leaders(answered, question, bits_of, coverage, names))
     if asked is not None:
         asked.update(position for position, _ in answered if names.named_as_asked(position))
+    if caught is not None and not question.call:
+        caught.update(alike_catch_all(answered, question, bits_of, coverage, names, facts))
+
+
+def alike_catch_all(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict,
+                    names: Names, facts) -> list[int]:
+    """A short question naming no section whose first answers (the "remedy_first" signal's `reach`) are remedies
+    holding all of it alike: the catch-all among them (Fact.catch_all), as a list of none or one (`remedy_first` puts
+    it first). "illegal play" is held whole by four Game Play Errors: it names the error in general, which Game Rule
+    Violation takes ("the majority of game situations in which a player makes an error")."""
+    reach = SIGNALS["remedy_first"].reach
+    first = [position for position, _ in answered[:reach]]
+    most = max(coverage.values())
+    alike = [facts[position].remedy and coverage[bits_of[position]] == most
+             and not names.named(position, facts[position]) for position in first]
+    if question.long or len(first) < reach or not all(alike):
+        return []
+    return [position for position in first if facts[position].catch_all][:1]
 
 
 def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict,
@@ -277,8 +296,12 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
     way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), else,
     where that first answer is a game rule, the remedy for the rule broken (`caught`: `remedy_for_broken`; at the
-    first answer's score where its words did not find it), then the others in their order."""
-    if not question.call or not found or facts[found[0][0]].remedy:
+    first answer's score where its words did not find it), then the others in their order. A question that is no
+    call has the catch-all its first answers hold alike first (`caught`: `alike_catch_all`)."""
+    if not question.call:           # a question naming no section that remedies answer alike: their catch-all
+        lead = next((item for item in found if item[0] in caught), None)
+        return found if lead is None else [lead] + [item for item in found if item is not lead]
+    if not found or facts[found[0][0]].remedy:
         return found
     reach = SIGNALS["remedy_first"].reach
     lead = next((item for item in found[:reach] if facts[item[0]].remedy), None)

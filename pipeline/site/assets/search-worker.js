@@ -636,12 +636,7 @@ function namedScore(score, entry, ownName, titled, required, said, call) {
   const own = ownName.get(entry) || new Set();
   const title = titled.get(entry) || new Set();
   const infraction = inRuns(entry, "infractions");
-  const holds = (groups) => groups.every((g) => own.has(g) || (!infraction && title.has(g)));
-  let named = 0;                   // 2: every word said in the name; 1: all but common ones (naming.Names.named)
-  if (required.length) {
-    if (infraction && said.every((g) => title.has(g) && !own.has(g))) named = 2;
-    else named = holds(said) ? 2 : holds(required) ? 1 : 0;
-  }
+  const named = namedAs(entry, ownName, titled, required, said);
   if (!named) {
     const inName = (g) => own.has(g) || (!infraction && title.has(g));      // naming.Names.named_in_part
     if (call && inRuns(entry, "remedies") && required.some(inName)) score = score * rules.signals.partly_named.weight;
@@ -650,6 +645,17 @@ function namedScore(score, entry, ownName, titled, required, said, call) {
   score = score * rules.signals.named.weight;
   if (named === 2 && inRuns(entry, "remedies")) score = score * rules.signals.remedy.weight;
   return score;
+}
+
+/* 2 where every word said is in the entry's name, 1 all but common ones, else 0 (naming.Names.named). */
+function namedAs(entry, ownName, titled, required, said) {
+  const own = ownName.get(entry) || new Set();
+  const title = titled.get(entry) || new Set();
+  const infraction = inRuns(entry, "infractions");
+  const holds = (groups) => groups.every((g) => own.has(g) || (!infraction && title.has(g)));
+  if (!required.length) return 0;
+  if (infraction && said.every((g) => title.has(g) && !own.has(g))) return 2;
+  return holds(said) ? 2 : holds(required) ? 1 : 0;
 }
 
 function isGlossary(entry) {
@@ -767,7 +773,10 @@ async function match(question, kind) {
       && coverage >= most * rules.signals.level_first.within);
     // its own names hold an uncommon word of the sentences that ask (naming.Names.named_as_asked)
     const askedName = asked.some((g) => (ownName.get(entry) || new Set()).has(g));
-    hits.push({entry, score, leads, askedName});
+    // a remedy holding all of a short question, not named by it (scoring.alike_catch_all)
+    const alike = Boolean(!long && inRuns(entry, "remedies") && coverage === most
+      && !namedAs(entry, ownName, titled, required, said));
+    hits.push({entry, score, leads, askedName, alike});
   }
   return hits;
 }
@@ -891,10 +900,18 @@ function levelFirst(hits, question, lexical) {
    the first that does among the remedy_first signal's `reach` first answers, else among the `reach` first answers
    of its words alone (`lexical`, before the meaning re-ordered them), else, where that first answer is a game rule,
    the remedy for the rule broken (question.remedyForBroken: remedyForBroken; at the first answer's score where its
-   words did not find it). */
+   words did not find it). A question that is no call has the catch-all its first answers hold alike first
+   (scoring.alike_catch_all). */
 function remedyFirst(hits, question, lexical) {
-  if (!question.call || !hits.length || inRuns(hits[0].entry, "remedies")) return hits;
   const reach = rules.signals.remedy_first.reach;
+  if (!question.call) {            // a question naming no section that remedies answer alike: their catch-all
+    const first = lexical ? lexical.slice(0, reach) : [];
+    const found = first.length === reach && first.every((hit) => hit.alike)
+      ? first.find((hit) => inRuns(hit.entry, "catch_alls")) : undefined;
+    const lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
+    return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+  }
+  if (!hits.length || inRuns(hits[0].entry, "remedies")) return hits;
   let lead = hits.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
   if (!lead && lexical) {
     const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
