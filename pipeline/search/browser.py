@@ -28,7 +28,7 @@ from collections import defaultdict
 from .engine import natural_key
 from .hits import SUBRULE
 from .index import SCORE_SCALE, KnowledgeBase
-from .naming import is_infraction, prescribes
+from .naming import catch_all, is_infraction, prescribes
 from .question import FIELD_BOOSTS, browser_rules, is_variant
 
 CHUNK_BYTES = 16_000             # raw JSON per display file (about a quarter of that compressed)
@@ -101,14 +101,16 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
             infractions = [p for p in members if is_infraction(stored[p].get("penalty", ""))]
             remedies = [p for p in members if prescribes(stored[p].get("penalty", ""), stored[p].get("action", ""))]
             subrules = [p for p in members if stored[p].get("section_kind") == SUBRULE]
+            catch_alls = [p for p in members if catch_all(stored[p])]
             ranges.append({**document, "start": members[0], "end": members[-1] + 1,
                            "glossary": [glossary[0], glossary[-1] + 1] if glossary else None,
                            "variants": _runs(variants), "infractions": _runs(infractions),
-                           "remedies": _runs(remedies), "subrules": _runs(subrules),
+                           "remedies": _runs(remedies), "subrules": _runs(subrules), "catch_alls": _runs(catch_alls),
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
                 "entries": len(stored), "documents": ranges, "words": word_files, "kept": kept_files,
                 "terms": term_files, "chunks": chunks, "numbers": numbers_file,
+                "cited": [list(run) for run in kb.cited()],
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
     rows = kb.passage_rows()
     if rows:

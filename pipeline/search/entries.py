@@ -58,7 +58,9 @@ def entries(corpus: Corpus, addresses: Addresses | None = None) -> list[Entry]:
                 penalty=section.infraction.penalty if section.infraction else "", parent=section.parent or "",
                 aliases="\n".join(names(section, parts)),
                 former="\n".join(former.get(section.number, ())), action=action(info.kind, section),
-                commentary="\n\n".join(commentary.get(section.id, ()))))
+                commentary="\n\n".join(commentary.get(section.id, ())),
+                cites=" ".join(dict.fromkeys(ref.target for ref in section.refs
+                                             if ref.target and not ref.target.startswith(document.id + ":")))))
             order += 1
         for entry in document.glossary:
             entry_id = glossary_id(document, entry)

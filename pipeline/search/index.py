@@ -26,7 +26,7 @@ from whoosh.scoring import BM25F
 from . import in_use
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, SUBRULE, Hit  # (plain data, kept apart so that answering loads no whoosh)
-from .naming import is_infraction, prescribes
+from .naming import catch_all, is_infraction, prescribes
 from .passages import PASSAGES_FILE, passage_rows, read_rows
 from .question import (
     FIELD_BOOSTS,
@@ -111,7 +111,7 @@ ANALYZER = (RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | CrossRefe
 WORDS_AS_WRITTEN = RegexTokenizer(TOKEN) | FoldQuotes() | LowercaseFilter() | StopFilter(stoplist=STOP_WORDS)
 PHRASES = RegexTokenizer(r"[^|]+")      # "addit turn|plai first": each phrase one term
 PHRASE_SLACK = 1                          # words a phrase may have between its own ("gains that much life")
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"
 
 class Weighting(BM25F):
     """whoosh's BM25F, but for the judges' notes: a note's word weighs by its rarity in the rules' own text (not
@@ -157,6 +157,7 @@ SCHEMA = Schema(
     action=STORED,                        # what a judge does: an infraction's remedy, a JAR situation's fix
     parent=ID(stored=True),
     targets=STORED,
+    cites=STORED,                         # the sections of other documents it cites ("section 4" of the MTR)
 )
 
 
@@ -182,6 +183,7 @@ class Entry:
     targets: str = ""          # for a glossary term: the sections it points at
     action: str = ""           # the first thing to do: an infraction's remedy, a JAR situation's fix
     commentary: str = ""       # the judges' annotations on it (searched, weighing little; not shown)
+    cites: str = ""            # the sections of other documents its text cites, by id
 
 
 def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: str = "") -> int:
@@ -203,7 +205,7 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
                                                   entry.text),
             url=entry.url, edition=entry.edition, archived=entry.archived, order=entry.order,
             penalty=entry.penalty, action=entry.action, parent=entry.parent, targets=entry.targets,
-            commentary=entry.commentary)
+            commentary=entry.commentary, cites=entry.cites)
         for value in (entry.title, entry.aliases, entry.former, entry.headings, entry.text, entry.commentary):
             words.update(token for token in TOKENS.findall(fold(value).lower()) if token not in STOP_WORDS)
     writer.commit()
@@ -219,6 +221,31 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
     (directory / "state.json").write_text(json.dumps({"fingerprint": fingerprint, "entries": len(entries),
                                                       "schema": SCHEMA_VERSION}))
     return len(entries)
+
+
+def cited_runs(stored: list[dict], facts: list[Fact]) -> list[tuple[int, int, int]]:
+    """(remedy, start, end) for each section of another document that a current remedy cites (IPG 3.7, Communication
+    Policy Violation: "the Communication policies detailed in section 4 of the Magic Tournament Rules"): the positions
+    of that section and of the sections under it, which follow it in document order (scoring.remedy_for_broken)."""
+    position_of = {fields["id"]: position for position, fields in enumerate(stored)}
+
+    def under(position: int, ancestor: str) -> bool:
+        parent = stored[position].get("parent")
+        while parent and parent != ancestor:
+            parent = stored[position_of[parent]].get("parent") if parent in position_of else ""
+        return bool(parent)
+
+    runs = []
+    for remedy, fields in enumerate(stored):
+        if facts[remedy].remedy and not facts[remedy].archived:
+            for target in (fields.get("cites") or "").split():
+                start = position_of.get(target)
+                if start is not None:
+                    end = start + 1
+                    while end < len(stored) and under(end, target):
+                        end += 1
+                    runs.append((remedy, start, end))
+    return runs
 
 
 def kept_words(vocabulary: dict[str, list]) -> list[str]:
@@ -316,6 +343,7 @@ class KnowledgeBase:
         self._postings: dict[str, list] = {}
         self._scaled: dict[str, list] = {}
         self._facts: Optional[list[Fact]] = None
+        self._cited: Optional[list[tuple[int, int, int]]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
         self._semantic: object = False               # not read yet
         self._passages: Optional[dict] = None
@@ -425,16 +453,22 @@ class KnowledgeBase:
         return self._scaled[term]
 
     def facts(self) -> list[Fact]:
-        """(kind, archived, glossary?, variant rule?, infraction?, remedy?, lettered subrule?) of every entry, by
-        position: what ranking needs of each."""
+        """(kind, archived, glossary?, variant rule?, infraction?, remedy?, lettered subrule?, catch-all?) of every
+        entry, by position: what ranking needs of each."""
         if self._facts is None:
             self._facts = [Fact(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
                                 is_variant(fields["kind"], fields.get("number") or ""),
                                 is_infraction(fields.get("penalty", "")),
                                 prescribes(fields.get("penalty", ""), fields.get("action", "")),
-                                fields.get("section_kind") == SUBRULE)
+                                subrule=fields.get("section_kind") == SUBRULE, catch_all=catch_all(fields))
                            for fields in self.stored()]
         return self._facts
+
+    def cited(self) -> list[tuple[int, int, int]]:
+        """`cited_runs` of the stored entries (kept once made)."""
+        if self._cited is None:
+            self._cited = cited_runs(self.stored(), self.facts())
+        return self._cited
 
     def archived_kinds(self) -> frozenset[str]:
         """The kinds whose every entry is of an archived document (question.Vocabulary)."""

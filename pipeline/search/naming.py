@@ -11,6 +11,8 @@ order.
 """
 from __future__ import annotations
 
+import re
+
 from .signals import SIGNALS, Fact
 
 OWN_NAME_FIELDS = ("aliases", "former")      # an infraction's names; part names ("Game Loss" in IPG 1.1)
@@ -83,6 +85,26 @@ def is_infraction(penalty: str) -> bool:
 def prescribes(penalty: str, action: str) -> bool:
     """An entry that answers a call with what to do: an infraction (its penalty) or a situation with its fix."""
     return bool(penalty or action)
+
+
+# What a catch-all says of itself: it takes the errors "not covered by the other" infractions (the IPG's Game Rule
+# Violation: "violations of the Comprehensive Rules that are not covered by the other Game Play Errors") or "not
+# mentioned above" (the JAR's "A player makes an in-game error not mentioned above").
+THE_REST = re.compile(r"\bnot (?:covered by (?:the|any) other|mentioned above)\b", re.I)
+HEADING_WORDS = 3          # a paragraph of this many words or fewer is a heading ("Definition"), not the definition
+
+
+def covers_the_rest(title: str, text: str) -> bool:
+    """A section whose name or definition (the first paragraph of its text longer than a heading) says it covers
+    what the other sections do not: with a penalty or a fix (`prescribes`), the catch-all infraction or situation."""
+    definition = next((paragraph for paragraph in text.split("\n\n") if len(paragraph.split()) > HEADING_WORDS), "")
+    return bool(THE_REST.search(title) or THE_REST.search(definition))
+
+
+def catch_all(fields: dict) -> bool:
+    """A stored entry that prescribes a penalty or a fix for the errors no other section covers (`covers_the_rest`)."""
+    return (prescribes(fields.get("penalty", ""), fields.get("action", ""))
+            and covers_the_rest(fields.get("title", ""), fields.get("text", "")))
 
 
 def with_name(score: float, position: int, fact: Fact, names: Names, call: bool = False) -> float:

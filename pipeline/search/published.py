@@ -64,6 +64,7 @@ class PublishedIndex:
         self._in_order: dict[tuple, tuple] = {}
         self._folded: dict[int, str] = {}
         self._document_of, self._facts = _documents_of(self.documents, len(self.rows))
+        self._cited = cited_of(manifest)
 
     def semantic(self):
         """The site's semantic table (`semantic.Semantic`), read at the first long question; None without one."""
@@ -78,6 +79,10 @@ class PublishedIndex:
             rows = json.loads(self._passages_file.read_text(encoding="utf-8")) if self._passages_file else []
             self._passages = passages.read_rows(rows)
         return self._passages
+
+    def cited(self) -> list[tuple[int, int, int]]:
+        """The current remedies' cited sections as runs of positions (index.cited_runs), as the build wrote them."""
+        return self._cited
 
     def close(self) -> None:
         """Nothing to close (KnowledgeBase's interface)."""
@@ -190,6 +195,11 @@ class PublishedIndex:
         return text
 
 
+def cited_of(manifest: dict) -> list[tuple[int, int, int]]:
+    """The current remedies' cited sections as the build wrote them: (remedy, start, end) runs (index.cited_runs)."""
+    return [(remedy, start, end) for remedy, start, end in manifest.get("cited", [])]
+
+
 def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]]:
     """Each entry's document (the manifest's) and its facts, by position."""
     document_of: list = [None] * entries
@@ -205,7 +215,8 @@ def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]
             facts[run_start:run_end] = [Fact(kind, archived, position in glossary, True)
                                         for position in range(run_start, run_end)]
         # (a few sections each; the CR's lettered subrules, 2,000 of them, one run for each rule's)
-        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy"), ("subrules", "subrule")):
+        for runs, fact in (("infractions", "infraction"), ("remedies", "remedy"), ("subrules", "subrule"),
+                           ("catch_alls", "catch_all")):
             for run_start, run_end in document.get(runs) or ():
                 facts[run_start:run_end] = [facts[position]._replace(**{fact: True})
                                             for position in range(run_start, run_end)]
@@ -243,6 +254,7 @@ class PublishedFiles(PublishedIndex):
         self._words: dict[str, dict[str, list]] = {}          # letter -> word -> [count, term]
         self._shards: dict[str, dict[str, list[int]]] = {}    # term file -> term -> flat postings
         self._document_of, self._facts = _documents_of(self.documents, manifest["entries"])
+        self._cited = cited_of(manifest)
 
     def _read(self, name: str):
         return json.loads((self.folder / name).read_text(encoding="utf-8"))

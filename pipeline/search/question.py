@@ -90,6 +90,9 @@ PAST = ("ed", "d")                      # a regular verb's past ending ("passed"
 # beside question words: it asks about the story before it and says nothing of its own (`without_what_next`).
 WHAT_NEXT = frozenset(["now", "next", "then"])
 NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
+# A past form after one of these says what a thing is, not what someone did: "can a tapped creature block" asks a rule
+DETERMINERS = frozenset(["a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "each", "every",
+                         "another"])
 NUMBER_KINDS = list(kinds.IN_SEARCH_ORDER)   # a bare "2.1" is looked for in this order
 
 
@@ -428,11 +431,13 @@ def reports(query: str, vocabulary: Vocabulary) -> bool:
     """Whether a question reports what someone did, in the past ("spectator gave advice", "passed the pack the
     wrong way", "lied about the life total", "did not shuffle enough"): a call, which asks what to do about it. A
     verb's past form: an irregular one (forms.BASE_FORMS: "gave", "drew"), a regular one (`past_ending`), or "did
-    not"; but a word that only says how a question is asked ("did")."""
+    not"; but a word that only says how a question is asked ("did"), or one after a determiner ("a tapped creature":
+    what it is)."""
     words = [word.lower() for word in QUERY_WORD.findall(query)]
     return any(word in NEGATED_PAST or (word == "did" and following == "not")
-               or (word not in QUESTION_WORDS and (word in PAST_FORMS or past_ending(word, vocabulary)))
-               for word, following in zip(words, words[1:] + [""]))
+               or (word not in QUESTION_WORDS and previous not in DETERMINERS
+                   and (word in PAST_FORMS or past_ending(word, vocabulary)))
+               for previous, word, following in zip([""] + words[:-1], words, words[1:] + [""]))
 
 
 def past_ending(word: str, vocabulary: Vocabulary) -> bool:
@@ -668,5 +673,6 @@ def browser_rules() -> dict:
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
         "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
-        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST), "game_kinds": sorted(kinds.game_rules()),
+        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
+        "determiners": sorted(DETERMINERS), "game_kinds": sorted(kinds.game_rules()),
     }

@@ -57,22 +57,23 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     meaning = index.semantic() if question.long else None
     # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
     best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
-    if question.call:
-        best = max(best, SIGNALS["remedy_first"].reach)        # (remedy_first)
+    best = max(best, SIGNALS["remedy_first"].reach)            # (remedy_first, alike_catch_all)
     if question.long:
         best = max(best, SIGNALS["general_first"].reach)       # (general_first)
     wanted = kind or question.kind
     leading: set[int] = set()            # (level_first)
     asked: set[int] = set()              # (broad_second)
-    ranked = scoring.ranked(index, question, wanted, best, leading, asked)
+    caught: set[int] = set()             # (remedy_first)
+    ranked = scoring.ranked(index, question, wanted, best, leading, asked, caught)
     if not ranked and question.kind and not kind:       # "mtr deathtouch": nothing of the MTR matches
         wanted = None
-        ranked = scoring.ranked(index, question, None, best, leading, asked)
+        ranked = scoring.ranked(index, question, None, best, leading, asked, caught)
     lexical = ranked
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
-    ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical)
+    ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical,
+                          caught)
     ranked = general_first(broad_second(ranked, question, index, asked), index.facts(), question)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)

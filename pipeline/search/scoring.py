@@ -61,14 +61,17 @@ class Postings(Protocol):
     def facts(self) -> list[Fact]: ...
     def semantic(self): ...
     def passages(self) -> dict: ...
+    def cited(self) -> list: ...
 
 
 def ranked(source: Postings, question: Question, kind: Optional[str], best: Optional[int] = None,
-           leading: Optional[set[int]] = None, asked: Optional[set[int]] = None) -> list[tuple[int, float]]:
+           leading: Optional[set[int]] = None, asked: Optional[set[int]] = None,
+           caught: Optional[set[int]] = None) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
     level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
-    (naming.Names.named_as_asked: `broad_second` keeps them first).
+    (naming.Names.named_as_asked: `broad_second` keeps them first); `caught`, the remedy answering a call for the
+    rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -81,6 +84,10 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
         return []
     found, bits_of, coverage, named, names = matched
     facts = source.facts()
+    if caught is not None:
+        caught.clear()
+        caught.update(remedy_for_broken(question, kind, bits_of, coverage, facts,
+                                        source.cited() if question.call else []))
     definition = glossary_weight(question)
     call_share = called_share(question, coverage)
     told = told_in(question, bits_of, facts)
@@ -89,7 +96,7 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
                                          named, names, call_share, told))
                   for position, score in found.items()]
         everything = sorted(scored, key=lambda item: _rank_key(item, facts, definition))
-        _mark(everything[:MAX_RANKED], question, bits_of, coverage, names, leading, asked)
+        _mark(everything[:MAX_RANKED], question, bits_of, coverage, names, facts, leading, asked, caught)
         return everything
     most = largest_factor(bool(question.level), question.call)
     cubes = {bits: share ** COVERAGE_POWER for bits, share in coverage.items()}
@@ -107,17 +114,36 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
         elif inverted > kept[0]:
             heapq.heapreplace(kept, inverted)
     first = [(-position, score) for _, _, position, score in sorted(kept, reverse=True)]
-    _mark(first[:MAX_RANKED], question, bits_of, coverage, names, leading, asked)
+    _mark(first[:MAX_RANKED], question, bits_of, coverage, names, facts, leading, asked, caught)
     return first
 
 
 def _mark(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict, names: Names,
-          leading: Optional[set[int]], asked: Optional[set[int]]) -> None:
-    """Fill `leading` (`leaders`) and `asked` (naming.Names.named_as_asked) from the first answers, each if given."""
+          facts, leading: Optional[set[int]], asked: Optional[set[int]], caught: Optional[set[int]]) -> None:
+    """Fill `leading` (`leaders`), `asked` (naming.Names.named_as_asked) and, for a question that is no call,
+    `caught` (`alike_catch_all`) from the first answers, each if given."""
     if leading is not None:
         leading.update(leaders(answered, question, bits_of, coverage, names))
     if asked is not None:
         asked.update(position for position, _ in answered if names.named_as_asked(position))
+    if caught is not None and not question.call:
+        caught.update(alike_catch_all(answered, question, bits_of, coverage, names, facts))
+
+
+def alike_catch_all(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict,
+                    names: Names, facts) -> list[int]:
+    """A short question naming no section whose first answers (the "remedy_first" signal's `reach`) are remedies
+    holding all of it alike: the catch-all among them (Fact.catch_all), as a list of none or one (`remedy_first` puts
+    it first). "illegal play" is held whole by four Game Play Errors: it names the error in general, which Game Rule
+    Violation takes ("the majority of game situations in which a player makes an error")."""
+    reach = SIGNALS["remedy_first"].reach
+    first = [position for position, _ in answered[:reach]]
+    most = max(coverage.values())
+    alike = [facts[position].remedy and coverage[bits_of[position]] == most
+             and not names.named(position, facts[position]) for position in first]
+    if question.long or len(first) < reach or not all(alike):
+        return []
+    return [position for position in first if facts[position].catch_all][:1]
 
 
 def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict, coverage: dict,
@@ -131,6 +157,46 @@ def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict
     least = max(coverage.values()) * SIGNALS["level_first"].within
     return {position for position, _ in answered
             if _groups(bits_of[position]) & names.required and coverage[bits_of[position]] >= least}
+
+
+def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, coverage: dict, facts,
+                      cited: list[tuple[int, int, int]]) -> list[int]:
+    """The remedy answering a call for the rule it broke, as a list of none or one; in `kind`, if given, and of the
+    document answering at the call's level, if it names one. Where the current game rules (kinds.game_rules) hold as
+    much of the call's words as any current section of the tournament documents but the catch-alls ("attacked with a
+    creature that was tapped": the CR's attack rules, no tournament rule), a current catch-all (Fact.catch_all: the
+    IPG's Game Rule Violation, the JAR's "in-game error not mentioned above"), the one holding most of its words (the
+    first of equals) among those holding one, as every answer does ("cracked a fetchland": no error in the words of
+    any). Where one tournament section holds more of it than any other and prescribes nothing ("lied about the life
+    total": the MTR's "answer completely and honestly"), the first current remedy citing it or a section it is
+    under (`cited`: index.cited_runs; Communication Policy Violation cites the MTR's section 4)."""
+    if not question.call:
+        return []
+    game = game_rules()
+    played = policy = 0.0            # the most of the call's words a game rule holds, a tournament document's section
+    alone = None                     # the one tournament section holding `policy`; None for several
+    for position, bits in bits_of.items():
+        fact = facts[position]
+        if not (fact.archived or fact.catch_all):
+            share = coverage[bits]
+            if fact.kind in game:
+                played = max(played, share)
+            elif share > policy:
+                policy, alone = share, position
+            elif share == policy:
+                alone = None
+
+    def wanted(position: int) -> bool:
+        fact = facts[position]
+        return not fact.archived and fact.kind == (question.level or fact.kind) and fact.kind == (kind or fact.kind)
+
+    if played and policy <= played:
+        held = [(coverage[bits_of[position]], -position) for position, fact in enumerate(facts)
+                if fact.catch_all and position in bits_of and wanted(position)]
+        return [-max(held)[1]] if held else []
+    if alone is None or facts[alone].remedy:
+        return []
+    return next(([remedy] for remedy, start, end in cited if start <= alone < end and wanted(remedy)), [])
 
 
 def _groups(bits) -> int:
@@ -195,13 +261,14 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     long question on an index with a semantic table, `fused`."""
     leading: set[int] = set()
     asked: set[int] = set()
-    lexical = ranked(kb, question, kind, MAX_RANKED, leading, asked)     # (only those that can be among them scored)
+    caught: set[int] = set()
+    lexical = ranked(kb, question, kind, MAX_RANKED, leading, asked, caught)     # (only those that can be first)
     found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical)
+    found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical, caught)
     return general_first(broad_second(found, question, kb, asked), kb.facts(), question)
 
 
@@ -236,19 +303,28 @@ def broad_second(found: list[tuple[int, float]], question: Question, source: Pos
 
 
 def remedy_first(found: list[tuple[int, float]], facts, question: Question,
-                 lexical: Optional[list[tuple[int, float]]] = None) -> list[tuple[int, float]]:
+                 lexical: Optional[list[tuple[int, float]]] = None,
+                 caught: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
     """A call answered first by what to do: where its first answer prescribes no penalty or fix (the rule broken),
     the first that does among the "remedy_first" signal's `reach` first answers, else among the `reach` first
     answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
-    way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), then the
-    others in their order."""
-    if not question.call or not found or facts[found[0][0]].remedy:
+    way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), else,
+    where that first answer is a game rule, the remedy for the rule broken (`caught`: `remedy_for_broken`; at the
+    first answer's score where its words did not find it), then the others in their order. A question that is no
+    call has the catch-all its first answers hold alike first (`caught`: `alike_catch_all`)."""
+    if not question.call:           # a question naming no section that remedies answer alike: their catch-all
+        lead = next((item for item in found if item[0] in caught), None)
+        return found if lead is None else [lead] + [item for item in found if item is not lead]
+    if not found or facts[found[0][0]].remedy:
         return found
     reach = SIGNALS["remedy_first"].reach
     lead = next((item for item in found[:reach] if facts[item[0]].remedy), None)
     if lead is None and lexical:
         position = next((position for position, _ in lexical[:reach] if facts[position].remedy), None)
         lead = next((item for item in found if item[0] == position), None)
+    if lead is None and caught and facts[found[0][0]].kind in game_rules():
+        position = next(iter(caught))
+        lead = next((item for item in found if item[0] == position), (position, found[0][1]))
     return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 

@@ -204,6 +204,7 @@ class Fact(NamedTuple):
     infraction: bool = False     # an infraction: its name is its own, not its title's category ("Game Play Error —")
     remedy: bool = False         # prescribes a penalty or a fix: an infraction, a Regular REL situation
     subrule: bool = False        # a lettered subrule (702.19b): its rule's subrules follow one another
+    catch_all: bool = False      # a remedy for the errors no other covers (naming.covers_the_rest)
 
 
 class Row(NamedTuple):

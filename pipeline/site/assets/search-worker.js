@@ -568,7 +568,7 @@ async function understand(query) {
 
 /* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
    "drew"), a documents' word with "ed" or "d" added ("passed", "lied") or an "-ed" word they do not know, or "did
-   not"; but a word that only says how a question is asked. */
+   not"; but a word that only says how a question is asked, or one after a determiner ("a tapped creature"). */
 async function reports(query) {
   const questionWords = new Set(rules.question_words);
   const pastForms = new Set(rules.past_forms);
@@ -576,7 +576,7 @@ async function reports(query) {
   for (let n = 0; n < words.length; n++) {
     const word = words[n];
     if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
-    if (questionWords.has(word)) continue;
+    if (questionWords.has(word) || rules.determiners.includes(words[n - 1])) continue;     // "a tapped creature"
     if (pastForms.has(word)) return true;
     if (word.endsWith("ed") && !word.includes("-")
         && (knownBase(word, await wordsStarting(word[0]), rules.past_endings)
@@ -670,12 +670,7 @@ function namedScore(score, entry, ownName, titled, required, said, call) {
   const own = ownName.get(entry) || NONE;
   const title = titled.get(entry) || NONE;
   const infraction = inRuns(entry, "infractions");
-  const holds = (groups) => groups.every((g) => own.has(g) || (!infraction && title.has(g)));
-  let named = 0;                   // 2: every word said in the name; 1: all but common ones (naming.Names.named)
-  if (required.length) {
-    if (infraction && said.every((g) => title.has(g) && !own.has(g))) named = 2;
-    else named = holds(said) ? 2 : holds(required) ? 1 : 0;
-  }
+  const named = namedAs(entry, ownName, titled, required, said);
   if (!named) {
     const inName = (g) => own.has(g) || (!infraction && title.has(g));      // naming.Names.named_in_part
     if (call && inRuns(entry, "remedies") && required.some(inName)) score = score * rules.signals.partly_named.weight;
@@ -684,6 +679,17 @@ function namedScore(score, entry, ownName, titled, required, said, call) {
   score = score * rules.signals.named.weight;
   if (named === 2 && inRuns(entry, "remedies")) score = score * rules.signals.remedy.weight;
   return score;
+}
+
+/* 2 where every word said is in the entry's name, 1 all but common ones, else 0 (naming.Names.named). */
+function namedAs(entry, ownName, titled, required, said) {
+  const own = ownName.get(entry) || NONE;
+  const title = titled.get(entry) || NONE;
+  const infraction = inRuns(entry, "infractions");
+  const holds = (groups) => groups.every((g) => own.has(g) || (!infraction && title.has(g)));
+  if (!required.length) return 0;
+  if (infraction && said.every((g) => title.has(g) && !own.has(g))) return 2;
+  return holds(said) ? 2 : holds(required) ? 1 : 0;
 }
 
 function isGlossary(entry) {
@@ -766,6 +772,7 @@ async function match(question, kind) {
   let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
+  question.remedyForBroken = remedyForBroken(question, kind, matched, coverageOf);
   const told = long && tellsStory(question) ? toldIn(matched) : "";
   const sayings = paragraphs ? sayingsOf(groups) : null;
   const hits = [];
@@ -797,7 +804,10 @@ async function match(question, kind) {
       && coverage >= most * rules.signals.level_first.within);
     // its own names hold an uncommon word of the sentences that ask (naming.Names.named_as_asked)
     const askedName = asked.some((g) => (ownName.get(entry) || NONE).has(g));
-    hits.push({entry, score, leads, askedName});
+    // a remedy holding all of a short question, not named by it (scoring.alike_catch_all)
+    const alike = Boolean(!long && inRuns(entry, "remedies") && coverage === most
+      && !namedAs(entry, ownName, titled, required, said));
+    hits.push({entry, score, leads, askedName, alike});
   }
   return hits;
 }
@@ -819,6 +829,55 @@ function toldIn(matched) {
   }
   for (const [g, count] of policy) if (count >= rules.signals.game.least && !played.has(g)) return "tournament";
   return "game";
+}
+
+/* The remedy answering a call for the rule it broke, or null (scoring.remedy_for_broken); in `kind`, if given, and
+   of the level's document, if one is named: where the current game rules hold as much of the call's words as any
+   current section of the tournament documents but the catch-alls, the current catch-all holding most of them (the
+   first of equals) among those holding one; where one tournament section holds more of it than any other and
+   prescribes nothing, the first current remedy citing it or a section it is under (manifest.cited). */
+function remedyForBroken(question, kind, matched, coverageOf) {
+  if (!question.call) return null;
+  let played = 0;
+  let policy = 0;
+  let alone = null;                // the one tournament section holding `policy`; null for several
+  for (const [entry, held] of matched) {
+    const document = documentOf(entry) || {};
+    if (document.archived || inRuns(entry, "catch_alls")) continue;
+    const share = coverageOf(held);
+    if (rules.game_kinds.includes(document.kind)) played = Math.max(played, share);
+    else if (share > policy) {
+      policy = share;
+      alone = entry;
+    } else if (share === policy) alone = null;
+  }
+  const wanted = (entry) => {
+    const document = documentOf(entry) || {};
+    return !document.archived && (!question.level || document.kind === question.level)
+      && (!kind || document.kind === kind);
+  };
+  if (played && policy <= played) {
+    const candidates = [];
+    for (const document of manifest.documents) {
+      for (const [start, end] of document.catch_alls || []) {
+        for (let entry = start; entry < end; entry++) if (matched.has(entry) && wanted(entry)) candidates.push(entry);
+      }
+    }
+    candidates.sort((a, b) => a - b);
+    let best = null;
+    let most = -1;
+    for (const entry of candidates) {
+      const share = coverageOf(matched.get(entry));
+      if (share > most) {
+        best = entry;
+        most = share;
+      }
+    }
+    return best;
+  }
+  if (alone === null || inRuns(alone, "remedies")) return null;
+  const citing = (manifest.cited || []).find(([remedy, start, end]) => start <= alone && alone < end && wanted(remedy));
+  return citing ? citing[0] : null;
 }
 
 /* log(1 + N/n) to a millionth, as scoring.rarity. */
@@ -870,14 +929,29 @@ function levelFirst(hits, question, lexical) {
 
 /* A call answered first by what to do (scoring.remedy_first): where its first answer prescribes no penalty or fix,
    the first that does among the remedy_first signal's `reach` first answers, else among the `reach` first answers
-   of its words alone (`lexical`, before the meaning re-ordered them). */
+   of its words alone (`lexical`, before the meaning re-ordered them), else, where that first answer is a game rule,
+   the remedy for the rule broken (question.remedyForBroken: remedyForBroken; at the first answer's score where its
+   words did not find it). A question that is no call has the catch-all its first answers hold alike first
+   (scoring.alike_catch_all). */
 function remedyFirst(hits, question, lexical) {
-  if (!question.call || !hits.length || inRuns(hits[0].entry, "remedies")) return hits;
   const reach = rules.signals.remedy_first.reach;
+  if (!question.call) {            // a question naming no section that remedies answer alike: their catch-all
+    const first = lexical ? lexical.slice(0, reach) : [];
+    const found = first.length === reach && first.every((hit) => hit.alike)
+      ? first.find((hit) => inRuns(hit.entry, "catch_alls")) : undefined;
+    const lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
+    return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+  }
+  if (!hits.length || inRuns(hits[0].entry, "remedies")) return hits;
   let lead = hits.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
   if (!lead && lexical) {
     const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
     lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
+  }
+  const first = documentOf(hits[0].entry) || {};
+  const broken = question.remedyForBroken;
+  if (!lead && typeof broken === "number" && rules.game_kinds.includes(first.kind)) {
+    lead = hits.find((hit) => hit.entry === broken) || {entry: broken, score: hits[0].score};
   }
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
