@@ -1,8 +1,6 @@
 """The whole folder: documents named, references resolved across documents, problems reported."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import shutil
@@ -12,26 +10,16 @@ import sys
 import pytest
 
 from pipeline import load_corpus
-from pipeline.cli import main
 from pipeline.corpus import load_edition
 from pipeline.export import document_json
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, rulekb
 
 
 def run(*args, cwd=ROOT):
-    """`python -m pipeline ARGS` in a process of its own."""
+    """`python -m pipeline ARGS` in a process of its own (the other tests run the command line in theirs: rulekb)."""
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True, text=True,
                           env=dict(os.environ), timeout=300)
-
-
-def rulekb(*args) -> subprocess.CompletedProcess:
-    """`rulekb ARGS` in this process: the command line's own parsing, printing and exit code, without a process's
-    start (the check of the frozen sources starts one: `run`)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return subprocess.CompletedProcess(["rulekb", *args], code, out.getvalue(), err.getvalue())
 
 
 def test_shipped_sources_get_their_ids_and_the_current_editions(frozen_corpus):
