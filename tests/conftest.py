@@ -2,10 +2,13 @@
 sources/, and write only into temporary folders (the parse cache included)."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
+import io
 import os
 import shutil
+import subprocess
 import tarfile
 import tomllib
 from pathlib import Path
@@ -29,6 +32,18 @@ def node_or_skip(what: str) -> str:
             pytest.fail(f"{what} need Node (apt-get install nodejs)", pytrace=False)
         pytest.skip(f"no node on this machine: {what} are skipped (apt-get install nodejs)")
     return NODE
+
+
+def rulekb(*args) -> subprocess.CompletedProcess:
+    """`rulekb ARGS` in the test's process: the command line's own parsing, printing and exit code, as a finished
+    process gives them, without a process's start (the tests of what a new process loads start one)."""
+    from pipeline.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["rulekb", *args], code, out.getvalue(), err.getvalue())
+
+
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "corpus"
 SEEDS = FIXTURES / "seeds"

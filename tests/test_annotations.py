@@ -23,7 +23,7 @@ from pipeline.search.question import is_variant, understand
 from pipeline.search.scoring import ranked
 from pipeline.site.publish import index_folder, published
 
-from conftest import CORPUS, FIXTURES, ROOT, made_once
+from conftest import CORPUS, FIXTURES, ROOT, made_once, rulekb
 
 NOTES = FIXTURES / "annotations"
 SOURCES = ("cr-2025-11-14.txt", "cr-2026-01-16.txt", "ipg-2021-02-05.pdf", "ipg-2024-09-23.txt",
@@ -274,8 +274,7 @@ def test_validation_problems_name_file_and_line(tmp_path):
     assert "`date: 2026-02-30` is not a date" not in messages["bad-date.md"]     # the edition is the bad one
     assert "`edition: 2026-02-30` is not a date" in messages["bad-date.md"]
     assert "799.9" in messages["dangling.md"]
-    result = subprocess.run([sys.executable, "-m", "pipeline", "check", str(sources), "--annotations", str(notes)],
-                            capture_output=True, text=True, timeout=300)
+    result = rulekb("check", str(sources), "--annotations", str(notes))
     assert result.returncode == 1
     assert "annotations/unknown.md:2: error: unknown section cr:999.99z" in result.stdout
     assert "Traceback" not in result.stderr
@@ -283,8 +282,7 @@ def test_validation_problems_name_file_and_line(tmp_path):
 
 def test_a_missing_annotations_folder_named_is_refused_in_one_line(tmp_path):
     sources = project(tmp_path / "p")
-    result = subprocess.run([sys.executable, "-m", "pipeline", "show", "704.5k", "--sources", str(sources),
-                             "--annotations", str(tmp_path / "nowhere")], capture_output=True, text=True, timeout=300)
+    result = rulekb("show", "704.5k", "--sources", str(sources), "--annotations", str(tmp_path / "nowhere"))
     assert result.returncode == 2 and "no annotations folder" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -433,8 +431,7 @@ def test_the_site_s_search_ranks_notes_as_the_engine_does(built, kb):
 
 def test_show_prints_the_notes_under_the_section(annotated):
     _, notes, sources = annotated
-    result = subprocess.run([sys.executable, "-m", "pipeline", "show", "ipg 2.1", "--sources", str(sources)],
-                            capture_output=True, text=True, timeout=300)      # annotations/ beside sources/
+    result = rulekb("show", "ipg 2.1", "--sources", str(sources))      # annotations/ beside sources/
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "ANNOTATION by T. Placeholder, 2023-06-10 (written for the 2021-02-05 text; this rule has changed since)" \

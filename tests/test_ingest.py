@@ -13,10 +13,11 @@ from pipeline import load_corpus
 from pipeline.corpus import load_edition
 from pipeline.export import document_json
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, rulekb
 
 
 def run(*args, cwd=ROOT):
+    """`python -m pipeline ARGS` in a process of its own (the other tests run the command line in theirs: rulekb)."""
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True, text=True,
                           env=dict(os.environ), timeout=300)
 
@@ -85,7 +86,7 @@ def test_export_has_the_documented_shape(frozen_corpus):
 
 
 def test_cli_export_prints_json_for_a_file(sources_dir):
-    result = run("export", str(sources_dir / "ipg-2024-09-23.txt"))
+    result = rulekb("export", str(sources_dir / "ipg-2024-09-23.txt"))
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["document"]["id"] == "ipg"
@@ -101,13 +102,13 @@ def test_cli_check_on_the_frozen_sources_passes(sources_dir):
 def test_cli_check_takes_one_file_before_it_is_dropped_in(tmp_path):
     good = tmp_path / "ipg-2024-09-23.txt"
     shutil.copy(CORPUS / "ipg-2024-09-23.txt", good)
-    result = run("check", str(good))
+    result = rulekb("check", str(good))
     assert result.returncode == 0, result.stdout[-2000:]
     assert result.stdout.strip().splitlines()[-1].startswith(f"checked {good} (")
     assert "sections): 0 errors" in result.stdout
     cut = tmp_path / "cut.txt"
     cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
-    result = run("check", str(cut))
+    result = rulekb("check", str(cut))
     assert result.returncode == 1
     assert any(line.startswith("cut.txt:") and "truncated" in line for line in result.stdout.splitlines())
 
@@ -124,7 +125,7 @@ BAD_FILES = {
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
 def test_bad_input_gets_a_clear_message_naming_the_file_and_a_non_zero_exit(tmp_path, name):
     (tmp_path / name).write_bytes(BAD_FILES[name])
-    result = run("check", str(tmp_path))
+    result = rulekb("check", str(tmp_path))
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     assert f"{name}" in result.stdout and "error" in result.stdout
@@ -134,7 +135,7 @@ def test_duplicate_and_backwards_numbers_are_reported_with_lines(tmp_path):
     text = (CORPUS / "mtr-2026-02-27.txt").read_text(encoding="utf-8")
     text = text.replace("4.3 Out-of-Order Sequencing\n", "4.3 Out-of-Order Sequencing\n4.1 Player Communication\n", 1)
     (tmp_path / "mtr.txt").write_text(text, encoding="utf-8")
-    result = run("check", str(tmp_path))
+    result = rulekb("check", str(tmp_path))
     assert "Traceback" not in result.stderr
     assert any(line.startswith("mtr.txt:") and ("4.1" in line) for line in result.stdout.splitlines())
 
@@ -145,11 +146,11 @@ def test_html_with_script_and_onclick_never_carries_code(tmp_path):
                           '<h4 onclick="xssprobe()">1.2 APPLYING PENALTIES</h4><script>xssprobe()</script>', 1)
     assert marked != html
     (tmp_path / "ipg.html").write_text(marked, encoding="utf-8")
-    result = run("export", str(tmp_path / "ipg.html"))
+    result = rulekb("export", str(tmp_path / "ipg.html"))
     assert result.returncode == 0, result.stderr
     assert "xssprobe" not in result.stdout
     assert '"1.2"' in result.stdout
-    check = run("check", str(tmp_path))
+    check = rulekb("check", str(tmp_path))
     assert "<script>" in check.stdout
 
 

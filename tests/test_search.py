@@ -22,10 +22,13 @@ from pipeline.search.question import (
     INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
     MAX_QUERY,
+    MIN_CORRECTION,
     QueryError,
     abbreviations,
     asked_words,
+    closest_word,
     fold,
+    has_closest_word,
     incidental_words,
     judges_words,
     level_beside,
@@ -839,6 +842,20 @@ def test_kept_words_are_english_words_a_correction_would_change():
     assert {"strict", "trial"} <= set(kept)
     assert "strike" not in kept and "tutored" not in kept     # the documents' word; one with an ending of theirs
     assert "the" in english_words() and "the" not in kept      # English, but nothing of theirs to correct it into
+
+
+def test_kept_words_compare_only_the_lengths_a_correction_can_reach(kb):
+    """has_closest_word, which kept_words asks of every English word, compares only the documents' words whose
+    length is within the edit budget: it says what closest_word says, on English words and typos alike."""
+    by_letter, by_length = {}, {}
+    for word, (count, _) in kb.vocabulary.items():
+        by_letter.setdefault(word[0], []).append((word, count))
+        if len(word) >= MIN_CORRECTION:
+            by_length.setdefault(word[0], {}).setdefault(len(word), []).append(word)
+    asked = english_words()[::7] + ["trampel", "shufling", "tutored", "deathtuch", "xyz", "ab"]
+    found = [bool(closest_word(word, by_letter.get(word[0], []))) for word in asked]
+    assert [has_closest_word(word, by_length.get(word[0], {})) for word in asked] == found
+    assert 100 < sum(found) < len(asked) - 100
 
 
 def test_an_irregular_form_is_its_verb():

@@ -416,15 +416,19 @@ def _workers(pid: int) -> list[int]:
 
 # -- answers from what the build published -------------------------------------------------------
 
-def test_the_api_answers_sections_and_searches_after_sources_are_deleted(tmp_path):
+def test_the_api_answers_sections_and_searches_after_sources_are_deleted(site):
+    """A server started while the module's site has no sources folder any more (moved away for the test, and back
+    after it)."""
     from pipeline import api
     from pipeline.serve import Site, make_server
-    sources = small_sources(tmp_path / "sources")
-    out = tmp_path / "site"
-    api.build(sources, out)
+    sources = site.parent / "sources"        # (the module's site was built from it)
     expected = api.show("floor:111", sources)
-    shutil.rmtree(sources)
-    running = make_server(Site(out), port=0)
+    away = sources.rename(sources.with_name("sources-moved-away"))
+    try:
+        running = make_server(Site(site), port=0)
+    except BaseException:
+        away.rename(sources)
+        raise
     threading.Thread(target=running.serve_forever, daemon=True).start()
     try:
         status, _, body = ask(running.server_address, "/api/sections/floor:111")
@@ -435,6 +439,7 @@ def test_the_api_answers_sections_and_searches_after_sources_are_deleted(tmp_pat
     finally:
         running.shutdown()
         running.server_close()
+        away.rename(sources)
 
 
 SECTION_REFS = ["cr:704.5k", "704.5k", "cr 702.19b", "ipg:2.1", "2.1", "ipg 2.1", "mtr 3.3", "mtr:appendix-a",

@@ -30,11 +30,12 @@ from .naming import catch_all, is_infraction, prescribes
 from .passages import PASSAGES_FILE, passage_rows, read_rows
 from .question import (
     FIELD_BOOSTS,
+    MIN_CORRECTION,
     STOP_WORDS,
     TOKEN,
     TOKENS,
-    closest_word,
     fold,
+    has_closest_word,
     is_variant,
     known_base,
     meanings,
@@ -252,13 +253,14 @@ def kept_words(vocabulary: dict[str, list]) -> list[str]:
     """The English words (semantic.english_words) that the documents do not use and that a question's word would
     be "corrected" from into one they use (question.closest_word): "strict" is not "strike", "trial" not "trail".
     A question's word among them is left as typed (question.Vocabulary.kept)."""
-    by_letter: dict[str, list[tuple[str, int]]] = {}
-    for word, (count, _) in vocabulary.items():
-        by_letter.setdefault(word[0], []).append((word, count))
+    by_letter: dict[str, dict[int, list[str]]] = {}          # first letter -> length -> words
+    for word in vocabulary:
+        if len(word) >= MIN_CORRECTION:
+            by_letter.setdefault(word[0], {}).setdefault(len(word), []).append(word)
     known = _Known(vocabulary)
     return sorted(word for word in english_words()
                   if word not in vocabulary and not known_base(word, known)       # "tutored": read as "tutor"
-                  and closest_word(word, by_letter.get(word[0], [])))
+                  and has_closest_word(word, by_letter.get(word[0], {})))
 
 
 class _Known:

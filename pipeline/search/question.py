@@ -631,13 +631,26 @@ def edit_budget(word: str) -> int:
     return 1 if len(core) <= 5 else 2
 
 
+MIN_CORRECTION = 3            # letters: a shorter word of the documents is never offered as a correction
+
+
 def closest_word(word: str, candidates: list[tuple[str, int]]) -> Optional[str]:
     """The most frequent candidate within `edit_budget(word)` edits."""
     limit = edit_budget(word)
     found = [(distance, -candidates[position][1], candidates[position][0])
              for position, distance in near(word, [candidate for candidate, _ in candidates], limit)
-             if len(candidates[position][0]) >= 3]
+             if len(candidates[position][0]) >= MIN_CORRECTION]
     return min(found)[2] if found else None
+
+
+def has_closest_word(word: str, by_length: dict[int, list[str]]) -> bool:
+    """Whether `closest_word` finds a word for `word` among candidates given by length (those of MIN_CORRECTION
+    letters or more): only the lengths within the edit budget are compared, as each edit changes the length by
+    one at the most."""
+    limit = edit_budget(word)
+    choices = [candidate for length in range(len(word) - limit, len(word) + limit + 1)
+               for candidate in by_length.get(length, ())]
+    return bool(choices) and bool(near(word, choices, limit))
 
 
 # The same patterns in JavaScript's dialect (flags "u"): Python's \w and \d are Unicode, JavaScript's are not.

@@ -429,19 +429,22 @@ def _reduced(outputs, np) -> tuple[bytes, list[float]]:
 
 
 def _read_safetensors(path: Path, np) -> dict:
-    """name -> array: 8 bytes of header length, a JSON header, raw little-endian buffers."""
+    """name -> array: 8 bytes of header length, a JSON header, raw little-endian buffers. Memory-mapped: a float32
+    tensor is a view of the file (its pages read as the forward pass reaches them: a few tokens' pass reads the
+    layers and their own rows of the embeddings, not the whole file), others converted."""
     dtypes = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
     with path.open("rb") as handle:
         (length,) = struct.unpack("<Q", handle.read(8))
         header = json.loads(handle.read(length))
-        data = handle.read()
+    data = np.asarray(np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length))
     tensors = {}
     for name, spec in header.items():
         if name == "__metadata__":
             continue
         start, end = spec["data_offsets"]
-        array_ = np.frombuffer(data[start:end], dtype=np.dtype(dtypes[spec["dtype"]]).newbyteorder("<"))
-        tensors[name] = array_.reshape(spec["shape"]).astype(np.float32 if spec["dtype"] != "I64" else np.int64)
+        array_ = data[start:end].view(np.dtype(dtypes[spec["dtype"]]).newbyteorder("<")).reshape(spec["shape"])
+        wanted = np.float32 if spec["dtype"] != "I64" else np.int64
+        tensors[name] = array_ if array_.dtype == wanted else array_.astype(wanted)
     return tensors
 
 
