@@ -95,7 +95,7 @@ def _typed(browser, url: str, questions, delay: int) -> dict[str, tuple[list[str
     found = {}
     for query, _ in questions:
         box.fill("")
-        box.press_sequentially(query[:-1], delay=delay)
+        box.press_sequentially(query[:-1], delay=delay, timeout=30000 + len(query) * (delay + 20))   # a long story too
         started = time.perf_counter()
         box.press(query[-1])
         page.wait_for_function("q => document.querySelector('.rk-search__results').getAttribute('data-query') === q",
