@@ -189,11 +189,24 @@ def search(query: str, sources: Path | str = "sources", *, limit: int = 10, kind
         folder = notes_folder(sources, annotations)
         index = index_for_sources(sources, effective_day(sources, edition) if edition else None, notes=folder,
                                   attach=lambda corpus: annotate.attach(corpus, folder))
-    kb = KnowledgeBase(index)
+    kb = KnowledgeBase(_index_in(Path(index)))
     try:
         return search_index(kb, query, limit=limit, kind=kind)
     finally:
         kb.close()
+
+
+def _index_in(folder: Path) -> Path:
+    """The search index `folder` is, or the one a site rulekb built there was published with (a user names the
+    folder they know); UsageError where it is neither."""
+    if any(folder.glob("_MAIN_*.toc")):                  # whoosh's table of contents: an index
+        return folder
+    from .site.publish import index_folder, published
+    marker = published(folder)
+    if marker and index_folder(folder, marker["generation"]).is_dir():
+        return index_folder(folder, marker["generation"])
+    raise UsageError(f"{folder} holds no search index: name a folder rulekb build wrote (the site, or its index), "
+                     "or leave out --index to search the index of --sources")
 
 
 def show(ref: str, sources: Path | str = "sources", corpus: Optional[Corpus] = None,

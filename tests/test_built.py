@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from itertools import islice
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, rulekb
 
 
 def _answers(kb, query: str, limit: int, kind):
@@ -235,3 +236,26 @@ def test_the_command_prints_the_engine_s_answer(argv, sources_dir, sources_index
     kind = argv[argv.index("--doc") + 1] if "--doc" in argv else None
     expected = api.search(argv[1], sources_dir, limit=limit, kind=kind).as_json()
     assert json.loads(result.stdout) == expected
+
+
+def test_the_index_named_may_be_the_built_site_s_folder_and_anything_else_is_refused(built_site, sources_dir,
+                                                                                     tmp_path):
+    """`rulekb search --index site`: a user names the folder they know; a folder holding no index is one clear line."""
+    from pipeline import api
+    by_site = rulekb("search", "missed trigger", "--json", "--limit", "3", "--index", str(built_site))
+    assert by_site.returncode == 0, by_site.stderr
+    expected = api.search("missed trigger", sources_dir, limit=3).as_json()
+    assert [r["id"] for r in json.loads(by_site.stdout)["results"]] == [r["id"] for r in expected["results"]]
+    refused = rulekb("search", "missed trigger", "--index", str(tmp_path))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "holds no search index" in refused.stderr and "internal error" not in refused.stderr
+
+
+def test_a_long_id_does_not_push_every_result_s_title_off_the_terminal(sources_dir, sources_index):
+    """A Regular REL situation's id is 80 characters: the other results keep their titles near their ids."""
+    printed = rulekb("search", "player drew an extra card at FNM", "--sources", str(sources_dir)).stdout
+    ranked = [re.match(r" ?\d+\. (\S+) +", line) for line in printed.splitlines()]
+    ranked = [(found.group(1), found.end()) for found in ranked if found]      # (id, where its title starts)
+    assert any(len(found) > 40 for found, _ in ranked)                          # a situation among them
+    short = [title_at for found, title_at in ranked if len(found) <= 16]
+    assert short and max(short) <= len(" 1. ") + 16 + 2

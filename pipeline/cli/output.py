@@ -14,6 +14,8 @@ from .. import kinds
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MARK_TAG = re.compile(r"(</?mark>)")
+ID_COLUMN = 16      # a result's id is padded to the longest up to this: a Regular REL situation's (80) does not push
+                    # every title off a narrow terminal
 
 
 class Refused(Exception):
@@ -38,7 +40,7 @@ def show_answer(answer, as_json: bool) -> int:
     if not answer.results:
         say("No results.")
         return 0
-    width = max(len(result.id) for result in answer.results)
+    width = min(ID_COLUMN, max(len(result.id) for result in answer.results))
     for rank, result in enumerate(answer.results, 1):
         heading = f"{result.number} {result.title}".strip() if result.number else result.title
         penalty = f"  [{result.penalty}]" if result.penalty else ""
