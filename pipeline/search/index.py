@@ -317,6 +317,7 @@ class KnowledgeBase:
         self._scaled: dict[str, list] = {}
         self._facts: Optional[list[Fact]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
+        self._titles: Optional[frozenset[str]] = None
         self._semantic: object = False               # not read yet
         self._passages: Optional[dict] = None
 
@@ -435,6 +436,13 @@ class KnowledgeBase:
                                 fields.get("section_kind") == SUBRULE)
                            for fields in self.stored()]
         return self._facts
+
+    def titles(self) -> frozenset[str]:
+        """The current documents' titles, as their terms joined by spaces (question.Vocabulary)."""
+        if self._titles is None:
+            said = (" ".join(terms(fields.get("title", ""))) for fields in self.stored() if not fields.get("archived"))
+            self._titles = frozenset(title for title in said if title)
+        return self._titles
 
     def archived_kinds(self) -> frozenset[str]:
         """The kinds whose every entry is of an archived document (question.Vocabulary)."""
