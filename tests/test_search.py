@@ -35,6 +35,7 @@ from pipeline.search.question import (
     levels,
     shortened,
     terms,
+    titled_words,
     uncontracted,
     understand,
 )
@@ -913,6 +914,27 @@ def test_a_quoted_word_the_question_asks_about_is_no_story():
     found = incidental_words(quoted, quoted.replace('"', " "))
     assert {"until", "no", "blocks", "alice"} <= set(found) and not {"end", "turn"} & set(found)
     assert {"end", "turn"} <= set(incidental_words('He said "end of turn". Then?', 'He said  end of turn . Then?'))
+
+
+def test_a_title_written_capitalised_is_the_documents_word_not_a_name():
+    # a run of capitalised words (stop words between them) that is a whole title weighs whole; a part of a title,
+    # a name beside it, and the same words not written as one title stay the story's
+    titles = frozenset({"outside assistance", "looking extra cards", "deck checks"})
+    query = "Alice asked for Outside Assistance. Is it Looking at Extra Cards? Then Bob says Deck Checks Ahead."
+    found = incidental_words(query, query, titles)
+    assert not {"outside", "assistance", "looking", "extra", "cards"} & set(found)
+    assert {"bob", "deck", "checks", "ahead"} <= set(found)
+    assert {"outside", "assistance"} <= set(incidental_words(query, query))
+    assert titled_words("Alice Outside Assistance", titles) == set()
+
+
+def test_a_question_reads_the_documents_titles(kb):
+    # "Outside Assistance" inside a sentence is the MTR's and IPG's own name, weighing whole; "Nathan" is a name
+    question = understand("At a PPTQ Nathan asks his friend for Outside Assistance during the match. What now?", kb)
+    weights = {alternative.word: alternative.weight for group in question.groups for alternative in group}
+    assert "outside assistance" in kb.titles()
+    assert weights["assistance"] == 1.0 and "assistance" not in question.incidental
+    assert "nathan" in question.incidental
 
 
 def first_three(kb, query: str, without: str = "") -> list[str]:

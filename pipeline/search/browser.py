@@ -109,7 +109,7 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
                 "entries": len(stored), "documents": ranges, "words": word_files, "kept": kept_files,
-                "terms": term_files, "chunks": chunks, "numbers": numbers_file,
+                "titles": sorted(kb.titles()), "terms": term_files, "chunks": chunks, "numbers": numbers_file,
                 "cited": [list(run) for run in kb.cited()],
                 "pages": [url for url, _ in sorted(pages.items(), key=lambda item: item[1])]}
     rows = kb.passage_rows()

@@ -347,6 +347,7 @@ class KnowledgeBase:
         self._facts: Optional[list[Fact]] = None
         self._cited: Optional[list[tuple[int, int, int]]] = None
         self._archived_kinds: Optional[frozenset[str]] = None
+        self._titles: Optional[frozenset[str]] = None
         self._semantic: object = False               # not read yet
         self._passages: Optional[dict] = None
 
@@ -471,6 +472,13 @@ class KnowledgeBase:
         if self._cited is None:
             self._cited = cited_runs(self.stored(), self.facts())
         return self._cited
+
+    def titles(self) -> frozenset[str]:
+        """The current documents' titles, as their terms joined by spaces (question.Vocabulary)."""
+        if self._titles is None:
+            said = (" ".join(terms(fields.get("title", ""))) for fields in self.stored() if not fields.get("archived"))
+            self._titles = frozenset(title for title in said if title)
+        return self._titles
 
     def archived_kinds(self) -> frozenset[str]:
         """The kinds whose every entry is of an archived document (question.Vocabulary)."""

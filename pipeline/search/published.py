@@ -40,6 +40,7 @@ class PublishedIndex:
         self.fields: list[str] = manifest["fields"]
         self.pages: list[str] = manifest["pages"]
         self.documents: list[dict] = manifest["documents"]
+        self._titles = frozenset(manifest["titles"])
         self.vocabulary: dict[str, list] = {}          # word -> [count, term], as KnowledgeBase.vocabulary
         self._by_letter: dict[str, list[tuple[str, int]]] = {}
         for letter, name in manifest["words"].items():
@@ -130,6 +131,10 @@ class PublishedIndex:
     def facts(self) -> list[Fact]:
         """(kind, archived, glossary?, variant rule?) of every entry, by position."""
         return self._facts
+
+    def titles(self) -> frozenset[str]:
+        """The current documents' titles, as their terms joined by spaces (question.Vocabulary)."""
+        return self._titles
 
     def archived_kinds(self) -> frozenset[str]:
         """The kinds whose every document is archived (question.Vocabulary)."""
@@ -244,6 +249,7 @@ class PublishedFiles(PublishedIndex):
         self.fields = manifest["fields"]
         self.pages = manifest["pages"]
         self.documents = manifest["documents"]
+        self._titles = frozenset(manifest["titles"])
         self._word_files: dict[str, str] = manifest["words"]
         self._kept_files: dict[str, str] = manifest.get("kept", {})
         self._kept_of: dict[str, frozenset[str]] = {}           # letter -> the kept words starting with it

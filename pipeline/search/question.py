@@ -143,6 +143,8 @@ class Vocabulary(Protocol):
 
     def kept(self, word: str) -> bool: ...      # an English word they do not use: left as typed (index.kept_words)
 
+    def titles(self) -> frozenset[str]: ...     # the current documents' titles, as their terms joined by spaces
+
 
 @dataclass(frozen=True)
 class Alternative:
@@ -337,7 +339,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
         return question
     question.asks_meaning = bool(ASKS_MEANING.search(query))
     question.long = len(QUERY_WORD.findall(query)) >= LONG_QUESTION
-    question.incidental = incidental_words(typed, query)
+    question.incidental = incidental_words(typed, query, vocabulary.titles())
     incidental = set(question.incidental)
     names = written_names(query)
     words = QUERY_WORD.findall(query)
@@ -448,23 +450,56 @@ def past_ending(word: str, vocabulary: Vocabulary) -> bool:
             and bool(known_base(word, vocabulary, PAST) or not vocabulary.stem(word)))
 
 
-def incidental_words(typed: str, query: str) -> list[str]:
+def incidental_words(typed: str, query: str, titles: frozenset[str] = frozenset()) -> list[str]:
     """The words of a question's story rather than of what went wrong, as index tokens: a word capitalised
-    inside a sentence (a person's or a card's name: "Alice", "Ragavan"; not one in capitals, an abbreviation), a
+    inside a sentence (a person's or a card's name: "Alice", "Ragavan"; not one in capitals, an abbreviation, nor
+    one of a run of capitalised words that writes a title of the documents: `titled_words`), a
     lone letter ("Player B", `_label`), and the words of quoted speech ("he said "I concede""): `typed` is the question
     with its quotes, `query` as cleaned. A number is not one of them: "59 cards" says what went wrong; nor is a
     quoted word the sentences that ask say outside the quotes: "When is end of turn? The phrase "until end of turn"
     puzzles me" quotes the rules' words to ask about them."""
     found: list[str] = []
+    titled = titled_words(query, titles)
     for match in QUERY_WORD.finditer(query):
         word = match.group(0)
         inside = match.start() > 0 and not SENTENCE_END.search(query[:match.start()])
-        if (inside and word[0].isupper() and not word.isupper()) or _label(word):
+        if (inside and _capitalised(word) and match.start() not in titled) or _label(word):
             found.extend(token for token in terms(word) if token not in found)
     asked = {token for sentence in asking_sentences(QUOTED.sub(" ", typed))[1] for token in terms(sentence)}
     for speech in QUOTED.findall(typed):
         found.extend(token for token in terms(speech) if token not in found and token not in asked)
     return found
+
+
+def titled_words(query: str, titles: frozenset[str]) -> set[int]:
+    """Where the words start of each run of capitalised words (stop words between them: "Looking at Extra Cards")
+    whose terms are one of `titles` (Vocabulary.titles): the documents' own name of a section ("Outside
+    Assistance", "Deathtouch"), written as its title is, not a person's or a card's name. Only a whole title:
+    a part of one ("Deck Checks", "Head") is as often a word of the story."""
+    found: set[int] = set()
+    run: list[re.Match] = []
+
+    def close() -> None:
+        if run and " ".join(token for match in run for token in terms(match.group(0))) in titles:
+            found.update(match.start() for match in run)
+        run.clear()
+
+    for match in QUERY_WORD.finditer(query):
+        word = match.group(0)
+        joined = bool(run) and not query[run[-1].end():match.start()].strip()
+        if joined and (_capitalised(word) or word in STOP_WORDS):
+            run.append(match)
+            continue
+        close()
+        if _capitalised(word):
+            run.append(match)
+    close()
+    return found
+
+
+def _capitalised(word: str) -> bool:
+    """Capitalised, not in capitals (an abbreviation, a lone "A")."""
+    return word[0].isupper() and not word.isupper()
 
 
 def written_names(query: str) -> set[str]:

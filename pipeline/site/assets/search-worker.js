@@ -21,6 +21,7 @@ try {                 // the semantic signal (a long question): without it, the 
 let manifest = null;
 let rules = null;
 let patterns = null;
+let titles = null;                // the current documents' titles as their terms joined by spaces (Vocabulary.titles)
 const files = new Map();          // file name -> Promise of its JSON
 
 function load(name) {
@@ -91,6 +92,7 @@ async function ready() {
   if (!manifest) {
     manifest = await load("manifest.json");
     rules = manifest.rules;
+    titles = new Set(manifest.titles);
     const p = rules.patterns;
     patterns = {
       token: new RegExp(p.token, "gu"),
@@ -400,19 +402,51 @@ function isLabel(word) {
 }
 
 /* The words of a question's story rather than of what went wrong (question.incidental_words): a word capitalised
- * inside a sentence, a lone letter, the words of quoted speech but those the sentences that ask say unquoted. */
+ * inside a sentence (not one of a run writing a title: titledWords), a lone letter, the words of quoted speech but
+ * those the sentences that ask say unquoted. */
 function incidentalWords(typed, query) {
   const found = [];
   const add = (token) => { if (!found.includes(token)) found.push(token); };
+  const titled = titledWords(query);
   for (const match of query.matchAll(patterns.queryWord)) {
     const word = match[0];
     const inside = match.index > 0 && !/[.?!:;]\s*$/u.test(query.slice(0, match.index));
-    const capital = word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase();
-    if ((inside && capital && !isUpper(word)) || isLabel(word)) terms(word).forEach(add);
+    if ((inside && isCapitalised(word) && !titled.has(match.index)) || isLabel(word)) terms(word).forEach(add);
   }
   const asked = new Set(askingSentences(typed.replace(/"[^"]*"/g, " ")).asking.flatMap((sentence) => terms(sentence)));
   for (const speech of typed.matchAll(/"([^"]*)"/g)) terms(speech[1]).filter((token) => !asked.has(token)).forEach(add);
   return found;
+}
+
+/* Where the words start of each run of capitalised words (stop words between them) whose terms are a title of the
+   documents (question.titled_words): a section's own name, not a person's or a card's. */
+function titledWords(query) {
+  const found = new Set();
+  let run = [];
+  const close = () => {
+    if (run.length && titles.has(run.flatMap((match) => terms(match[0])).join(" "))) {
+      run.forEach((match) => found.add(match.index));
+    }
+    run = [];
+  };
+  for (const match of query.matchAll(patterns.queryWord)) {
+    const word = match[0];
+    const last = run[run.length - 1];
+    const joined = run.length > 0 && !query.slice(last.index + last[0].length, match.index).trim();
+    if (joined && (isCapitalised(word) || rules.stop_words.includes(word))) {
+      run.push(match);
+      continue;
+    }
+    close();
+    if (isCapitalised(word)) run.push(match);
+  }
+  close();
+  return found;
+}
+
+/* Capitalised, not in capitals (question._capitalised). */
+function isCapitalised(word) {
+  return word[0] === word[0].toUpperCase() && word[0] !== word[0].toLowerCase() && !isUpper(word);
 }
 
 /* The words a question writes as names, with and without "'s" (question.written_names): capitalised (not in
