@@ -49,6 +49,7 @@ from pipeline.search.scoring import (
     leaders,
     level_first,
     matched_words,
+    remedies_kept,
     remedy_first,
     remedy_for_broken,
     told_in,
@@ -216,6 +217,27 @@ def test_remedy_first_looks_among_the_first_answers_of_the_call_s_words_where_th
     assert remedy_first(fused_order, facts, call) == fused_order                   # no words' order: as before
     later = [(0, 30.0), (1, 20.0), (3, 10.0), (2, 9.0), (4, 8.0), (5, 7.0)]       # fourth by its words: too far
     assert remedy_first(fused_order, facts, call, later) == fused_order
+
+
+def test_a_call_s_remedy_stays_before_the_rules_its_words_put_after_it(kb):
+    """The meaning may bring a rule before a remedy among a call's first `reach` answers; not one its words alone put
+    after the remedy (a remedy holding less of the call by its words stays after it; a question that is no call, or
+    no words' order, as before)."""
+    rule, remedy = Fact("cr", False, False, False), Fact("ipg", False, False, False, True, True)
+    facts = [remedy, rule, remedy, rule, remedy]
+    call, question = understand("player drew an extra card", kb), understand("extra card rules", kb)
+    reach = SIGNALS["remedy_first"].reach
+    assert call.call and not question.call and reach == 3
+    fused_order = [(0, 1.9), (1, 1.8), (2, 1.7), (3, 1.6), (4, 1.5)]
+    words_order = [(0, 30.0), (2, 20.0), (4, 15.0), (1, 10.0), (3, 9.0)]
+    assert remedy_first(fused_order, facts, call, words_order) == [(0, 1.9), (2, 1.7), (1, 1.8), (3, 1.6), (4, 1.5)]
+    assert remedies_kept(fused_order, facts, words_order, reach) == remedy_first(fused_order, facts, call, words_order)
+    assert remedy_first(fused_order, facts, question, words_order) == fused_order
+    assert remedy_first(fused_order, facts, call) == fused_order                         # no words' order
+    rule_first = [(0, 30.0), (1, 20.0), (2, 15.0), (3, 10.0), (4, 9.0)]                 # the words put the rule first
+    assert remedy_first(fused_order, facts, call, rule_first) == fused_order
+    assert remedies_kept([(1, 1.9), (3, 1.8), (4, 1.7), (2, 1.6)], facts, words_order, reach) == \
+        [(4, 1.7), (1, 1.9), (3, 1.8), (2, 1.6)]         # before each rule its words put after it; 2 beyond `reach`
 
 
 IN_GAME_ERROR = "jar:common-issues/a-player-makes-an-in-game-error-not-mentioned-above"

@@ -78,8 +78,9 @@ SIGNALS = {signal.name: signal for signal in (
     # A call asks what to do: where its first answer is the rule broken, a section prescribing what to do among
     # its first `reach` answers comes before it ("forgot to draw for the turn": Game Rule Violation, not CR 504).
     Signal("remedy_first", 1.0, "order", "for a call, the first section prescribing a penalty or a fix among its "
-                                         "first `reach` answers, first; fitted on the common calls and the "
-                                         "situations",
+                                         "first `reach` answers, first, and each such section among them before "
+                                         "the rules its words alone ranked after it; fitted on the common calls "
+                                         "and the situations",
            reach=3),       # fitted: 2 found 2 of the 3 calls, 4 and more lost a search question, 8 a situation
     # A call at a level asks what to do at that level: the answers of the document answering at it come before the
     # rule broken ("drew an extra card at FNM": the JAR's situation, then the CR's draw).

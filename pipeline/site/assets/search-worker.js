@@ -976,7 +976,7 @@ function remedyFirst(hits, question, lexical) {
     const lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
     return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
   }
-  if (!hits.length || inRuns(hits[0].entry, "remedies")) return hits;
+  if (!hits.length || inRuns(hits[0].entry, "remedies")) return remediesKept(hits, lexical, reach);
   let lead = hits.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
   if (!lead && lexical) {
     const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
@@ -987,7 +987,22 @@ function remedyFirst(hits, question, lexical) {
   if (!lead && typeof broken === "number" && rules.game_kinds.includes(first.kind)) {
     lead = hits.find((hit) => hit.entry === broken) || {entry: broken, score: hits[0].score};
   }
-  return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+  return remediesKept(lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits, lexical, reach);
+}
+
+/* A call's first `reach` answers with each remedy before the rules its words alone (`lexical`) ranked after it
+   (scoring.remedies_kept). */
+function remediesKept(hits, lexical, reach) {
+  const order = new Map((lexical || []).map((hit, rank) => [hit.entry, rank]));
+  const rankOf = (hit) => (order.has(hit.entry) ? order.get(hit.entry) : order.size);
+  const first = hits.slice(0, reach);
+  for (let start = 1; start < first.length; start++) {
+    for (let at = start; at > 0 && inRuns(first[at].entry, "remedies") && !inRuns(first[at - 1].entry, "remedies")
+         && rankOf(first[at]) < rankOf(first[at - 1]); at--) {
+      [first[at - 1], first[at]] = [first[at], first[at - 1]];
+    }
+  }
+  return first.concat(hits.slice(reach));
 }
 
 /* A story's answers with a broad first one (the broad_second signal's `least` paragraphs or more) after the second,
