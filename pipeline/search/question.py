@@ -22,7 +22,7 @@ from typing import Optional, Protocol
 from .. import kinds
 from ..distance import near
 from .forms import BASE_FORMS
-from .naming import COMMON_SHARE, OWN_NAME_FIELDS, TITLE_FIELDS
+from .naming import COMMON_SHARE, INTENT, OWN_NAME_FIELDS, TITLE_FIELDS
 from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
@@ -167,6 +167,7 @@ class Question:
     incidental: list[str] = field(default_factory=list)   # the story's words: weighing INCIDENTAL_WEIGHT
     asks_meaning: bool = False             # "what is X": a definition counts as much as a rule
     call: bool = False                     # reports what someone did, no story told: a call (`is_call`)
+    intends: bool = False                  # holds the documents' word of intent (naming.INTENT), or a meaning of it
     long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
     shortened: int = 0                     # a question longer than MAX_QUERY: its length as typed (`shortened`)
 
@@ -402,6 +403,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
     question.call = is_call(question, vocabulary)
+    intent = vocabulary.stem(INTENT)
+    question.intends = bool(intent) and any(alternative.stem == intent for group in question.groups for alternative in group)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
 
@@ -722,5 +725,5 @@ def browser_rules() -> dict:
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
         "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
         "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
-        "determiners": sorted(DETERMINERS), "game_kinds": sorted(kinds.game_rules()),
+        "determiners": sorted(DETERMINERS), "game_kinds": sorted(kinds.game_rules()), "intent_word": INTENT,
     }

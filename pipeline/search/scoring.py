@@ -70,8 +70,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
     level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
-    (naming.Names.named_as_asked: `broad_second` keeps them first); `caught`, the remedy answering a call for the
-    rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
+    (naming.Names.named_as_asked: `broad_second` and `intent_second` keep them first); `caught`, the remedy
+    answering a call for the rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -269,7 +269,22 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
     found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical, caught)
+    found = intent_second(found, kb.facts(), question, asked)
     return general_first(broad_second(found, question, kb, asked), kb.facts(), question)
+
+
+def intent_second(found: list[tuple[int, float]], facts, question: Question,
+                  asked: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
+    """A question saying no intent (Question.intends) answered first by a remedy that asks none: where its first
+    answer prescribes a penalty for an act done intentionally (Fact.intended: Stalling) and its own names hold no word
+    the question asks (`asked`: naming.Names.named_as_asked; "stalling" asks Stalling), the first remedy among the
+    "intent_second" signal's `reach` first answers that is not so comes before it ("taking too long to make a
+    decision": Slow Play, not Stalling, whose example holds "make a decision")."""
+    if not found or question.intends or not facts[found[0][0]].intended or found[0][0] in asked:
+        return found
+    reach = SIGNALS["intent_second"].reach
+    lead = next((item for item in found[:reach] if facts[item[0]].remedy and not facts[item[0]].intended), None)
+    return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 
 def general_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:

@@ -597,6 +597,8 @@ async function understand(query) {
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
   question.call = (await reports(query)) && !tellsStory(question);
+  const intent = await stemOf(rules.intent_word);      // the documents' word of intent (question.Question.intends)
+  question.intends = Boolean(intent) && question.groups.some((group) => group.some((a) => a.stem === intent));
   return question;
 }
 
@@ -990,6 +992,18 @@ function remedyFirst(hits, question, lexical) {
   return remediesKept(lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits, lexical, reach);
 }
 
+/* A question saying no intent answered first by a remedy that asks none (scoring.intent_second): where its first
+   answer prescribes a penalty for an act done intentionally and its own names hold no word the question asks (its
+   words' answers, `lexical`, say so: askedName), the first remedy among the intent_second signal's `reach` first
+   answers that is not so comes before it. */
+function intentSecond(hits, question, lexical) {
+  if (!hits.length || question.intends || !inRuns(hits[0].entry, "intended")) return hits;
+  if (lexical.some((hit) => hit.entry === hits[0].entry && hit.askedName)) return hits;
+  const lead = hits.slice(0, rules.signals.intent_second.reach)
+    .find((hit) => inRuns(hit.entry, "remedies") && !inRuns(hit.entry, "intended"));
+  return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+}
+
 /* A call's first `reach` answers with each remedy before the rules its words alone (`lexical`) ranked after it
    (scoring.remedies_kept). */
 function remediesKept(hits, lexical, reach) {
@@ -1274,6 +1288,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   const lexical = hits;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
   hits = remedyFirst(levelFirst(hits, question, lexical), question, lexical);
+  hits = intentSecond(hits, question, lexical);
   if (long && tellsStory(question)) hits = broadSecond(hits, await paragraphsOf(), lexical);
   if (long) hits = generalFirst(hits);
   const ordered = await withRulesOfTerms(hits, limit);
