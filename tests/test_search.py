@@ -31,6 +31,7 @@ from pipeline.search.question import (
     has_closest_word,
     incidental_words,
     judges_words,
+    let_happen,
     level_beside,
     levels,
     shortened,
@@ -102,8 +103,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 175 of 194 (90%; 174 before a question saying no intent had the infraction asking none before the one
-    done on purpose, 173 before a question that remedies hold alike had their catch-all first, 172
+    first for 176 of 194 (90%; 175 before a call's words of what someone let another do weighed as a story's, 174
+    before a question saying no intent had the infraction asking none before the one done on purpose, 173 before a question that remedies hold alike had their catch-all first, 172
     before a call that broke a tournament rule had the remedy citing it first,
     171 before a call that broke a game rule had its level's catch-all first, 170
     before the "see" of "See rule 702.2" was no word of the text, 169 before a call's
@@ -121,14 +122,14 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     remedy citing the rule, 187 before the catch-all, 186 before "packs" was "product", 185 before a former
     name was read in an entry's meaning and a story in a tournament's words; 182 before a call at a level had the level's first three answers first, not its best alone; 181 before "barely shuffles", 180 before
     "time allotted", 178 before the judges' words above, 176 before "tapped" was "tap", 177 before the call: a call's
-    remedy before the game rule moved a remedy of the same words out), in the top 2 for 188 (187 before the intent):
-    no fewer."""
+    remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen), in the
+    top 2 for 189 (188 before what was let happen, 187 before the intent): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     second = [query for query, answers in questions if (answer_rank(answer_ids(kb)(query), answers) or 3) > 2]
     assert len(questions) >= 190
-    assert quality.top1 >= 175 and quality.top3 >= 189 and len(questions) - len(second) >= 188, \
+    assert quality.top1 >= 176 and quality.top3 >= 190 and len(questions) - len(second) >= 189, \
         "\n".join([quality.line("common calls")] + quality.misses + ["below second:"] + second)
 
 
@@ -304,6 +305,31 @@ def test_intent_second_puts_a_remedy_asking_no_intent_first_where_the_question_s
 def test_an_act_said_without_intent_is_answered_by_the_infraction_asking_none(kb, query, first, later):
     ids = [result.id for result in search(kb, query).results]
     assert ids[0] == first and (later is None or later in ids[1:]), ids
+
+
+@pytest.mark.parametrize("query, let", [
+    ("I let my opponent attack with a tapped creature and did not say anything, what do I get",
+     {"my", "opponent", "attack", "tapped", "creature"}),                  # to "and"
+    ("the opponent allowed an illegal attack and said nothing", {"illegal", "attack"}),    # "opponent" said outside
+    ("he allowed it, then he drew a card", set()),            # to the comma: "it" only, a stop word
+    ("allowed the attack while he drew the card", {"attack"}),               # to "while"
+    ("player drew an extra card", set()),
+])
+def test_what_someone_let_another_do_is_the_rest_of_the_letting_clause(query, let):
+    assert let_happen(query) == let
+
+
+def test_a_call_reports_the_letting_not_the_error_let_happen(kb):
+    """The words of what was let happen weigh as a story's in a call; in a question that is no call, as any."""
+    story = SIGNALS["story"].weight
+    call = understand("I let my opponent attack with a tapped creature and did not say anything", kb)
+    weights = {alternative.word: alternative.weight for group in call.groups for alternative in group}
+    assert call.call and weights["attack"] == weights["creature"] == weights["tapped"] == story
+    assert weights["let"] == weights["allows"] == 1.0
+    asked = understand("can I let my opponent attack with a tapped creature", kb)
+    assert not asked.call and all(alternative.weight == 1.0 for group in asked.groups for alternative in group)
+    ids = [result.id for result in search(kb, call.query).results]
+    assert ids[0] == "ipg:2.6", ids
 
 
 @pytest.mark.parametrize("query, first, rule", [

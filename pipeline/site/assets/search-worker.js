@@ -101,6 +101,7 @@ async function ready() {
       glued: new RegExp(p.glued, "iu"),
       numberDot: new RegExp(p.number_dot, "gu"),
       numberSpace: new RegExp(p.number_space, "gu"),
+      clauseMark: new RegExp(p.clause_mark, "u"),
     };
   }
   return manifest;
@@ -535,6 +536,7 @@ async function understand(query) {
   const pieces = saidPieces(plain);
   const long = (query.match(patterns.queryWord) || []).length >= rules.long_question;
   const asked = long ? askedWords(query) : null;
+  const letHappen = (await reports(query)) && !tellsStory(question) ? letHappenTerms(query) : new Set();
   const letters = new Set(pieces.flatMap(([piece, means]) => [piece, ...means]).concat(expansions)
     .flatMap((word) => terms(word)).map((token) => token[0]));
   await Promise.all([...letters].map((letter) => wordsStarting(letter)));      // fetched together, not in turn
@@ -572,7 +574,9 @@ async function understand(query) {
         meant.push(...wordsOf);
       }
     }
-    if (asked && !terms(piece).some((token) => asked.has(token))) {      // a word of the story only
+    const pieceTerms = terms(piece);
+    if ((asked && !pieceTerms.some((token) => asked.has(token)))      // a word of the story only, or of what was let
+        || (pieceTerms.length && pieceTerms.every((token) => letHappen.has(token)))) {
       const story = rules.signals.story.weight;
       const told = group.map((alternative) => ({...alternative, weight: Math.min(alternative.weight, story)}));
       group.splice(0, group.length, ...told);
@@ -619,6 +623,27 @@ async function reports(query) {
             || !(await stemOf(word)))) return true;      // question.past_ending
   }
   return false;
+}
+
+/* The terms of what a question says someone let another do (question.let_happen): its words after a word of
+   letting to the end of that clause, but those it says outside such a clause too. */
+function letHappenTerms(query) {
+  const inside = new Set();
+  const outside = new Set();
+  let letting = false;
+  let end = 0;
+  for (const match of query.matchAll(patterns.queryWord)) {
+    const word = match[0].toLowerCase();
+    if (patterns.clauseMark.test(query.slice(end, match.index)) || rules.clause_words.includes(word)) letting = false;
+    end = match.index + match[0].length;
+    if (rules.letting.includes(word)) {
+      letting = true;
+      continue;
+    }
+    for (const token of terms(word)) (letting ? inside : outside).add(token);
+  }
+  for (const token of outside) inside.delete(token);
+  return inside;
 }
 
 /* A question telling a story (question.tells_story): several sentences, or a word of a story besides a level's. */
