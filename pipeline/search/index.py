@@ -456,8 +456,8 @@ class KnowledgeBase:
         return self._scaled[term]
 
     def facts(self) -> list[Fact]:
-        """(kind, archived, glossary?, variant rule?, infraction?, remedy?, lettered subrule?, catch-all?, intended?) of every
-        entry, by position: what ranking needs of each."""
+        """(kind, archived, glossary?, variant rule?, infraction?, remedy?, lettered subrule?, catch-all?, intended?)
+        of every entry, by position: what ranking needs of each."""
         if self._facts is None:
             self._facts = [Fact(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
                                 is_variant(fields["kind"], fields.get("number") or ""),

@@ -94,7 +94,7 @@ NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someon
 # reports the letting, which Failure to Maintain Game State names ("allows another player ... to commit a Game Play
 # Error"), not the error let happen, whose words weigh as a story's (`let_happen`).
 LETTING = frozenset(["let", "lets", "letting", "allow", "allows", "allowed", "allowing"])
-CLAUSE_WORDS = frozenset(["and", "but", "then", "so", "or", "while", "because"])     # a clause's end, beside punctuation
+CLAUSE_WORDS = frozenset(["and", "but", "then", "so", "or", "while", "because"])    # a clause's end, or punctuation
 CLAUSE_MARK = re.compile(r"[,;:.?!]")
 # A past form after one of these says what a thing is, not what someone did: "can a tapped creature block" asks a rule
 DETERMINERS = frozenset(["a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "each", "every",
@@ -432,7 +432,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     question.corrected = corrected_words
     question.call = is_call(question, vocabulary)
     intent = vocabulary.stem(INTENT)
-    question.intends = bool(intent) and any(alternative.stem == intent for group in question.groups for alternative in group)
+    question.intends = bool(intent) and any(alternative.stem == intent
+                                            for group in question.groups for alternative in group)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
 
