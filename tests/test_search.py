@@ -16,8 +16,8 @@ from pipeline.distance import near
 from pipeline.search.engine import search
 from pipeline.search.entries import part_names
 from pipeline.search.index import ANALYZER, KnowledgeBase, kept_words, porter_stem
-from pipeline.search.naming import Names, covers_the_rest
-from pipeline.search.quality import measure, read_questions
+from pipeline.search.naming import Names, covers_the_rest, says_intended
+from pipeline.search.quality import answer_rank, measure, read_questions
 from pipeline.search.question import (
     INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
@@ -31,6 +31,7 @@ from pipeline.search.question import (
     has_closest_word,
     incidental_words,
     judges_words,
+    let_happen,
     level_beside,
     levels,
     shortened,
@@ -46,9 +47,11 @@ from pipeline.search.scoring import (
     called_share,
     fused,
     general_first,
+    intent_second,
     leaders,
     level_first,
     matched_words,
+    remedies_kept,
     remedy_first,
     remedy_for_broken,
     told_in,
@@ -100,7 +103,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 174 of 194 (90%; 173 before a question that remedies hold alike had their catch-all first, 172
+    first for 176 of 194 (90%; 175 before a call's words of what someone let another do weighed as a story's, 174
+    before a question saying no intent had the infraction asking none before the one done on purpose, 173 before a question that remedies hold alike had their catch-all first, 172
     before a call that broke a tournament rule had the remedy citing it first,
     171 before a call that broke a game rule had its level's catch-all first, 170
     before the "see" of "See rule 702.2" was no word of the text, 169 before a call's
@@ -118,13 +122,15 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     remedy citing the rule, 187 before the catch-all, 186 before "packs" was "product", 185 before a former
     name was read in an entry's meaning and a story in a tournament's words; 182 before a call at a level had the level's first three answers first, not its best alone; 181 before "barely shuffles", 180 before
     "time allotted", 178 before the judges' words above, 176 before "tapped" was "tap", 177 before the call: a call's
-    remedy before the game rule moved a remedy of the same words out): no fewer."""
+    remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen), in the
+    top 2 for 189 (188 before what was let happen, 187 before the intent): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
+    second = [query for query, answers in questions if (answer_rank(answer_ids(kb)(query), answers) or 3) > 2]
     assert len(questions) >= 190
-    assert quality.top1 >= 174 and quality.top3 >= 189, \
-        "\n".join([quality.line("common calls")] + quality.misses)
+    assert quality.top1 >= 176 and quality.top3 >= 190 and len(questions) - len(second) >= 189, \
+        "\n".join([quality.line("common calls")] + quality.misses + ["below second:"] + second)
 
 
 @pytest.mark.parametrize("query, first", [
@@ -218,6 +224,27 @@ def test_remedy_first_looks_among_the_first_answers_of_the_call_s_words_where_th
     assert remedy_first(fused_order, facts, call, later) == fused_order
 
 
+def test_a_call_s_remedy_stays_before_the_rules_its_words_put_after_it(kb):
+    """The meaning may bring a rule before a remedy among a call's first `reach` answers; not one its words alone put
+    after the remedy (a remedy holding less of the call by its words stays after it; a question that is no call, or
+    no words' order, as before)."""
+    rule, remedy = Fact("cr", False, False, False), Fact("ipg", False, False, False, True, True)
+    facts = [remedy, rule, remedy, rule, remedy]
+    call, question = understand("player drew an extra card", kb), understand("extra card rules", kb)
+    reach = SIGNALS["remedy_first"].reach
+    assert call.call and not question.call and reach == 3
+    fused_order = [(0, 1.9), (1, 1.8), (2, 1.7), (3, 1.6), (4, 1.5)]
+    words_order = [(0, 30.0), (2, 20.0), (4, 15.0), (1, 10.0), (3, 9.0)]
+    assert remedy_first(fused_order, facts, call, words_order) == [(0, 1.9), (2, 1.7), (1, 1.8), (3, 1.6), (4, 1.5)]
+    assert remedies_kept(fused_order, facts, words_order, reach) == remedy_first(fused_order, facts, call, words_order)
+    assert remedy_first(fused_order, facts, question, words_order) == fused_order
+    assert remedy_first(fused_order, facts, call) == fused_order                         # no words' order
+    rule_first = [(0, 30.0), (1, 20.0), (2, 15.0), (3, 10.0), (4, 9.0)]                 # the words put the rule first
+    assert remedy_first(fused_order, facts, call, rule_first) == fused_order
+    assert remedies_kept([(1, 1.9), (3, 1.8), (4, 1.7), (2, 1.6)], facts, words_order, reach) == \
+        [(4, 1.7), (1, 1.9), (3, 1.8), (2, 1.6)]         # before each rule its words put after it; 2 beyond `reach`
+
+
 IN_GAME_ERROR = "jar:common-issues/a-player-makes-an-in-game-error-not-mentioned-above"
 
 
@@ -232,6 +259,77 @@ def test_the_catch_alls_are_the_sections_saying_they_cover_what_the_others_do_no
     assert covers_the_rest("A player makes an in-game error not mentioned above", "This will cover the bulk.")
     assert not covers_the_rest("Decklist Problem", "Definition\n\nA decklist is illegal.\n\nExamples\n\n"
                                "A. Four Dispels not covered by the other list are in the deck.")     # an example's
+
+
+def test_the_infractions_done_on_purpose_are_those_whose_definition_says_so_first(kb):
+    """Read from the documents' own words: Stalling's definition opens "A player intentionally plays slowly"; not
+    Slow Play, whose definition says "intentionally" later (of Stalling), nor Insufficient Shuffling's
+    "unintentionally", nor a section prescribing nothing."""
+    current = {fields["id"] for fields, fact in zip(kb.stored(), kb.facts()) if fact.intended and not fact.archived}
+    assert current == {"ipg:4.7"}
+    assert says_intended("Definition\n\nA player intentionally plays slowly. If not, see Slow Play.")
+    assert not says_intended("Definition\n\nA player takes longer. If a judge believes a player is intentionally "
+                             "playing slowly, the infraction is Stalling.")
+    assert not says_intended("Definition\n\nA player unintentionally fails to sufficiently shuffle their deck.")
+
+
+@pytest.mark.parametrize("query, intends", [
+    ("taking too long to make a decision", False),
+    ("intentionally playing slowly to run out the clock", True),
+    ("competitive player wasting time so the round ends in a draw", True),      # a judges' word meaning it
+])
+def test_a_question_says_intent_by_the_documents_word_or_a_judges_word_meaning_it(kb, query, intends):
+    assert understand(query, kb).intends is intends
+
+
+def test_intent_second_puts_a_remedy_asking_no_intent_first_where_the_question_says_none(kb):
+    rule, remedy = Fact("mtr", False, False, False), Fact("ipg", False, False, False, True, True)
+    on_purpose = Fact("ipg", False, False, False, True, True, intended=True)
+    facts = [on_purpose, rule, remedy, remedy, on_purpose]
+    reach = SIGNALS["intent_second"].reach
+    found = [(position, 10.0 - position) for position in range(len(facts))]
+    plain, meant = understand("taking too long to make a decision", kb), understand("intentionally slow", kb)
+    assert not plain.intends and meant.intends and reach == 3
+    assert [position for position, _ in intent_second(found, facts, plain)] == [2, 0, 1, 3, 4]
+    assert intent_second(found, facts, meant) == found                       # intent said
+    assert intent_second(found, facts, plain, {0}) == found                  # named by what it asks
+    assert intent_second(found[1:], facts, plain) == found[1:]               # no act on purpose first
+    assert intent_second(found[:2] + found[4:], facts, plain) == found[:2] + found[4:]    # none among the first 3
+
+
+@pytest.mark.parametrize("query, first, later", [
+    ("taking too long to make a decision", "ipg:3.3", "ipg:4.7"),
+    ("stalling", "ipg:4.7", None),
+    ("intentionally playing slowly to run out the clock", "ipg:4.7", None),
+])
+def test_an_act_said_without_intent_is_answered_by_the_infraction_asking_none(kb, query, first, later):
+    ids = [result.id for result in search(kb, query).results]
+    assert ids[0] == first and (later is None or later in ids[1:]), ids
+
+
+@pytest.mark.parametrize("query, let", [
+    ("I let my opponent attack with a tapped creature and did not say anything, what do I get",
+     {"my", "opponent", "attack", "tapped", "creature"}),                  # to "and"
+    ("the opponent allowed an illegal attack and said nothing", {"illegal", "attack"}),    # "opponent" said outside
+    ("he allowed it, then he drew a card", set()),            # to the comma: "it" only, a stop word
+    ("allowed the attack while he drew the card", {"attack"}),               # to "while"
+    ("player drew an extra card", set()),
+])
+def test_what_someone_let_another_do_is_the_rest_of_the_letting_clause(query, let):
+    assert let_happen(query) == let
+
+
+def test_a_call_reports_the_letting_not_the_error_let_happen(kb):
+    """The words of what was let happen weigh as a story's in a call; in a question that is no call, as any."""
+    story = SIGNALS["story"].weight
+    call = understand("I let my opponent attack with a tapped creature and did not say anything", kb)
+    weights = {alternative.word: alternative.weight for group in call.groups for alternative in group}
+    assert call.call and weights["attack"] == weights["creature"] == weights["tapped"] == story
+    assert weights["let"] == weights["allows"] == 1.0
+    asked = understand("can I let my opponent attack with a tapped creature", kb)
+    assert not asked.call and all(alternative.weight == 1.0 for group in asked.groups for alternative in group)
+    ids = [result.id for result in search(kb, call.query).results]
+    assert ids[0] == "ipg:2.6", ids
 
 
 @pytest.mark.parametrize("query, first, rule", [

@@ -28,7 +28,7 @@ from collections import defaultdict
 from .engine import natural_key
 from .hits import SUBRULE
 from .index import SCORE_SCALE, KnowledgeBase
-from .naming import catch_all, is_infraction, prescribes
+from .naming import catch_all, intended, is_infraction, prescribes
 from .question import FIELD_BOOSTS, browser_rules, is_variant
 
 CHUNK_BYTES = 16_000             # raw JSON per display file (about a quarter of that compressed)
@@ -102,10 +102,12 @@ def browser_files(kb: KnowledgeBase, documents: list[dict], build: str,
             remedies = [p for p in members if prescribes(stored[p].get("penalty", ""), stored[p].get("action", ""))]
             subrules = [p for p in members if stored[p].get("section_kind") == SUBRULE]
             catch_alls = [p for p in members if catch_all(stored[p])]
+            intents = [p for p in members if intended(stored[p])]
             ranges.append({**document, "start": members[0], "end": members[-1] + 1,
                            "glossary": [glossary[0], glossary[-1] + 1] if glossary else None,
                            "variants": _runs(variants), "infractions": _runs(infractions),
                            "remedies": _runs(remedies), "subrules": _runs(subrules), "catch_alls": _runs(catch_alls),
+                           "intended": _runs(intents),
                            "archived": bool(stored[members[0]].get("archived"))})
     manifest = {"version": 1, "build": build, "rules": browser_rules(), "fields": FIELDS, "scale": SCORE_SCALE,
                 "entries": len(stored), "documents": ranges, "words": word_files, "kept": kept_files,

@@ -26,7 +26,7 @@ from whoosh.scoring import BM25F
 from . import in_use
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, SUBRULE, Hit  # (plain data, kept apart so that answering loads no whoosh)
-from .naming import catch_all, is_infraction, prescribes
+from .naming import catch_all, intended, is_infraction, prescribes
 from .passages import PASSAGES_FILE, passage_rows, read_rows
 from .question import (
     FIELD_BOOSTS,
@@ -456,14 +456,15 @@ class KnowledgeBase:
         return self._scaled[term]
 
     def facts(self) -> list[Fact]:
-        """(kind, archived, glossary?, variant rule?, infraction?, remedy?, lettered subrule?, catch-all?) of every
-        entry, by position: what ranking needs of each."""
+        """(kind, archived, glossary?, variant rule?, infraction?, remedy?, lettered subrule?, catch-all?, intended?)
+        of every entry, by position: what ranking needs of each."""
         if self._facts is None:
             self._facts = [Fact(fields["kind"], bool(fields.get("archived")), fields.get("section_kind") == "glossary",
                                 is_variant(fields["kind"], fields.get("number") or ""),
                                 is_infraction(fields.get("penalty", "")),
                                 prescribes(fields.get("penalty", ""), fields.get("action", "")),
-                                subrule=fields.get("section_kind") == SUBRULE, catch_all=catch_all(fields))
+                                subrule=fields.get("section_kind") == SUBRULE, catch_all=catch_all(fields),
+                                intended=intended(fields))
                            for fields in self.stored()]
         return self._facts
 

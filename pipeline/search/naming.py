@@ -101,6 +101,27 @@ def covers_the_rest(title: str, text: str) -> bool:
     return bool(THE_REST.search(title) or THE_REST.search(definition))
 
 
+# What an infraction done on purpose says of itself: its definition's first sentence says the act is done
+# "intentionally" (Stalling: "A player intentionally plays slowly in order to take advantage of the time limit",
+# which sends the slow play that is not intentional to Slow Play); a question saying no intent asks the infraction
+# without it. The documents' word, found in a question as any other (or as a judges' word's meaning).
+INTENT = "intentionally"
+INTENT_WORD = re.compile(rf"\b{INTENT}\b", re.I)       # not "unintentionally"
+SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def says_intended(text: str) -> bool:
+    """Whether a section's definition (`covers_the_rest`'s: the first paragraph longer than a heading) says in its
+    first sentence that the act is done intentionally."""
+    definition = next((paragraph for paragraph in text.split("\n\n") if len(paragraph.split()) > HEADING_WORDS), "")
+    return bool(INTENT_WORD.search(SENTENCE.split(definition.strip(), maxsplit=1)[0]))
+
+
+def intended(fields: dict) -> bool:
+    """A stored entry that prescribes a penalty or a fix for an act done intentionally (`says_intended`)."""
+    return prescribes(fields.get("penalty", ""), fields.get("action", "")) and says_intended(fields.get("text", ""))
+
+
 def catch_all(fields: dict) -> bool:
     """A stored entry that prescribes a penalty or a fix for the errors no other section covers (`covers_the_rest`)."""
     return (prescribes(fields.get("penalty", ""), fields.get("action", ""))

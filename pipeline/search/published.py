@@ -221,7 +221,7 @@ def _documents_of(documents: list[dict], entries: int) -> tuple[list, list[Fact]
                                         for position in range(run_start, run_end)]
         # (a few sections each; the CR's lettered subrules, 2,000 of them, one run for each rule's)
         for runs, fact in (("infractions", "infraction"), ("remedies", "remedy"), ("subrules", "subrule"),
-                           ("catch_alls", "catch_all")):
+                           ("catch_alls", "catch_all"), ("intended", "intended")):
             for run_start, run_end in document.get(runs) or ():
                 facts[run_start:run_end] = [facts[position]._replace(**{fact: True})
                                             for position in range(run_start, run_end)]

@@ -22,7 +22,7 @@ from typing import Optional, Protocol
 from .. import kinds
 from ..distance import near
 from .forms import BASE_FORMS
-from .naming import COMMON_SHARE, OWN_NAME_FIELDS, TITLE_FIELDS
+from .naming import COMMON_SHARE, INTENT, OWN_NAME_FIELDS, TITLE_FIELDS
 from .signals import SIGNALS, exported
 
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "abbreviations.toml"
@@ -90,6 +90,12 @@ PAST = ("ed", "d")                      # a regular verb's past ending ("passed"
 # beside question words: it asks about the story before it and says nothing of its own (`without_what_next`).
 WHAT_NEXT = frozenset(["now", "next", "then"])
 NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
+# A call saying someone let another act ("I let my opponent attack with a tapped creature and did not say anything")
+# reports the letting, which Failure to Maintain Game State names ("allows another player ... to commit a Game Play
+# Error"), not the error let happen, whose words weigh as a story's (`let_happen`).
+LETTING = frozenset(["let", "lets", "letting", "allow", "allows", "allowed", "allowing"])
+CLAUSE_WORDS = frozenset(["and", "but", "then", "so", "or", "while", "because"])    # a clause's end, or punctuation
+CLAUSE_MARK = re.compile(r"[,;:.?!]")
 # A past form after one of these says what a thing is, not what someone did: "can a tapped creature block" asks a rule
 DETERMINERS = frozenset(["a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "each", "every",
                          "another"])
@@ -167,6 +173,7 @@ class Question:
     incidental: list[str] = field(default_factory=list)   # the story's words: weighing INCIDENTAL_WEIGHT
     asks_meaning: bool = False             # "what is X": a definition counts as much as a rule
     call: bool = False                     # reports what someone did, no story told: a call (`is_call`)
+    intends: bool = False                  # holds the documents' word of intent (naming.INTENT), or a meaning of it
     long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
     shortened: int = 0                     # a question longer than MAX_QUERY: its length as typed (`shortened`)
 
@@ -311,6 +318,26 @@ def terms(text: str) -> list[str]:
     return [token for token in TOKENS.findall(text.lower()) if token not in STOP_WORDS]
 
 
+def let_happen(query: str) -> set[str]:
+    """The terms of what a question says someone let another do: its words after a word of LETTING to the end of
+    that clause (punctuation or a word of CLAUSE_WORDS), but those it says outside such a clause too. "I let my
+    opponent attack with a tapped creature and did not say anything": opponent, attack, tapped, creature."""
+    inside: set[str] = set()
+    outside: set[str] = set()
+    letting = False
+    end = 0
+    for match in QUERY_WORD.finditer(query):
+        word = match.group(0).lower()
+        if CLAUSE_MARK.search(query[end:match.start()]) or word in CLAUSE_WORDS:
+            letting = False
+        end = match.end()
+        if word in LETTING:
+            letting = True
+            continue
+        (inside if letting else outside).update(terms(word))
+    return inside - outside
+
+
 def without_what_next(query: str) -> str:
     """A question without its sentences that ask only what comes next (`asks_what_next`), where others remain:
     "... I noticed it on my turn. What now?" is read as "... I noticed it on my turn." ("now" is no word of what
@@ -357,6 +384,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     meant: list[str] = []
     pieces = _said_pieces(plain)
     asked = asked_words(query) if question.long else None
+    let = let_happen(query) if reports(query, vocabulary) and not tells_story(question) else set()
     story = SIGNALS["story"].weight       # read here: the benchmark fits it (rulekb bench --only meaning)
     for position, (piece, means) in enumerate(pieces):
         group: list[Alternative] = []
@@ -381,7 +409,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
             if words_of and all(stems) and stem not in {alternative.stem for alternative in group}:
                 group.append(Alternative(stem, " ".join(words_of), MEANING_WEIGHT))
                 meant.extend(words_of)
-        if asked is not None and not any(token in asked for token in terms(piece)):
+        if (asked is not None and not any(token in asked for token in terms(piece))
+                or terms(piece) and all(token in let for token in terms(piece))):
             group = [Alternative(a.stem, a.word, min(a.weight, story)) for a in group]
         if group and group not in question.groups:      # "extra turns after time runs out": one thought
             question.groups.append(group)
@@ -402,6 +431,9 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
     question.corrected = corrected_words
     question.call = is_call(question, vocabulary)
+    intent = vocabulary.stem(INTENT)
+    question.intends = bool(intent) and any(alternative.stem == intent
+                                            for group in question.groups for alternative in group)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
 
@@ -696,6 +728,7 @@ JS_PATTERNS = {
     "glued": GLUED.pattern,
     "number_dot": NUMBER_DOT.pattern,
     "number_space": NUMBER_SPACE.pattern,
+    "clause_mark": CLAUSE_MARK.pattern,
 }
 
 
@@ -722,5 +755,6 @@ def browser_rules() -> dict:
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
         "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
         "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
-        "determiners": sorted(DETERMINERS), "game_kinds": sorted(kinds.game_rules()),
+        "determiners": sorted(DETERMINERS), "game_kinds": sorted(kinds.game_rules()), "intent_word": INTENT,
+        "letting": sorted(LETTING), "clause_words": sorted(CLAUSE_WORDS),
     }

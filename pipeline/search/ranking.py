@@ -38,6 +38,7 @@ from .scoring import (
     fused,
     general_first,
     glossary_weight,
+    intent_second,
     level_first,
     question_words,
     remedy_first,
@@ -57,12 +58,13 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     meaning = index.semantic() if question.long else None
     # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
     best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
-    best = max(best, SIGNALS["remedy_first"].reach)            # (remedy_first, alike_catch_all)
+    best = max(best, SIGNALS["remedy_first"].reach, SIGNALS["intent_second"].reach)   # (remedy_first,
+    #                                                                                    alike_catch_all, intent_second)
     if question.long:
         best = max(best, SIGNALS["general_first"].reach)       # (general_first)
     wanted = kind or question.kind
     leading: set[int] = set()            # (level_first)
-    asked: set[int] = set()              # (broad_second)
+    asked: set[int] = set()              # (broad_second, intent_second)
     caught: set[int] = set()             # (remedy_first)
     ranked = scoring.ranked(index, question, wanted, best, leading, asked, caught)
     if not ranked and question.kind and not kind:       # "mtr deathtouch": nothing of the MTR matches
@@ -74,6 +76,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
                        question_words(question))
     ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical,
                           caught)
+    ranked = intent_second(ranked, index.facts(), question, asked)
     ranked = general_first(broad_second(ranked, question, index, asked), index.facts(), question)
     pattern = snippet_pattern(question.marks)
     answering = answering_words(question)

@@ -70,8 +70,8 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
     level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
-    (naming.Names.named_as_asked: `broad_second` keeps them first); `caught`, the remedy answering a call for the
-    rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
+    (naming.Names.named_as_asked: `broad_second` and `intent_second` keep them first); `caught`, the remedy
+    answering a call for the rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -269,7 +269,22 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
     found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical, caught)
+    found = intent_second(found, kb.facts(), question, asked)
     return general_first(broad_second(found, question, kb, asked), kb.facts(), question)
+
+
+def intent_second(found: list[tuple[int, float]], facts, question: Question,
+                  asked: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
+    """A question saying no intent (Question.intends) answered first by a remedy that asks none: where its first
+    answer prescribes a penalty for an act done intentionally (Fact.intended: Stalling) and its own names hold no word
+    the question asks (`asked`: naming.Names.named_as_asked; "stalling" asks Stalling), the first remedy among the
+    "intent_second" signal's `reach` first answers that is not so comes before it ("taking too long to make a
+    decision": Slow Play, not Stalling, whose example holds "make a decision")."""
+    if not found or question.intends or not facts[found[0][0]].intended or found[0][0] in asked:
+        return found
+    reach = SIGNALS["intent_second"].reach
+    lead = next((item for item in found[:reach] if facts[item[0]].remedy and not facts[item[0]].intended), None)
+    return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 
 def general_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
@@ -310,14 +325,15 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
     way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), else,
     where that first answer is a game rule, the remedy for the rule broken (`caught`: `remedy_for_broken`; at the
-    first answer's score where its words did not find it), then the others in their order. A question that is no
-    call has the catch-all its first answers hold alike first (`caught`: `alike_catch_all`)."""
+    first answer's score where its words did not find it), then the others in their order, a remedy among the first
+    `reach` kept before the rules its words put after it (`remedies_kept`). A question that is no call has the
+    catch-all its first answers hold alike first (`caught`: `alike_catch_all`)."""
     if not question.call:           # a question naming no section that remedies answer alike: their catch-all
         lead = next((item for item in found if item[0] in caught), None)
         return found if lead is None else [lead] + [item for item in found if item is not lead]
-    if not found or facts[found[0][0]].remedy:
-        return found
     reach = SIGNALS["remedy_first"].reach
+    if not found or facts[found[0][0]].remedy:
+        return remedies_kept(found, facts, lexical, reach)
     lead = next((item for item in found[:reach] if facts[item[0]].remedy), None)
     if lead is None and lexical:
         position = next((position for position, _ in lexical[:reach] if facts[position].remedy), None)
@@ -325,7 +341,25 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     if lead is None and caught and facts[found[0][0]].kind in game_rules():
         position = next(iter(caught))
         lead = next((item for item in found if item[0] == position), (position, found[0][1]))
-    return found if lead is None else [lead] + [item for item in found if item is not lead]
+    return remedies_kept(found if lead is None else [lead] + [item for item in found if item is not lead], facts,
+                         lexical, reach)
+
+
+def remedies_kept(found: list[tuple[int, float]], facts, lexical: Optional[list[tuple[int, float]]],
+                  reach: int) -> list[tuple[int, float]]:
+    """A call's first `reach` answers with each remedy before the rules its words alone (`lexical`) ranked after it:
+    the meaning may bring a rule near the call's words before the answers that say what to do, not past one the
+    words found first ("while drawing, a second card stuck to the first and I saw it": Looking at Extra Cards
+    before the library's rule)."""
+    order = {position: rank for rank, (position, _) in enumerate(lexical or ())}
+    first = list(found[:reach])
+    for start in range(1, len(first)):
+        at = start
+        while at and facts[first[at][0]].remedy and not facts[first[at - 1][0]].remedy \
+                and order.get(first[at][0], len(order)) < order.get(first[at - 1][0], len(order)):
+            first[at - 1], first[at] = first[at], first[at - 1]
+            at -= 1
+    return first + found[reach:]
 
 
 def called_share(question: Question, coverage: dict[int, float]) -> float:

@@ -78,9 +78,19 @@ SIGNALS = {signal.name: signal for signal in (
     # A call asks what to do: where its first answer is the rule broken, a section prescribing what to do among
     # its first `reach` answers comes before it ("forgot to draw for the turn": Game Rule Violation, not CR 504).
     Signal("remedy_first", 1.0, "order", "for a call, the first section prescribing a penalty or a fix among its "
-                                         "first `reach` answers, first; fitted on the common calls and the "
-                                         "situations",
+                                         "first `reach` answers, first, and each such section among them before "
+                                         "the rules its words alone ranked after it; fitted on the common calls "
+                                         "and the situations",
            reach=3),       # fitted: 2 found 2 of the 3 calls, 4 and more lost a search question, 8 a situation
+    # An infraction done on purpose (Stalling: "A player intentionally plays slowly ..."; naming.says_intended) is not
+    # what a question saying no intent asks: "taking too long to make a decision" is Slow Play, not Stalling,
+    # which holds "make a decision" in an example.
+    Signal("intent_second", 1.0, "order", "for a question holding no word of intent (\"intentionally\", or a "
+                                          "judges' word meaning it), a first answer whose definition says the act "
+                                          "is done intentionally and whose own names hold no word the question "
+                                          "asks, after the first remedy among its first `reach` answers whose "
+                                          "definition does not",
+           reach=3),
     # A call at a level asks what to do at that level: the answers of the document answering at it come before the
     # rule broken ("drew an extra card at FNM": the JAR's situation, then the CR's draw).
     Signal("level_first", 1.0, "order", "for a call naming a level and telling no story, the first `reach` answers "
@@ -205,6 +215,7 @@ class Fact(NamedTuple):
     remedy: bool = False         # prescribes a penalty or a fix: an infraction, a Regular REL situation
     subrule: bool = False        # a lettered subrule (702.19b): its rule's subrules follow one another
     catch_all: bool = False      # a remedy for the errors no other covers (naming.covers_the_rest)
+    intended: bool = False       # a remedy for an act done intentionally (naming.says_intended)
 
 
 class Row(NamedTuple):

@@ -101,6 +101,7 @@ async function ready() {
       glued: new RegExp(p.glued, "iu"),
       numberDot: new RegExp(p.number_dot, "gu"),
       numberSpace: new RegExp(p.number_space, "gu"),
+      clauseMark: new RegExp(p.clause_mark, "u"),
     };
   }
   return manifest;
@@ -535,6 +536,7 @@ async function understand(query) {
   const pieces = saidPieces(plain);
   const long = (query.match(patterns.queryWord) || []).length >= rules.long_question;
   const asked = long ? askedWords(query) : null;
+  const letHappen = (await reports(query)) && !tellsStory(question) ? letHappenTerms(query) : new Set();
   const letters = new Set(pieces.flatMap(([piece, means]) => [piece, ...means]).concat(expansions)
     .flatMap((word) => terms(word)).map((token) => token[0]));
   await Promise.all([...letters].map((letter) => wordsStarting(letter)));      // fetched together, not in turn
@@ -572,7 +574,9 @@ async function understand(query) {
         meant.push(...wordsOf);
       }
     }
-    if (asked && !terms(piece).some((token) => asked.has(token))) {      // a word of the story only
+    const pieceTerms = terms(piece);
+    if ((asked && !pieceTerms.some((token) => asked.has(token)))      // a word of the story only, or of what was let
+        || (pieceTerms.length && pieceTerms.every((token) => letHappen.has(token)))) {
       const story = rules.signals.story.weight;
       const told = group.map((alternative) => ({...alternative, weight: Math.min(alternative.weight, story)}));
       group.splice(0, group.length, ...told);
@@ -597,6 +601,8 @@ async function understand(query) {
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
   question.marks = corrected.concat(meant, expansions.flatMap((phrase) => terms(phrase)));
   question.call = (await reports(query)) && !tellsStory(question);
+  const intent = await stemOf(rules.intent_word);      // the documents' word of intent (question.Question.intends)
+  question.intends = Boolean(intent) && question.groups.some((group) => group.some((a) => a.stem === intent));
   return question;
 }
 
@@ -617,6 +623,27 @@ async function reports(query) {
             || !(await stemOf(word)))) return true;      // question.past_ending
   }
   return false;
+}
+
+/* The terms of what a question says someone let another do (question.let_happen): its words after a word of
+   letting to the end of that clause, but those it says outside such a clause too. */
+function letHappenTerms(query) {
+  const inside = new Set();
+  const outside = new Set();
+  let letting = false;
+  let end = 0;
+  for (const match of query.matchAll(patterns.queryWord)) {
+    const word = match[0].toLowerCase();
+    if (patterns.clauseMark.test(query.slice(end, match.index)) || rules.clause_words.includes(word)) letting = false;
+    end = match.index + match[0].length;
+    if (rules.letting.includes(word)) {
+      letting = true;
+      continue;
+    }
+    for (const token of terms(word)) (letting ? inside : outside).add(token);
+  }
+  for (const token of outside) inside.delete(token);
+  return inside;
 }
 
 /* A question telling a story (question.tells_story): several sentences, or a word of a story besides a level's. */
@@ -976,7 +1003,7 @@ function remedyFirst(hits, question, lexical) {
     const lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
     return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
   }
-  if (!hits.length || inRuns(hits[0].entry, "remedies")) return hits;
+  if (!hits.length || inRuns(hits[0].entry, "remedies")) return remediesKept(hits, lexical, reach);
   let lead = hits.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
   if (!lead && lexical) {
     const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
@@ -987,7 +1014,34 @@ function remedyFirst(hits, question, lexical) {
   if (!lead && typeof broken === "number" && rules.game_kinds.includes(first.kind)) {
     lead = hits.find((hit) => hit.entry === broken) || {entry: broken, score: hits[0].score};
   }
+  return remediesKept(lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits, lexical, reach);
+}
+
+/* A question saying no intent answered first by a remedy that asks none (scoring.intent_second): where its first
+   answer prescribes a penalty for an act done intentionally and its own names hold no word the question asks (its
+   words' answers, `lexical`, say so: askedName), the first remedy among the intent_second signal's `reach` first
+   answers that is not so comes before it. */
+function intentSecond(hits, question, lexical) {
+  if (!hits.length || question.intends || !inRuns(hits[0].entry, "intended")) return hits;
+  if (lexical.some((hit) => hit.entry === hits[0].entry && hit.askedName)) return hits;
+  const lead = hits.slice(0, rules.signals.intent_second.reach)
+    .find((hit) => inRuns(hit.entry, "remedies") && !inRuns(hit.entry, "intended"));
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+}
+
+/* A call's first `reach` answers with each remedy before the rules its words alone (`lexical`) ranked after it
+   (scoring.remedies_kept). */
+function remediesKept(hits, lexical, reach) {
+  const order = new Map((lexical || []).map((hit, rank) => [hit.entry, rank]));
+  const rankOf = (hit) => (order.has(hit.entry) ? order.get(hit.entry) : order.size);
+  const first = hits.slice(0, reach);
+  for (let start = 1; start < first.length; start++) {
+    for (let at = start; at > 0 && inRuns(first[at].entry, "remedies") && !inRuns(first[at - 1].entry, "remedies")
+         && rankOf(first[at]) < rankOf(first[at - 1]); at--) {
+      [first[at - 1], first[at]] = [first[at], first[at - 1]];
+    }
+  }
+  return first.concat(hits.slice(reach));
 }
 
 /* A story's answers with a broad first one (the broad_second signal's `least` paragraphs or more) after the second,
@@ -1259,6 +1313,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   const lexical = hits;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
   hits = remedyFirst(levelFirst(hits, question, lexical), question, lexical);
+  hits = intentSecond(hits, question, lexical);
   if (long && tellsStory(question)) hits = broadSecond(hits, await paragraphsOf(), lexical);
   if (long) hits = generalFirst(hits);
   const ordered = await withRulesOfTerms(hits, limit);
