@@ -972,8 +972,10 @@ def test_a_story_is_told_in_the_game_s_words_or_the_tournament_s(kb):
             "enter untapped. What happens?")
     cut = ("Player A shuffles his library after searching for a land, and Player B asks to cut it. Player A refuses "
            "and says the decklist is fine. Who is right?")
+    # a level named is a word of policy too, though its name is never searched ("at FNM": the story is a tournament's)
+    at_fnm = game.replace("Player A draws", "At FNM Player A draws")
     for query, told in ((game, GAME), (cut, TOURNAMENT), (game.replace("What happens?", "Is that a warning?"),
-                                                         TOURNAMENT)):
+                                                         TOURNAMENT), (at_fnm, TOURNAMENT)):
         question = understand(query, kb)
         assert told_in(question, matched_words(kb, question, None)[1], kb.facts()) == told
     assert told_in(understand("land enters tapped", kb), {}, kb.facts()) == ""      # no story told

@@ -238,10 +238,14 @@ def told_in(question: Question, bits_of: dict, facts) -> str:
     entries or more of the current tournament documents (the IPG, the MTR, the JAR) and by no entry of the game's
     rules (kinds.game_rules: the CR), is the tournament's (TOURNAMENT: "warning", "decklist", "tardiness" say what a
     judge is asked); one holding none, the game's (GAME: "Player A draws his card and plays a land tapped; Player B
-    says it enters untapped. What happens?" asks how the game plays); "" for a question telling no story.
+    says it enters untapped. What happens?" asks how the game plays); "" for a question telling no story. A story
+    naming a level ("at FNM", "at a PPTQ") is the tournament's: the level's name is a word of policy, taken out of the
+    words searched (question.understand), so it is never among them to count.
     `bits_of`: the groups each entry holds (a long entry's as (bits, position))."""
     if not (question.long and tells_story(question)):
         return ""
+    if question.level:
+        return TOURNAMENT
     game = game_rules()
     held = Counter((_groups(bits), facts[position].kind in game)
                    for position, bits in bits_of.items() if not facts[position].archived)

@@ -808,7 +808,7 @@ async function match(question, kind) {
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
   question.remedyForBroken = remedyForBroken(question, kind, matched, coverageOf);
-  const told = long && tellsStory(question) ? toldIn(matched) : "";
+  const told = long && tellsStory(question) ? (question.level ? "tournament" : toldIn(matched)) : "";
   const sayings = paragraphs ? sayingsOf(groups) : null;
   const hits = [];
   for (const [entry, raw] of found) {
@@ -850,7 +850,7 @@ async function match(question, kind) {
 
 /* Whose words a story is told in (scoring.told_in): "tournament" where one of its groups is held by the game
    signal's `least` entries or more of the current tournament documents and by no entry of the game's rules, else
-   "game". */
+   "game" (a story naming a level is the tournament's: its caller says so first). */
 function toldIn(matched) {
   const policy = new Map();        // group -> the tournament documents' entries holding it
   const played = new Set();        // groups the game rules' entries hold
