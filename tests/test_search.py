@@ -21,6 +21,7 @@ from pipeline.search.quality import answer_rank, measure, read_questions
 from pipeline.search.question import (
     INCIDENTAL_WEIGHT,
     LEVEL_BOOST,
+    MAX_GROUPS,
     MAX_QUERY,
     MIN_CORRECTION,
     QueryError,
@@ -1005,6 +1006,20 @@ def test_the_sentence_that_asks_outweighs_the_story(kb):
     assert all(alternative.weight == 1.0 for group in understand(told, kb).groups for alternative in group)
 
 
+def test_a_long_story_keeps_the_words_of_its_question(kb):
+    # past MAX_GROUPS words the story's go, never the question's, which a story told first puts last
+    told = ("Alice attacked with a creature, tapped two lands, cast a spell, drew a card, discarded a card, shuffled "
+            "her library, revealed the top card, gained life, lost life, sacrificed a permanent, exiled a graveyard, "
+            "countered an ability, activated an artifact, untapped an enchantment, searched for a land, mulliganed, "
+            "conceded a game, played a match, moved to combat, declared blockers, dealt damage, skipped a step, "
+            "ended the turn and passed priority. Is that a warning for a tardiness penalty?")
+    question = understand(told, kb)
+    words = [alternative.word for group in question.groups for alternative in group]
+    assert len(question.groups) == MAX_GROUPS and {"warning", "tardiness", "penalty"} <= set(words)
+    weights = [max(alternative.weight for alternative in group) for group in question.groups]
+    assert weights == sorted(weights, reverse=True)            # the heaviest first, the names last
+
+
 def test_a_quoted_word_the_question_asks_about_is_no_story():
     # the rules' words quoted and asked about outside the quotes weigh whole; quoted speech the asking leaves alone,
     # and a name, stay the story's
@@ -1055,8 +1070,10 @@ def test_a_story_is_told_in_the_game_s_words_or_the_tournament_s(kb):
             "enter untapped. What happens?")
     cut = ("Player A shuffles his library after searching for a land, and Player B asks to cut it. Player A refuses "
            "and says the decklist is fine. Who is right?")
+    # a level named is a word of policy too, though its name is never searched ("at FNM": the story is a tournament's)
+    at_fnm = game.replace("Player A draws", "At FNM Player A draws")
     for query, told in ((game, GAME), (cut, TOURNAMENT), (game.replace("What happens?", "Is that a warning?"),
-                                                         TOURNAMENT)):
+                                                         TOURNAMENT), (at_fnm, TOURNAMENT)):
         question = understand(query, kb)
         assert told_in(question, matched_words(kb, question, None)[1], kb.facts()) == told
     assert told_in(understand("land enters tapped", kb), {}, kb.facts()) == ""      # no story told
@@ -1091,6 +1108,21 @@ def test_a_document_beside_a_level_counts_the_beside_weight_there_only(kb, monke
     monkeypatch.setitem(SIGNALS, "beside", replace(SIGNALS["beside"], weight=unleveled))
     was = [r.id for r in search(kb, question).results[:3]]
     assert now == ["ipg:4.4", "mtr:2.5", "mtr:5.2"] and "mtr:5.2" not in was
+
+
+def test_a_story_at_regular_rel_has_the_mtr_beside_the_jar(kb):
+    # a store's tournament runs by the MTR: a story told at Regular REL counts it the beside weight, a call there half
+    beside, unleveled = SIGNALS["beside"].weight, SIGNALS["unleveled"].weight
+    assert "mtr" not in level_beside().get("jar", ()) and "mtr" in level_beside(story=True)["jar"]
+    assert at_level(2.0, "mtr", "jar", story=True) == 2.0 * beside
+    assert at_level(2.0, "mtr", "jar") == at_level(2.0, "cr", "jar", story=True) == 2.0 * unleveled
+    assert at_level(2.0, "mtr", "ipg") == at_level(2.0, "mtr", "ipg", story=True) == 2.0 * beside
+    # a store's casual event allowing proxies: the MTR's Proxy Cards and Authorized Cards, not the JAR's situations
+    # of illegal cards or extra cards after them
+    story = ("Our store runs a casual Modern event where up to 12 proxies are allowed in a deck. Players say it is "
+             "just for fun. Can the store do this?")
+    assert understand(story, kb).level == "jar"
+    assert {"mtr:3.4", "mtr:3.3"} <= {result.id for result in search(kb, story).results[:4]}
 
 
 def test_the_early_stop_bound_comes_from_the_declared_weights():

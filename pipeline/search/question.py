@@ -82,7 +82,7 @@ VARIANT_WEIGHT = SIGNALS["variant"].weight     # a multiplayer or casual-variant
 VARIANT_NUMBERS = {kind.id: kind.variants for kind in kinds.KINDS if kind.variants}   # the CR's chapters 8 and 9
 NAMING_FIELDS = ("title", "aliases", "headings", "exact", "former")        # a variant named: its words in these
 LONG_QUESTION = 5           # words from which a question is long: a result shows its best-matching sentence
-MAX_GROUPS = 32             # words of a question searched: the words of what went wrong first, then the story's
+MAX_GROUPS = 32             # words of a question searched: the heaviest first (those that ask, the story's, names)
 MAX_RANKED = 60             # answers a question can show (a page of results, glossary targets beside them)
 PAST_FORMS = frozenset(BASE_FORMS)      # "gave", "drew", "taken": a question telling what someone did (`reports`)
 PAST = ("ed", "d")                      # a regular verb's past ending ("passed", "lied")
@@ -187,6 +187,7 @@ class JudgesWord:
     passage: str
     prefers: str = ""         # for a level: the kind that answers at it
     beside: tuple[str, ...] = ()      # for a level: the kinds answering at no level but beside it (level_beside)
+    beside_stories: tuple[str, ...] = ()      # for a level: those beside it for a story told at it only
 
 
 @lru_cache(maxsize=1)
@@ -196,7 +197,8 @@ def judges_words() -> tuple[list[JudgesWord], list[JudgesWord]]:
     data = tomllib.loads(JUDGES_WORDS_FILE.read_text(encoding="utf-8"))
     def entries(name: str) -> list[JudgesWord]:
         return [JudgesWord(tuple(fold(said).lower() for said in item["said"]), tuple(item.get("means", ())),
-                           item["cites"], item["passage"], item.get("prefers", ""), tuple(item.get("beside", ())))
+                           item["cites"], item["passage"], item.get("prefers", ""), tuple(item.get("beside", ())),
+                           tuple(item.get("beside_stories", ())))
                 for item in data.get(name, [])]
     return entries("words"), entries("levels")
 
@@ -236,11 +238,13 @@ def level_kinds() -> frozenset[str]:
     return frozenset(levels().values())
 
 
-@lru_cache(maxsize=1)
-def level_beside() -> dict[str, tuple[str, ...]]:
+@lru_cache(maxsize=2)
+def level_beside(story: bool = False) -> dict[str, tuple[str, ...]]:
     """The kind answering at a level -> the kinds answering at no level but beside it there (the MTR beside the
-    IPG at Competitive REL: the "beside" signal)."""
-    return {entry.prefers: entry.beside for entry in judges_words()[1] if entry.beside}
+    IPG at Competitive REL: the "beside" signal); for a `story` told at the level, its `beside_stories` too (the
+    MTR beside the JAR at Regular REL)."""
+    found = {entry.prefers: entry.beside + (entry.beside_stories if story else ()) for entry in judges_words()[1]}
+    return {kind: beside for kind, beside in found.items() if beside}
 
 
 @lru_cache(maxsize=1)
@@ -423,9 +427,9 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
             stem = vocabulary.stem(word)
             if stem and stem not in question.boosts:
                 question.boosts.append(stem)
-    question.groups = ([group for group in question.groups if max(a.weight for a in group) > INCIDENTAL_WEIGHT]
-                       + [group for group in question.groups if max(a.weight for a in group) <= INCIDENTAL_WEIGHT]
-                       )[:MAX_GROUPS]
+    # Past MAX_GROUPS words the lightest go (names, then the story's): the heaviest first, each weight in the order
+    # said. (Kept in the order said, a long story's question, which comes last, was what the cap cut.)
+    question.groups = sorted(question.groups, key=lambda group: -max(a.weight for a in group))[:MAX_GROUPS]
     plain_terms = [token for piece, means in pieces if not means for token in said_terms(piece, vocabulary)]
     if corrected_words != plain_terms:
         question.suggestion = _with_corrections(query, plain_terms, corrected_words)
@@ -749,6 +753,7 @@ def browser_rules() -> dict:
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},
         "levels": dict(sorted(levels().items())), "level_beside": {kind: list(beside) for kind, beside
                                                                    in sorted(level_beside().items())},
+        "level_beside_stories": {kind: list(beside) for kind, beside in sorted(level_beside(story=True).items())},
         "meaning_weight": MEANING_WEIGHT, "coverage_power": COVERAGE_POWER,
         "level_boost": LEVEL_BOOST, "max_groups": MAX_GROUPS, "max_ranked": MAX_RANKED,
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),

@@ -223,7 +223,7 @@ def entry_score(score: float, share: float, position: int, fact, question: Quest
     for _ in range(COVERAGE_POWER):
         score = score * share
     if question.level:
-        score = at_level(score, fact.kind, question.level)
+        score = at_level(score, fact.kind, question.level, story=bool(told))
     if fact.variant and position not in named:
         score = score * VARIANT_WEIGHT
     if question.call and fact.remedy and share >= call_share:
@@ -238,10 +238,14 @@ def told_in(question: Question, bits_of: dict, facts) -> str:
     entries or more of the current tournament documents (the IPG, the MTR, the JAR) and by no entry of the game's
     rules (kinds.game_rules: the CR), is the tournament's (TOURNAMENT: "warning", "decklist", "tardiness" say what a
     judge is asked); one holding none, the game's (GAME: "Player A draws his card and plays a land tapped; Player B
-    says it enters untapped. What happens?" asks how the game plays); "" for a question telling no story.
+    says it enters untapped. What happens?" asks how the game plays); "" for a question telling no story. A story
+    naming a level ("at FNM", "at a PPTQ") is the tournament's: the level's name is a word of policy, taken out of the
+    words searched (question.understand), so it is never among them to count.
     `bits_of`: the groups each entry holds (a long entry's as (bits, position))."""
     if not (question.long and tells_story(question)):
         return ""
+    if question.level:
+        return TOURNAMENT
     game = game_rules()
     held = Counter((_groups(bits), facts[position].kind in game)
                    for position, bits in bits_of.items() if not facts[position].archived)
@@ -531,17 +535,17 @@ def _add(positions: tuple[int, ...], values: tuple[float, ...], field: str, weig
         named.update(positions)
 
 
-def at_level(score: float, kind: str, level: str) -> float:
+def at_level(score: float, kind: str, level: str, story: bool = False) -> float:
     """A score where the question names a level: the document answering at it counts LEVEL_BOOST times,
     another level's procedure ("at FNM": the IPG does not apply) a LEVEL_BOOST-th, a document answering at no
-    level but beside the level's own there (`level_beside`: the MTR at Competitive REL) the "beside" signal's
-    weight, another (the CR's game rules, the MTR at Regular REL) UNLEVELED_WEIGHT: the question asks what to do
-    at a tournament."""
+    level but beside the level's own there (`level_beside`: the MTR at Competitive REL, and in a `story` at Regular
+    REL) the "beside" signal's weight, another (the CR's game rules, the MTR for a call at Regular REL)
+    UNLEVELED_WEIGHT: the question asks what to do at a tournament."""
     if kind == level:
         return score * LEVEL_BOOST
     if kind in level_kinds():
         return score / LEVEL_BOOST
-    if kind in level_beside().get(level, ()):
+    if kind in level_beside(story).get(level, ()):
         return score * SIGNALS["beside"].weight
     return score * UNLEVELED_WEIGHT
 

@@ -594,8 +594,9 @@ async function understand(query) {
     }
   }
   const heaviest = (group) => Math.max(...group.map((alternative) => alternative.weight));
-  question.groups = question.groups.filter((group) => heaviest(group) > rules.incidental_weight)
-    .concat(question.groups.filter((group) => heaviest(group) <= rules.incidental_weight)).slice(0, rules.max_groups);
+  // the heaviest words kept first, in their order (a stable sort: question.understand)
+  question.groups = question.groups.map((group, n) => [group, n])
+    .sort((a, b) => heaviest(b[0]) - heaviest(a[0]) || a[1] - b[1]).map(([group]) => group).slice(0, rules.max_groups);
   const plainTerms = [];
   for (const [piece, means] of pieces) if (!means.length) plainTerms.push(...await saidTerms(piece));
   if (corrected.join(" ") !== plainTerms.join(" ")) question.suggestion = withCorrections(query, plainTerms, corrected);
@@ -834,7 +835,7 @@ async function match(question, kind) {
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
   question.remedyForBroken = remedyForBroken(question, kind, matched, coverageOf);
-  const told = long && tellsStory(question) ? toldIn(matched) : "";
+  const told = long && tellsStory(question) ? (question.level ? "tournament" : toldIn(matched)) : "";
   const sayings = paragraphs ? sayingsOf(groups) : null;
   const hits = [];
   for (const [entry, raw] of found) {
@@ -850,7 +851,8 @@ async function match(question, kind) {
     const kind = (documentOf(entry) || {}).kind;
     if (question.level && kind === question.level) score = score * rules.level_boost;
     else if (question.level && levelKinds.has(kind)) score = score / rules.level_boost;
-    else if (question.level && (rules.level_beside[question.level] || []).includes(kind)) {
+    else if (question.level && ((told ? rules.level_beside_stories : rules.level_beside)[question.level] || [])
+      .includes(kind)) {
       score = score * rules.signals.beside.weight;
     } else if (question.level) score = score * rules.signals.unleveled.weight;      // scoring.at_level
     if (isVariant(entry) && !named.has(entry)) score = score * rules.variant_weight;
@@ -875,7 +877,7 @@ async function match(question, kind) {
 
 /* Whose words a story is told in (scoring.told_in): "tournament" where one of its groups is held by the game
    signal's `least` entries or more of the current tournament documents and by no entry of the game's rules, else
-   "game". */
+   "game" (a story naming a level is the tournament's: its caller says so first). */
 function toldIn(matched) {
   const policy = new Map();        // group -> the tournament documents' entries holding it
   const played = new Set();        // groups the game rules' entries hold
