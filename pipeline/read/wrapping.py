@@ -25,6 +25,7 @@ LEAST_LINES = 40
 # after a space (`has_long_word`): a search for a space skips along the line, where "\S{30}" alone would be tried
 # from every character of every word again.
 WORD_AFTER_SPACE = re.compile(r"\s\S{30}")
+RUN_AFTER_SPACE = re.compile(r" [^ ]{30}")
 EARLY_BREAK = 5             # pandoc may break a few columns early, before a link or an emphasis it wrote
 # What starts a block of its own: a number ("702.37a", "1.", "12)"), a bullet, a heading, a table row.
 CONTENTS_ENTRY = re.compile(r"(?:\.{3,}|…+)\s*\d+$")       # "1.1 Tournament Types ..... 5": a line of its own
@@ -60,7 +61,12 @@ def wrap_width(lines: Sequence[Line]) -> Optional[int]:
 
 def has_long_word(text: str) -> bool:
     """Whether `text` holds 30 characters without a space (a run that long starts the text or follows a space)."""
-    return len(text) >= 30 and WORD_AFTER_SPACE.search(" " + text) is not None
+    if len(text) < 30:
+        return False
+    spaced = " " + text
+    # (Such a run lies in one of 30 characters or more between two spaces: a pattern that starts with a space is
+    # looked for only where one is written, three times faster, and settles most lines alone.)
+    return RUN_AFTER_SPACE.search(spaced) is not None and WORD_AFTER_SPACE.search(spaced) is not None
 
 
 def _longer_needed(count: int) -> int:
