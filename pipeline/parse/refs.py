@@ -400,10 +400,11 @@ LAST_TWO = {ending[-2:] for ending in DOCUMENT_NAME_ENDINGS} | {"’s", "'s"}
 
 def _document_before(text: str, position: int):
     """The document name written just before `position` ("MTR section 4.3"), if any."""
-    if position > 2 and text[position - 1] == " " and text[position - 2].isalnum():
-        # (most keywords: a word and a space before them, "see rule": its last two letters, without slicing a tail)
-        if text[position - 3:position - 1].lower() not in LAST_TWO:
-            return None
+    # (Most keywords have a word and a space before them, "see rule": its last two letters rule it out, without
+    # slicing a tail.)
+    if position > 2 and text[position - 1] == " " and text[position - 2].isalnum() \
+            and text[position - 3:position - 1].lower() not in LAST_TWO:
+        return None
     tail = text[max(0, position - 30):position].rstrip().rstrip(",")
     if tail[-2:].lower() not in LAST_TWO:
         return None

@@ -25,8 +25,8 @@ def is_split_off(text: str) -> bool:
     """A bullet or a heading's number alone on its line."""
     if len(text) > 2:       # (a bullet is one character, a letter two: longer, only a number; most are words)
         return len(text) <= LONGEST_SPLIT_OFF and text[0] in NUMBER_FIRST and NUMBER_ALONE.fullmatch(text) is not None
-    return 0 < len(text) and (LONE_BULLET.fullmatch(text) is not None or LONE_LETTER.fullmatch(text) is not None
-                              or NUMBER_ALONE.fullmatch(text) is not None)
+    return text != "" and (LONE_BULLET.fullmatch(text) is not None or LONE_LETTER.fullmatch(text) is not None
+                           or NUMBER_ALONE.fullmatch(text) is not None)
 
 
 def _any_split_off(lines: Sequence[Line]) -> bool:

@@ -22,8 +22,8 @@ FULL_SHARE = 0.3            # a wrapped file's lines are mostly full: at least t
 OVER_SHARE = 0.05           # and almost none is longer than the width (a long address may be)
 LEAST_LINES = 40
 # An address or a link (30 characters without a space): no converter breaks it, so it may overrun. Looked for
-# after a space (`has_long_word`): a search for a space skips along the line, where "\S{30}" alone would be tried
-# from every character of every word again.
+# after whitespace (`has_long_word`), where "\S{30}" alone would be tried from every character of every word again;
+# most lines are ruled out first by RUN_AFTER_SPACE, which starts with a literal space.
 WORD_AFTER_SPACE = re.compile(r"\s\S{30}")
 RUN_AFTER_SPACE = re.compile(r" [^ ]{30}")
 EARLY_BREAK = 5             # pandoc may break a few columns early, before a link or an emphasis it wrote
@@ -64,8 +64,9 @@ def has_long_word(text: str) -> bool:
     if len(text) < 30:
         return False
     spaced = " " + text
-    # (Such a run lies in one of 30 characters or more between two spaces: a pattern that starts with a space is
-    # looked for only where one is written, three times faster, and settles most lines alone.)
+    # (Such a run lies in a run of 30 or more characters that are not a space, after a space of `spaced`: that
+    # pattern starts with a space, so it is tried only where one is written, three times faster than
+    # WORD_AFTER_SPACE, whose "\s" is tried at every character; most lines have no such run and are settled by it.)
     return RUN_AFTER_SPACE.search(spaced) is not None and WORD_AFTER_SPACE.search(spaced) is not None
 
 
