@@ -79,8 +79,8 @@ from .refs import SUBRULE_LETTERS, find_references_in_texts
 # "901.4.All": section (or chapter) digits, rule number, subrule letter, then the dots and the gap
 # before the text, either of which may be missing. The groups: the whole number, the number above a subrule's
 # ("100.2"), section digits, rule digits, letter (only after rule digits: the shape refuses it elsewhere), dots,
-# gap; the text is the rest of the line.
-NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0,2})(\s*)")
+# gap, the text (the rest of the line).
+NUMBERED_LINE = re.compile(r"((([1-9]\d{2}|[1-9])(?:\.(\d{1,3}))?)([a-z]?))(\.{0,2})(\s*)(.*)", re.S)
 # The value of every string of one to three digits ("7", "07", "702"): looked up, as every numbered line of the
 # rules needs two, for less than int() costs.
 DIGITS_VALUE = {f"{value:0{width}d}": value for width in (1, 2, 3) for value in range(10 ** width)}
@@ -154,8 +154,7 @@ def heading_shape(stripped: str):
     match = NUMBERED_LINE.match(stripped)
     if match is None:
         return None
-    number, stem, section, rule, letter, dots, gap = match.groups()
-    text = stripped[match.end():]
+    number, stem, section, rule, letter, dots, gap, text = match.groups()
     if rule is None:
         if dots == "." and gap and not letter and reads_like_title(text):
             if len(section) == 1:
@@ -512,7 +511,7 @@ class _CrParser:
 
     def glossary_line(self, element: Element) -> None:
         stripped, line = element.text, element.line
-        if self.labels.get(stripped.casefold()) == CREDITS_LABEL:
+        if stripped[0] in self.label_starts and self.labels.get(stripped.casefold()) == CREDITS_LABEL:
             self.finish_term()
             self.start_credits(stripped, line)
             return

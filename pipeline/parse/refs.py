@@ -108,11 +108,11 @@ def find_references_in_texts(texts: list[str], lines: list, bare_cr_numbers: boo
             continue
         if match is None:
             # A bare number, matched only now: most are inside a phrase read before ("rule 704.5k"). Skipping
-            # one unmatched changes nothing after it: its match holds only digits and a dot, where no
+            # one unmatched changes nothing after it: it starts with three digits and a dot, where no
             # other place starts.
             if start < phrase_end:
                 continue
-            match = BARE_TRIGGER.match(joined, start)
+            match = BARE_CR.match(joined, start)
             if match is None:
                 continue
             end = match.end()
@@ -165,13 +165,10 @@ def _read_keyword(text: str, start: int, end: int, match: re.Match, base: int):
 
 
 def _read_bare(text: str, start: int, end: int, match: re.Match, base: int):
-    """ "704.5k", "603.7d–f" standing alone (the CR's own style)."""
-    match = BARE_CR.match(text, start)
-    if not match:
-        return None
+    """ "704.5k", "603.7d–f" standing alone (the CR's own style): read from its match (of BARE_CR)."""
     written = match.group(0)
-    return match.end(), [(item_start, item_end, written, number, None)
-                         for item_start, item_end, number in _expand(match.group("items"), match.start("items"))]
+    return end, [(item_start, item_end, written, number, None)
+                 for item_start, item_end, number in _expand(written, start)]
 
 
 def _read_appendix(text: str, start: int, end: int, match: re.Match, base: int):
@@ -204,7 +201,6 @@ def _read_paren(text: str, start: int, end: int, match: re.Match, base: int):
 
 # Besides a keyword and a number: a bare CR number, "(3.1)" after a title, "Appendix C", an infraction's title
 # ("Game Play Error — Missed Trigger").
-BARE_TRIGGER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d")
 PAREN_TRIGGER = re.compile(r"\s\((?P<number>\d{1,2}\.\d{1,2})\)")
 APPENDIX_TRIGGER = re.compile(r"\bAppendix\s+[A-H]\b(?!\s*[—–:-])", re.I)
 NAMED_TRIGGER = re.compile(r"\b(?:Game Play Error|Tournament Error|Unsporting Conduct)\s?[—–-]\s?[A-Z]")
@@ -301,7 +297,8 @@ _TRIGGERS = (
               _Start("Error", offset=-11, first="T", ascii=True),          # Tournament
               _Start("Conduct", offset=-11, first="U", ascii=True)), _read_named),     # Unsporting
 )
-BARE = _Trigger("bare", BARE_TRIGGER, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),), _read_bare)
+# (A bare number's place is matched by its whole pattern: what it matches is what is read.)
+BARE = _Trigger("bare", BARE_CR, (".",), (_Start(".", offset=-3, first="123456789", then=r"\d"),), _read_bare)
 
 
 def _places(joined: str, texts: list[str], offsets: list[int],
@@ -403,6 +400,11 @@ LAST_TWO = {ending[-2:] for ending in DOCUMENT_NAME_ENDINGS} | {"’s", "'s"}
 
 def _document_before(text: str, position: int):
     """The document name written just before `position` ("MTR section 4.3"), if any."""
+    # (Most keywords have a word and a space before them, "see rule": its last two letters rule it out, without
+    # slicing a tail.)
+    if position > 2 and text[position - 1] == " " and text[position - 2].isalnum() \
+            and text[position - 3:position - 1].lower() not in LAST_TWO:
+        return None
     tail = text[max(0, position - 30):position].rstrip().rstrip(",")
     if tail[-2:].lower() not in LAST_TWO:
         return None

@@ -191,6 +191,7 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]+")
 # Every byte but those of CONTROL's C0 controls and DEL; CONTROL's C1 controls, U+0080 to U+009F, in UTF-8.
 NOT_C0_CONTROL = bytes(byte for byte in range(256) if not CONTROL.fullmatch(chr(byte)) or byte >= 0x80)
 C1_CONTROL_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
+C2_LOOKED_AT = 100       # at most this many 0xC2 bytes are looked at one by one
 
 
 def remove_controls(text: str, name: str, utf8: Optional[bytes] = None) -> tuple[str, list[Problem]]:
@@ -219,7 +220,18 @@ def _holds_controls(text: str, utf8: Optional[bytes] = None) -> bool:
     byte there, a C1 control a 0xC2 (never a continuation byte) before 0x80-0x9F."""
     if utf8 is None:
         utf8 = text.encode("utf-8", "surrogatepass")
-    return bool(utf8.translate(None, NOT_C0_CONTROL)) or C1_CONTROL_UTF8.search(utf8) is not None
+    if utf8.translate(None, NOT_C0_CONTROL):
+        return True
+    # (Where 0xC2 is rare, as in an English rule document, each one is looked at: a search for one byte outruns
+    # the pattern's scan several times over; where it is common (a French text's « and ») the pattern scans the rest.)
+    at = utf8.find(0xC2)
+    for _ in range(C2_LOOKED_AT):
+        if at < 0:
+            return False
+        if C1_CONTROL_UTF8.match(utf8, at):
+            return True
+        at = utf8.find(0xC2, at + 1)
+    return C1_CONTROL_UTF8.search(utf8, max(at, 0)) is not None
 
 
 def looks_like_html(text: str) -> bool:

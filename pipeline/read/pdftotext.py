@@ -13,6 +13,7 @@ from .shapes import ends_sentence, looks_like_title, strip_dot_leader
 
 # "2.1." / "1.1" / "2." alone on a line: a heading's number (a page number has no dot).
 NUMBER_ALONE = re.compile(r"[1-9]\d?\.(?:\d{1,2}\.?)*")
+NUMBER_FIRST = "123456789"      # what NUMBER_ALONE starts with
 LONE_BULLET = re.compile(r"[•●▪◦‣∙○■□➢➤❖\uf0b7\uf0a7]")
 LONE_LETTER = re.compile(r"[A-Z]\.")       # an example's letter ("A." / "B." / "" / items...), drawn as bullets are
 ITEM_START = re.compile(r"[A-Z0-9“\"'‘(]")
@@ -22,9 +23,10 @@ LONGEST_SPLIT_OFF = 12                  # "12.34.56." at most
 
 def is_split_off(text: str) -> bool:
     """A bullet or a heading's number alone on its line."""
-    return 0 < len(text) <= LONGEST_SPLIT_OFF and (LONE_BULLET.fullmatch(text) is not None
-                                                   or LONE_LETTER.fullmatch(text) is not None
-                                                   or NUMBER_ALONE.fullmatch(text) is not None)
+    if len(text) > 2:       # (a bullet is one character, a letter two: longer, only a number; most are words)
+        return len(text) <= LONGEST_SPLIT_OFF and text[0] in NUMBER_FIRST and NUMBER_ALONE.fullmatch(text) is not None
+    return text != "" and (LONE_BULLET.fullmatch(text) is not None or LONE_LETTER.fullmatch(text) is not None
+                           or NUMBER_ALONE.fullmatch(text) is not None)
 
 
 def _any_split_off(lines: Sequence[Line]) -> bool:
