@@ -27,6 +27,7 @@ from pipeline.search.question import (
     QueryError,
     abbreviations,
     asked_words,
+    cited_sections,
     closest_word,
     fold,
     has_closest_word,
@@ -207,6 +208,29 @@ def test_general_first_puts_the_earliest_subrule_of_the_first_answer_s_rule_firs
     assert general_first([(4, 2.0), (1, 1.9)], facts, story) == [(4, 2.0), (1, 1.9)]      # a rule first
     assert general_first([(1, 2.0), (3, 1.9)], facts, story) == [(1, 2.0), (3, 1.9)]      # the earliest first already
     assert general_first([], facts, story) == []
+
+
+def test_a_section_named_by_number_among_the_words_is_cited_with_its_document():
+    """After a document's name, after "rule" or "section", or alone where one document alone numbers so; once."""
+    assert cited_sections("CR 500.7 says extra turns are added one at a time. Am I wrong about CR 500.7?") == [
+        ("cr", "500.7")]
+    assert cited_sections("MTR 9.6 says so; and ipg: 2.5, mtr section 4.3") == [
+        ("mtr", "9.6"), ("ipg", "2.5"), ("mtr", "4.3")]
+    assert cited_sections("I read the rules (section 614) and rule 702.19b, and 704.5a.") == [
+        ("cr", "614"), ("cr", "702.19b"), ("cr", "704.5a")]
+    # a number no document alone numbers so (2.5: the IPG's and the MTR's), a count, a creature's size: none
+    assert cited_sections("a 2/2 with +1/+1 counters took 3 damage in 2.5 seconds, rule 100 says") == []
+
+
+def test_a_rule_the_question_names_by_number_leads_where_it_is_among_the_first_answers(kb):
+    """"Does CR 702.19d let me …": 702.19d first, not second; named where it is no answer, nothing moves."""
+    story = "My opponent blocked my trampler with two creatures. Does {} let me assign lethal damage to each?"
+    ids = {named: [result.id for result in search(kb, story.format(named)).results]
+           for named in ("the trample rule", "CR 702.19d", "CR 704.5g")}
+    assert SIGNALS["cited_first"].reach == 10
+    assert ids["the trample rule"][:2] == ["cr:702.19b", "cr:702.19d"]
+    assert ids["CR 702.19d"][:2] == ["cr:702.19d", "cr:702.19b"]
+    assert "cr:704.5g" not in ids["CR 704.5g"] and ids["CR 704.5g"][0] == "cr:702.19b"
 
 
 def test_remedy_first_looks_among_the_first_answers_of_the_call_s_words_where_the_meaning_moved_them(kb):

@@ -219,6 +219,15 @@ def test_a_question_longer_than_the_limit_is_shortened_alike(kb, worker):
 LONG = "my opponent forgot to reveal the card he drew for the turn, what do I do now"
 
 
+def test_a_rule_named_by_number_leads_alike(kb, worker):
+    """A section the question names by number (question.cited_sections): read and put first alike."""
+    story = "My opponent blocked my trampler with two creatures. Does {} let me assign lethal damage to each?"
+    queries = [story.format(named) for named in ("CR 702.19d", "rule 702.19e", "comprehensive rules: 702.19c",
+                                                  "MTR 4.2", "section 510", "702.19d or 2.5")]
+    assert not differences(kb, worker, queries)
+    assert worker_answer(worker, queries[0])["ids"][0] == "cr:702.19d"
+
+
 def test_a_long_question_reads_its_meaning_in_both(kb, worker, monkeypatch):
     # the semantic signal is in the ranking of both: a long question's answers move with its weight
     assert kb.semantic() is not None

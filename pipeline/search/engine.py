@@ -5,6 +5,7 @@ The order of answers, the same in the browser (site/assets/search-worker.js):
   and offers the nearest ones;
 - words: the sections holding some of the words, by score (`scoring`), archived documents after
   the others, a glossary definition counting half and bringing the rules it cites just before it;
+  a section the question names by number ("CR 500.7 says …") first where it is among the first answers;
   ties in document order.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..kinds import short_name
 from .hits import Hit
 from .question import GLOSSARY_TARGETS, Question, number_kinds, shortened_notice, understand
 from .scoring import answers
+from .signals import SIGNALS
 
 if TYPE_CHECKING:
     from .index import KnowledgeBase  # (not imported: answering from published files loads no whoosh)
@@ -70,8 +72,17 @@ def search(kb: KnowledgeBase, query: str, limit: int = 10, kind: Optional[str] =
     if not hits and question.kind and not kind:
         hits = _matches(kb, question, None)      # "mtr deathtouch": the document names nothing that matches
     answer.results = [_result(hit, question.marks, answering_words(question))
-                      for hit in _with_rules_of_terms(kb, hits)[:limit]]
+                      for hit in _with_rules_of_terms(kb, cited_first(hits, question))[:limit]]
     return answer
+
+
+def cited_first(hits: list[Hit], question: Question) -> list[Hit]:
+    """A question naming a section by number (Question.cites): that section (of a current edition), where it is among
+    the "cited_first" signal's `reach` first answers, comes first."""
+    cited = set(question.cites)
+    lead = next((hit for hit in hits[:SIGNALS["cited_first"].reach]
+                 if not hit.archived and (hit.kind, hit.number) in cited), None)
+    return hits if lead is None or lead is hits[0] else [lead] + [hit for hit in hits if hit is not lead]
 
 
 def _matches(kb: KnowledgeBase, question: Question, kind: Optional[str]) -> list[Hit]:

@@ -117,6 +117,10 @@ NUMBER_QUERY = re.compile(
     rf"^\s*(?:(?P<doc>{_DOCUMENT})\b\s*[:#]?\s*)?"
     r"(?:(?:rule|rules|section|sec\.?|§|no\.?|number)\s*)?"
     r"(?P<number>[0-9]{1,3}(?:(?:\s*\.\s*|,|\s+)[0-9]{1,3}(?:\s*[a-z])?)?[a-z]?|appendix\s+[a-z])\.?\s*$", re.I)
+# A section a question names by its number among its words: after a document's name ("CR 500.7", "MTR 9.6"), after
+# "rule" or "section" ("section 614"), or alone where only one document numbers so ("702.19b": the game's rules).
+CITED = re.compile(rf"(?:\b(?P<doc>{_DOCUMENT})\s*:?\s+)?(?:\b(?P<rule>rules?|section)\s+)?(?<![0-9.])"
+                   r"(?P<number>[0-9]{1,3}(?:\.[0-9]{1,3}[a-z]?)?)\b", re.I)
 GLUED = re.compile(rf"^\s*({'|'.join(sorted(kinds.IDS, key=len, reverse=True))})(\d)", re.I)      # "cr704.5k"
 NUMBER_DOT = re.compile(r"\s*\.\s*|,|\s+(?=[0-9])")      # between a number's parts: "702 19" is 702.19
 NUMBER_SPACE = re.compile(r"\s+")                        # before its letter: "702.19 b" is 702.19b
@@ -176,6 +180,7 @@ class Question:
     intends: bool = False                  # holds the documents' word of intent (naming.INTENT), or a meaning of it
     long: bool = False                     # LONG_QUESTION words or more: results show the sentence answering
     shortened: int = 0                     # a question longer than MAX_QUERY: its length as typed (`shortened`)
+    cites: list[tuple[str, str]] = field(default_factory=list)    # (kind, number) of the sections it names by number
 
 
 @dataclass(frozen=True)
@@ -317,6 +322,19 @@ def written_number(typed: str) -> str:
     return NUMBER_SPACE.sub("", NUMBER_DOT.sub(".", typed))
 
 
+def cited_sections(query: str) -> list[tuple[str, str]]:
+    """(kind, number) of the sections a question names by number among its words (`CITED`): "CR 500.7 says extra
+    turns are added …" names cr 500.7; a number alone or after "section" names a section of the one document whose
+    numbers it fits ("section 614": the game's rules'; not "2.5", which the IPG and the MTR both number so, nor "3")."""
+    cited = []
+    for match in CITED.finditer(query):
+        number, doc = match.group("number").lower(), match.group("doc")
+        fits = [DOCUMENT_WORDS[" ".join(doc.lower().split())]] if doc else list(kinds.numbered_by(number))
+        if len(fits) == 1 and (doc or match.group("rule") or "." in number) and (fits[0], number) not in cited:
+            cited.append((fits[0], number))
+    return cited
+
+
 def terms(text: str) -> list[str]:
     """The words of a text as the index cuts them, lower-cased, without stop words."""
     return [token for token in TOKENS.findall(text.lower()) if token not in STOP_WORDS]
@@ -370,6 +388,7 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
         return question
     question.asks_meaning = bool(ASKS_MEANING.search(query))
     question.long = len(QUERY_WORD.findall(query)) >= LONG_QUESTION
+    question.cites = cited_sections(query)
     question.incidental = incidental_words(typed, query, vocabulary.titles())
     incidental = set(question.incidental)
     names = written_names(query)
@@ -733,6 +752,7 @@ JS_PATTERNS = {
     "number_dot": NUMBER_DOT.pattern,
     "number_space": NUMBER_SPACE.pattern,
     "clause_mark": CLAUSE_MARK.pattern,
+    "cited": CITED.pattern.replace("(?P<", "(?<"),
 }
 
 

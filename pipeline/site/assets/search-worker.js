@@ -102,6 +102,7 @@ async function ready() {
       numberDot: new RegExp(p.number_dot, "gu"),
       numberSpace: new RegExp(p.number_space, "gu"),
       clauseMark: new RegExp(p.clause_mark, "u"),
+      cited: new RegExp(p.cited, "giu"),
     };
   }
   return manifest;
@@ -507,7 +508,7 @@ async function understand(query) {
   const typedLength = length(query || "");
   query = clean(searched);
   const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: [],
-                    incidental: [], asksMeaning: false,
+                    incidental: [], asksMeaning: false, cites: [],
                     shortened: typedLength > rules.max_query ? typedLength : 0};
   const number = asNumber(query);
   if (number) {
@@ -516,6 +517,7 @@ async function understand(query) {
     return question;
   }
   question.asksMeaning = new RegExp(rules.asks_meaning, "iu").test(query);
+  question.cites = citedSections(query);
   question.incidental = incidentalWords(typed, query);
   const incidental = new Set(question.incidental);
   const names = writtenNames(query);
@@ -1161,8 +1163,39 @@ function compareNatural(a, b) {
 
 // The kinds whose numbering a bare number fits, in search order: the registry's answer (kinds.numbered_by).
 function numberKinds(number) {
-  const fits = rules.number_kinds.filter((id) => new RegExp(`^(?:${rules.number_patterns[id]})$`, "i").test(number));
+  const fits = numberedBy(number);
   return fits.length ? fits : rules.number_kinds;
+}
+
+// The kinds whose numbering a number fits, none if none (kinds.numbered_by).
+function numberedBy(number) {
+  return rules.number_kinds.filter((id) => new RegExp(`^(?:${rules.number_patterns[id]})$`, "i").test(number));
+}
+
+/* [kind, number] of the sections a question names by number among its words (question.cited_sections). */
+function citedSections(query) {
+  const cited = [];
+  for (const match of query.matchAll(patterns.cited)) {
+    const number = match.groups.number.toLowerCase();
+    const doc = match.groups.doc;
+    const fits = doc ? [rules.document_words[doc.toLowerCase().split(/\s+/).filter(Boolean).join(" ")]]
+      : numberedBy(number);
+    if (fits.length === 1 && (doc || match.groups.rule || number.includes("."))
+        && !cited.some(([kind, n]) => kind === fits[0] && n === number)) cited.push([fits[0], number]);
+  }
+  return cited;
+}
+
+/* A question naming a section by number: that section (of a current edition), where it is among the cited_first
+   signal's `reach` first answers, first (engine.cited_first). */
+async function citedFirst(hits, question) {
+  if (!question.cites.length || !hits.length) return hits;
+  const numbers = await load(manifest.numbers);
+  const cited = new Set(question.cites.flatMap(([kind, number]) =>
+    (numbers[kind] || []).filter(([n]) => n === number).map(([, entry]) => entry)));
+  const lead = hits.slice(0, rules.signals.cited_first.reach)
+    .find((hit) => cited.has(hit.entry) && !(documentOf(hit.entry) || {}).archived);
+  return !lead || lead === hits[0] ? hits : [lead].concat(hits.filter((hit) => hit !== lead));
 }
 
 async function answerNumber(question, answer, kind, limit) {
@@ -1318,6 +1351,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   hits = intentSecond(hits, question, lexical);
   if (long && tellsStory(question)) hits = broadSecond(hits, await paragraphsOf(), lexical);
   if (long) hits = generalFirst(hits);
+  hits = await citedFirst(hits, question);
   const ordered = await withRulesOfTerms(hits, limit);
   const answering = long ? question.marks.filter((mark) => !question.incidental.includes(mark)) : null;
   answer.results = await Promise.all(ordered.map((hit) => result(hit, question.marks, answering)));
