@@ -103,7 +103,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 176 of 194 (90%; 175 before a call's words of what someone let another do weighed as a story's, 174
+    first for 177 of 194 (91%; 176 before a shortfall ("without enough mana") was a call, 175 before a call's words
+    of what someone let another do weighed as a story's, 174
     before a question saying no intent had the infraction asking none before the one done on purpose, 173 before a question that remedies hold alike had their catch-all first, 172
     before a call that broke a tournament rule had the remedy citing it first,
     171 before a call that broke a game rule had its level's catch-all first, 170
@@ -122,14 +123,15 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     remedy citing the rule, 187 before the catch-all, 186 before "packs" was "product", 185 before a former
     name was read in an entry's meaning and a story in a tournament's words; 182 before a call at a level had the level's first three answers first, not its best alone; 181 before "barely shuffles", 180 before
     "time allotted", 178 before the judges' words above, 176 before "tapped" was "tap", 177 before the call: a call's
-    remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen), in the
-    top 2 for 189 (188 before what was let happen, 187 before the intent): no fewer."""
+    remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen; 191, 190
+    before the shortfall), in the top 2 for 190 (189 before the shortfall, 188 before what was let happen, 187 before
+    the intent): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     second = [query for query, answers in questions if (answer_rank(answer_ids(kb)(query), answers) or 3) > 2]
     assert len(questions) >= 190
-    assert quality.top1 >= 176 and quality.top3 >= 190 and len(questions) - len(second) >= 189, \
+    assert quality.top1 >= 177 and quality.top3 >= 191 and len(questions) - len(second) >= 190, \
         "\n".join([quality.line("common calls")] + quality.misses + ["below second:"] + second)
 
 
@@ -339,11 +341,13 @@ def test_a_call_reports_the_letting_not_the_error_let_happen(kb):
     # the MTR's 4.1 ("answer completely and honestly") holds it most, in the section Communication Policy Violation
     # cites
     ("lied about the life total", "ipg:3.7", "cr:119"),
+    # a shortfall reported ("cast" is its own past): the rules of paying a cost broken, no tournament rule
+    ("cast a spell without enough mana", "ipg:2.5", None),
 ])
 def test_a_call_is_answered_first_by_the_remedy_for_the_rule_it_broke(kb, query, first, rule):
     assert understand(query, kb).call
     ids = [result.id for result in search(kb, query).results]
-    assert ids[:2] == [first, rule], ids
+    assert ids[:2] == [first, rule] if rule else ids[0] == first and ids[1].startswith("cr:"), ids
 
 
 @pytest.mark.parametrize("query", [
@@ -533,6 +537,8 @@ def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
     ("lied about the life total", True), ("did not shuffle enough", True), ("opponent didn't notice", True),
     ("player misrepresented free information", True),      # an "-ed" word the documents do not know
     ("cast a creature at instant speed", False),          # "speed": the documents' word, no past of theirs
+    ("cast a spell without enough mana", True), ("too few cards in the library", True),    # a shortfall reported
+    ("cast a spell without paying its mana cost", False),    # "without" alone: what a rule allows
     ("state-based actions", False), ("double-faced card", False),      # an adjective of two joined words
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)

@@ -608,7 +608,8 @@ async function understand(query) {
 
 /* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
    "drew"), a documents' word with "ed" or "d" added ("passed", "lied") or an "-ed" word they do not know, or "did
-   not"; but a word that only says how a question is asked, or one after a determiner ("a tapped creature"). */
+   not", or a shortfall ("without enough mana"); but a word that only says how a question is asked, or one after a
+   determiner ("a tapped creature"). */
 async function reports(query) {
   const questionWords = new Set(rules.question_words);
   const pastForms = new Set(rules.past_forms);
@@ -616,6 +617,7 @@ async function reports(query) {
   for (let n = 0; n < words.length; n++) {
     const word = words[n];
     if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
+    if (n && rules.shortfalls.includes(`${words[n - 1]} ${word}`)) return true;     // "without enough mana"
     if (questionWords.has(word) || rules.determiners.includes(words[n - 1])) continue;     // "a tapped creature"
     if (pastForms.has(word)) return true;
     if (word.endsWith("ed") && !word.includes("-")
