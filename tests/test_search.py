@@ -15,7 +15,7 @@ from pipeline import api
 from pipeline.distance import near
 from pipeline.search.engine import search
 from pipeline.search.entries import part_names
-from pipeline.search.index import ANALYZER, KnowledgeBase, kept_words, porter_stem
+from pipeline.search.index import ANALYZER, KnowledgeBase, kept_words, named_chapters, porter_stem
 from pipeline.search.naming import Names, covers_the_rest, says_intended
 from pipeline.search.quality import answer_rank, measure, read_questions
 from pipeline.search.question import (
@@ -53,6 +53,7 @@ from pipeline.search.scoring import (
     leaders,
     level_first,
     matched_words,
+    procedure_remedy,
     remedies_kept,
     remedy_first,
     remedy_for_broken,
@@ -105,7 +106,8 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 176 of 194 (90%; 175 before a call's words of what someone let another do weighed as a story's, 174
+    first for 177 of 194 (91%; 176 before a shortfall ("without enough mana") was a call, 175 before a call's words
+    of what someone let another do weighed as a story's, 174
     before a question saying no intent had the infraction asking none before the one done on purpose, 173 before a question that remedies hold alike had their catch-all first, 172
     before a call that broke a tournament rule had the remedy citing it first,
     171 before a call that broke a game rule had its level's catch-all first, 170
@@ -124,14 +126,16 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     remedy citing the rule, 187 before the catch-all, 186 before "packs" was "product", 185 before a former
     name was read in an entry's meaning and a story in a tournament's words; 182 before a call at a level had the level's first three answers first, not its best alone; 181 before "barely shuffles", 180 before
     "time allotted", 178 before the judges' words above, 176 before "tapped" was "tap", 177 before the call: a call's
-    remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen), in the
-    top 2 for 189 (188 before what was let happen, 187 before the intent): no fewer."""
+    remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen; 191, 190
+    before the shortfall; 192, 191 before a procedure among a call's first answers brought its remedy), in the top 2
+    for 191 (190 before the procedure's remedy, 189 before the shortfall, 188 before what was let happen, 187 before
+    the intent): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     second = [query for query, answers in questions if (answer_rank(answer_ids(kb)(query), answers) or 3) > 2]
     assert len(questions) >= 190
-    assert quality.top1 >= 176 and quality.top3 >= 190 and len(questions) - len(second) >= 189, \
+    assert quality.top1 >= 177 and quality.top3 >= 192 and len(questions) - len(second) >= 191, \
         "\n".join([quality.line("common calls")] + quality.misses + ["below second:"] + second)
 
 
@@ -364,11 +368,13 @@ def test_a_call_reports_the_letting_not_the_error_let_happen(kb):
     # the MTR's 4.1 ("answer completely and honestly") holds it most, in the section Communication Policy Violation
     # cites
     ("lied about the life total", "ipg:3.7", "cr:119"),
+    # a shortfall reported ("cast" is its own past): the rules of paying a cost broken, no tournament rule
+    ("cast a spell without enough mana", "ipg:2.5", None),
 ])
 def test_a_call_is_answered_first_by_the_remedy_for_the_rule_it_broke(kb, query, first, rule):
     assert understand(query, kb).call
     ids = [result.id for result in search(kb, query).results]
-    assert ids[:2] == [first, rule], ids
+    assert ids[:2] == [first, rule] if rule else ids[0] == first and ids[1].startswith("cr:"), ids
 
 
 @pytest.mark.parametrize("query", [
@@ -436,6 +442,43 @@ def test_a_remedy_s_cited_sections_are_runs_of_the_section_and_those_under_it(kb
     remedy, start, end = next(run for run in kb.cited() if stored[run[0]]["id"] == "ipg:3.7")
     assert all(stored[position]["id"].startswith("mtr:4.") for position in range(start + 1, end))
     assert not stored[end]["id"].startswith("mtr:4.")
+
+
+def test_an_infraction_s_name_names_the_chapter_of_another_document_that_alone_shares_a_word_with_it(kb):
+    """"Limited" is Limited Procedure Violation's and the MTR's Limited Tournament Rules' alone; "Communication", the
+    name of the IPG's 3.7 and the MTR's chapter 4; "Violation" is three names', "Tournament" several chapters'."""
+    stored = kb.stored()
+    named = {(stored[remedy]["id"], stored[chapter]["id"]) for remedy, chapter in named_chapters(stored, kb.facts())}
+    assert named == {("ipg:3.6", "mtr:7"), ("ipg:3.7", "mtr:4")}
+    remedy, start, end = next(run for run in kb.cited() if stored[run[0]]["id"] == "ipg:3.6")
+    assert stored[start]["id"] == "mtr:7" and "mtr:7.7" in {stored[position]["id"] for position in range(start, end)}
+
+
+def test_procedure_remedy_puts_the_remedy_covering_a_procedure_among_a_call_s_first_answers_just_before_it(kb):
+    rule, section = Fact("cr", False, False, False), Fact("mtr", False, False, False)
+    remedy, jar = Fact("ipg", False, False, False, True, True), Fact("jar", False, False, False, False, True)
+    catch = Fact("ipg", False, False, False, True, True, catch_all=True)
+    facts = [rule, section, section, remedy, jar, remedy, catch, section]
+    cited = [(6, 7, 8), (3, 1, 3), (4, 2, 3)]      # the IPG's remedy covers 1 and 2, the JAR's 2, the catch-all 7
+    call, at_fnm = understand("player opened the next pack early", kb), understand("at FNM opened the pack early", kb)
+    found = [(5, 9.0), (0, 8.0), (2, 7.0), (3, 1.0)]
+    assert procedure_remedy(found, facts, call, cited) == [(5, 9.0), (0, 8.0), (3, 7.0), (2, 7.0)]
+    assert procedure_remedy(found, facts, at_fnm, cited) == [(5, 9.0), (0, 8.0), (4, 7.0), (2, 7.0), (3, 1.0)]
+    assert procedure_remedy(found, facts, call, cited, "jar") == found[:2] + [(4, 7.0)] + found[2:]
+    assert procedure_remedy([(3, 9.0), (1, 8.0)], facts, call, cited) == [(3, 9.0), (1, 8.0)]    # before it already
+    assert procedure_remedy([(7, 9.0), (0, 8.0)], facts, call, cited) == [(7, 9.0), (0, 8.0)]    # a catch-all's
+    assert procedure_remedy([(0, 9.0), (5, 8.0), (4, 7.0), (1, 6.0)], facts, call, cited)[3] == (1, 6.0)   # reach
+    assert procedure_remedy(found, facts, understand("open the next pack early", kb), cited) == found    # no call
+
+
+@pytest.mark.parametrize("query, remedy, procedure", [
+    ("player looked at the next pack too early", "ipg:3.6", "mtr:7.7"),
+])
+def test_a_call_that_broke_a_procedure_has_its_remedy_just_before_it(kb, query, remedy, procedure):
+    """Limited Procedure Violation holds none of the call's words but "player" and "booster" (its "pack"): it comes in
+    before the draft procedure broken, in the MTR's chapter its name names."""
+    ids = [result.id for result in search(kb, query).results]
+    assert understand(query, kb).call and ids.index(remedy) < 2 and ids.index(procedure) == ids.index(remedy) + 1, ids
 
 
 def test_remedy_first_puts_the_catch_all_first_only_after_a_game_rule_and_no_remedy_among_the_first(kb):
@@ -558,6 +601,8 @@ def test_a_call_counts_a_remedy_holding_most_of_what_it_reports(kb):
     ("lied about the life total", True), ("did not shuffle enough", True), ("opponent didn't notice", True),
     ("player misrepresented free information", True),      # an "-ed" word the documents do not know
     ("cast a creature at instant speed", False),          # "speed": the documents' word, no past of theirs
+    ("cast a spell without enough mana", True), ("too few cards in the library", True),    # a shortfall reported
+    ("cast a spell without paying its mana cost", False),    # "without" alone: what a rule allows
     ("state-based actions", False), ("double-faced card", False),      # an adjective of two joined words
     ("how many lands can I play per turn", False), ("what did he do", False), ("draw from an empty library", False),
     ("my opponent Alice drew an extra card", False),      # a story: a name told (the long questions' own reading)

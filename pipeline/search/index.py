@@ -10,6 +10,7 @@ left as typed for, not corrected: `kept_words`) and `state.json`.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +24,7 @@ from whoosh.lang.porter import stem as whoosh_stem
 from whoosh.query import Term
 from whoosh.scoring import BM25F
 
+from ..kinds import game_rules
 from . import in_use
 from .forms import BASE_FORMS
 from .hits import SCORE_SCALE, SUBRULE, Hit  # (plain data, kept apart so that answering loads no whoosh)
@@ -55,6 +57,7 @@ class FoldQuotes(Filter):
             yield token
 
 
+CATEGORY = re.compile(r"\s[—–]\s")          # an infraction's title: its category, a dash, its name
 # "drew", "drawn" -> "draw", but not a form the judges' words give a meaning of its own ("took": theft).
 IRREGULAR = {form: verb for form, verb in BASE_FORMS.items() if form not in meanings()}
 
@@ -226,8 +229,9 @@ def write_index(entries: Iterable[Entry], directory: Path | str, fingerprint: st
 
 def cited_runs(stored: list[dict], facts: list[Fact]) -> list[tuple[int, int, int]]:
     """(remedy, start, end) for each section of another document that a current remedy cites (IPG 3.7, Communication
-    Policy Violation: "the Communication policies detailed in section 4 of the Magic Tournament Rules"): the positions
-    of that section and of the sections under it, which follow it in document order (scoring.remedy_for_broken)."""
+    Policy Violation: "the Communication policies detailed in section 4 of the Magic Tournament Rules"), then for each
+    chapter its name names (`named_chapters`): the positions of that section and of the sections under it, which
+    follow it in document order (scoring.remedy_for_broken, scoring.procedure_remedy)."""
     position_of = {fields["id"]: position for position, fields in enumerate(stored)}
 
     def under(position: int, ancestor: str) -> bool:
@@ -236,17 +240,35 @@ def cited_runs(stored: list[dict], facts: list[Fact]) -> list[tuple[int, int, in
             parent = stored[position_of[parent]].get("parent") if parent in position_of else ""
         return bool(parent)
 
+    def run(remedy: int, start: int) -> tuple[int, int, int]:
+        end = start + 1
+        while end < len(stored) and under(end, stored[start]["id"]):
+            end += 1
+        return remedy, start, end
+
     runs = []
     for remedy, fields in enumerate(stored):
         if facts[remedy].remedy and not facts[remedy].archived:
             for target in (fields.get("cites") or "").split():
-                start = position_of.get(target)
-                if start is not None:
-                    end = start + 1
-                    while end < len(stored) and under(end, target):
-                        end += 1
-                    runs.append((remedy, start, end))
-    return runs
+                if target in position_of:
+                    runs.append(run(remedy, position_of[target]))
+    return runs + [run(remedy, chapter) for remedy, chapter in named_chapters(stored, facts)]
+
+
+def named_chapters(stored: list[dict], facts: list[Fact]) -> list[tuple[int, int]]:
+    """(remedy, chapter) for each chapter of another tournament document that a current infraction's name names: a
+    word its name (its title after the category: "Limited Procedure Violation") and the chapter's title hold, and no
+    other infraction's name nor chapter's title (the MTR's chapter 7, Limited Tournament Rules, whose draft procedures
+    Limited Procedure Violation remedies without citing them; chapter 4, Communication, which Communication Policy
+    Violation cites too). A chapter: a numbered section of a document's top level (not an appendix)."""
+    chapters = {position: set(terms(fields.get("title", ""))) for position, fields in enumerate(stored)
+                if not (facts[position].archived or facts[position].kind in game_rules() or fields.get("parent"))
+                and str(fields.get("number", "")).isdigit()}
+    names = {position: set(terms(CATEGORY.split(fields.get("title", ""))[-1])) for position, fields in enumerate(stored)
+             if facts[position].infraction and facts[position].remedy and not facts[position].archived}
+    said = Counter(word for words in [*chapters.values(), *names.values()] for word in words)
+    return [(remedy, chapter) for remedy, name in names.items() for chapter, title in chapters.items()
+            if facts[chapter].kind != facts[remedy].kind and any(said[word] == 2 for word in name & title)]
 
 
 def kept_words(vocabulary: dict[str, list]) -> list[str]:

@@ -90,6 +90,10 @@ PAST = ("ed", "d")                      # a regular verb's past ending ("passed"
 # beside question words: it asks about the story before it and says nothing of its own (`without_what_next`).
 WHAT_NEXT = frozenset(["now", "next", "then"])
 NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
+# Two words saying something fell short of what a rule requires ("cast a spell without enough mana", "too few cards"):
+# a failure reported, whatever the verb's tense ("cast" is its own past: "cast a creature at instant speed" asks a
+# rule).
+SHORTFALLS = frozenset(["not enough", "without enough", "too few", "too little"])
 # A call saying someone let another act ("I let my opponent attack with a tapped creature and did not say anything")
 # reports the letting, which Failure to Maintain Game State names ("allows another player ... to commit a Game Play
 # Error"), not the error let happen, whose words weigh as a story's (`let_happen`).
@@ -489,9 +493,9 @@ def reports(query: str, vocabulary: Vocabulary) -> bool:
     wrong way", "lied about the life total", "did not shuffle enough"): a call, which asks what to do about it. A
     verb's past form: an irregular one (forms.BASE_FORMS: "gave", "drew"), a regular one (`past_ending`), or "did
     not"; but a word that only says how a question is asked ("did"), or one after a determiner ("a tapped creature":
-    what it is)."""
+    what it is); or a shortfall (SHORTFALLS: "without enough mana")."""
     words = [word.lower() for word in QUERY_WORD.findall(query)]
-    return any(word in NEGATED_PAST or (word == "did" and following == "not")
+    return any(word in NEGATED_PAST or (word == "did" and following == "not") or f"{previous} {word}" in SHORTFALLS
                or (word not in QUESTION_WORDS and previous not in DETERMINERS
                    and (word in PAST_FORMS or past_ending(word, vocabulary)))
                for previous, word, following in zip([""] + words[:-1], words, words[1:] + [""]))
@@ -779,7 +783,7 @@ def browser_rules() -> dict:
         "variant_weight": VARIANT_WEIGHT, "naming_fields": list(NAMING_FIELDS), "signals": exported(),
         "own_name_fields": list(OWN_NAME_FIELDS), "title_fields": list(TITLE_FIELDS),
         "level_words": sorted(level_words()), "common_share": COMMON_SHARE, "past_forms": sorted(PAST_FORMS),
-        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST),
+        "past_endings": list(PAST), "negated_past": sorted(NEGATED_PAST), "shortfalls": sorted(SHORTFALLS),
         "determiners": sorted(DETERMINERS), "game_kinds": sorted(kinds.game_rules()), "intent_word": INTENT,
         "letting": sorted(LETTING), "clause_words": sorted(CLAUSE_WORDS),
     }

@@ -40,6 +40,7 @@ from .scoring import (
     glossary_weight,
     intent_second,
     level_first,
+    procedure_remedy,
     question_words,
     remedy_first,
 )
@@ -58,8 +59,8 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     meaning = index.semantic() if question.long else None
     # a glossary term's rules come from its row, not the ranking; the meaning reorders all MAX_RANKED
     best = MAX_RANKED if meaning is not None or question.level else min(limit, MAX_RANKED)   # (level_first)
-    best = max(best, SIGNALS["remedy_first"].reach, SIGNALS["intent_second"].reach)   # (remedy_first,
-    #                                                                                    alike_catch_all, intent_second)
+    best = max(best, SIGNALS["remedy_first"].reach, SIGNALS["intent_second"].reach,   # (remedy_first,
+               SIGNALS["procedure_remedy"].reach)        # alike_catch_all, intent_second, procedure_remedy)
     if question.long:
         best = max(best, SIGNALS["general_first"].reach)       # (general_first)
     wanted = kind or question.kind
@@ -76,6 +77,7 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
                        question_words(question))
     ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical,
                           caught)
+    ranked = procedure_remedy(ranked, index.facts(), question, index.cited(), wanted)
     ranked = intent_second(ranked, index.facts(), question, asked)
     ranked = general_first(broad_second(ranked, question, index, asked), index.facts(), question)
     pattern = snippet_pattern(question.marks)

@@ -10,7 +10,8 @@ the document answering at another level (the IPG does not apply at FNM) by it; a
 or casual-variant rule counts VARIANT_WEIGHT of its score unless the question names its variant; a call (a
 question reporting what someone did, no story told: question.is_call) multiplies the scores of the sections
 prescribing a penalty or a fix by the "call" signal's weight, and puts first such a section among its first few
-answers (`remedy_first`); a story told in the game's words only (`told_in`) counts the "game" signal's share of the
+answers (`remedy_first`), and the remedy covering a tournament procedure among them just before it
+(`procedure_remedy`); a story told in the game's words only (`told_in`) counts the "game" signal's share of the
 tournament documents' scores, one holding a word of the tournament documents' own the "tournament" signal's share of
 the game rules'.
 For a long question, `fused` adds meaning: each of the first MAX_RANKED answers' score over the best one plus
@@ -169,7 +170,8 @@ def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, co
     first of equals) among those holding one, as every answer does ("cracked a fetchland": no error in the words of
     any). Where one tournament section holds more of it than any other and prescribes nothing ("lied about the life
     total": the MTR's "answer completely and honestly"), the first current remedy citing it or a section it is
-    under (`cited`: index.cited_runs; Communication Policy Violation cites the MTR's section 4)."""
+    under, or naming its chapter (`cited`: index.cited_runs; Communication Policy Violation cites the MTR's section
+    4)."""
     if not question.call:
         return []
     game = game_rules()
@@ -187,8 +189,7 @@ def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, co
                 alone = None
 
     def wanted(position: int) -> bool:
-        fact = facts[position]
-        return not fact.archived and fact.kind == (question.level or fact.kind) and fact.kind == (kind or fact.kind)
+        return _at_level(facts[position], question, kind)
 
     if played and policy <= played:
         held = [(coverage[bits_of[position]], -position) for position, fact in enumerate(facts)
@@ -197,6 +198,12 @@ def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, co
     if alone is None or facts[alone].remedy:
         return []
     return next(([remedy] for remedy, start, end in cited if start <= alone < end and wanted(remedy)), [])
+
+
+def _at_level(fact, question: Question, kind: Optional[str]) -> bool:
+    """Whether a remedy may answer the question: current, of the document answering at its level if it names one, in
+    `kind` if given."""
+    return not fact.archived and fact.kind == (question.level or fact.kind) and fact.kind == (kind or fact.kind)
 
 
 def _groups(bits) -> int:
@@ -273,6 +280,7 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
     found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical, caught)
+    found = procedure_remedy(found, kb.facts(), question, kb.cited(), kind)
     found = intent_second(found, kb.facts(), question, asked)
     return general_first(broad_second(found, question, kb, asked), kb.facts(), question)
 
@@ -347,6 +355,30 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
         lead = next((item for item in found if item[0] == position), (position, found[0][1]))
     return remedies_kept(found if lead is None else [lead] + [item for item in found if item is not lead], facts,
                          lexical, reach)
+
+
+def procedure_remedy(found: list[tuple[int, float]], facts, question: Question, cited: list[tuple[int, int, int]],
+                     kind: Optional[str] = None) -> list[tuple[int, float]]:
+    """A call's first answers with the remedy of a procedure among them just before it: the first of the
+    "procedure_remedy" signal's `reach` first answers that is a current tournament section prescribing nothing and
+    that a remedy covers (`cited`: index.cited_runs, a section it cites or a chapter its name names; `_at_level`; no
+    catch-all, which covers what no other remedy does, not one procedure), that remedy not before it already, has it
+    just before it, at its score (the words may not have found it): the call broke the procedure, which says what
+    should have been done, not what to do now ("player looked at the next pack too early": Limited Procedure
+    Violation before the MTR's Booster Draft Procedures, in the chapter its name names, Limited Tournament Rules)."""
+    if not question.call:
+        return found
+    for at, (position, score) in enumerate(found[:SIGNALS["procedure_remedy"].reach]):
+        fact = facts[position]
+        if fact.remedy or fact.archived or fact.kind in game_rules():
+            continue
+        remedy = next((remedy for remedy, start, end in cited if start <= position < end
+                       and not facts[remedy].catch_all and _at_level(facts[remedy], question, kind)), None)
+        if remedy is None or any(earlier == remedy for earlier, _ in found[:at]):
+            continue
+        rest = [other for other in found if other[0] != remedy]
+        return rest[:at] + [(remedy, score)] + rest[at:]
+    return found
 
 
 def remedies_kept(found: list[tuple[int, float]], facts, lexical: Optional[list[tuple[int, float]]],

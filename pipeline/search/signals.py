@@ -86,6 +86,14 @@ SIGNALS = {signal.name: signal for signal in (
                                          "the rules its words alone ranked after it; fitted on the common calls "
                                          "and the situations",
            reach=3),       # fitted: 2 found 2 of the 3 calls, 4 and more lost a search question, 8 a situation
+    # A call that broke a tournament procedure (the MTR's Booster Draft Procedures) asks for the remedy of it, which
+    # may hold none of its words: the remedy covering the procedure (a section it cites, a chapter its name names:
+    # Limited Procedure Violation, the MTR's Limited Tournament Rules) comes just before it.
+    Signal("procedure_remedy", 1.0, "order", "for a call, the first of its first `reach` answers that is a "
+                                             "tournament section prescribing nothing, covered by a remedy (one "
+                                             "citing it or a section it is under, or naming its chapter), after "
+                                             "that remedy; fitted on the common calls",
+           reach=3),       # fitted: 1 (the first answer alone) left the call 29th; 2 to 6, every set the same
     # An infraction done on purpose (Stalling: "A player intentionally plays slowly ..."; naming.says_intended) is not
     # what a question saying no intent asks: "taking too long to make a decision" is Slow Play, not Stalling,
     # which holds "make a decision" in an example.

@@ -611,7 +611,8 @@ async function understand(query) {
 
 /* Whether a question reports what someone did, in the past (question.reports): an irregular past form ("gave",
    "drew"), a documents' word with "ed" or "d" added ("passed", "lied") or an "-ed" word they do not know, or "did
-   not"; but a word that only says how a question is asked, or one after a determiner ("a tapped creature"). */
+   not", or a shortfall ("without enough mana"); but a word that only says how a question is asked, or one after a
+   determiner ("a tapped creature"). */
 async function reports(query) {
   const questionWords = new Set(rules.question_words);
   const pastForms = new Set(rules.past_forms);
@@ -619,6 +620,7 @@ async function reports(query) {
   for (let n = 0; n < words.length; n++) {
     const word = words[n];
     if (rules.negated_past.includes(word) || (word === "did" && words[n + 1] === "not")) return true;
+    if (n && rules.shortfalls.includes(`${words[n - 1]} ${word}`)) return true;     // "without enough mana"
     if (questionWords.has(word) || rules.determiners.includes(words[n - 1])) continue;     // "a tapped creature"
     if (pastForms.has(word)) return true;
     if (word.endsWith("ed") && !word.includes("-")
@@ -1021,6 +1023,30 @@ function remedyFirst(hits, question, lexical) {
   return remediesKept(lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits, lexical, reach);
 }
 
+/* A call's first answers with the remedy of a procedure among them just before it (scoring.procedure_remedy): the
+   first of the procedure_remedy signal's `reach` first answers that is a current tournament section prescribing
+   nothing and that a remedy covers (manifest.cited: a section it cites or a chapter its name names), no catch-all,
+   current, of the level's document if one is named and in `kind` if given, not before it already, has it just
+   before it, at its score. */
+function procedureRemedy(hits, question, kind) {
+  if (!question.call) return hits;
+  const first = hits.slice(0, rules.signals.procedure_remedy.reach);
+  for (let at = 0; at < first.length; at++) {
+    const entry = first[at].entry;
+    const document = documentOf(entry) || {};
+    if (inRuns(entry, "remedies") || document.archived || rules.game_kinds.includes(document.kind)) continue;
+    const covering = (manifest.cited || []).find(([remedy, start, end]) => {
+      const of = documentOf(remedy) || {};
+      return start <= entry && entry < end && !inRuns(remedy, "catch_alls") && !of.archived
+        && (!question.level || of.kind === question.level) && (!kind || of.kind === kind);
+    });
+    if (!covering || hits.slice(0, at).some((hit) => hit.entry === covering[0])) continue;
+    const rest = hits.filter((hit) => hit.entry !== covering[0]);
+    return rest.slice(0, at).concat([{entry: covering[0], score: first[at].score}], rest.slice(at));
+  }
+  return hits;
+}
+
 /* A question saying no intent answered first by a remedy that asks none (scoring.intent_second): where its first
    answer prescribes a penalty for an act done intentionally and its own names hold no word the question asks (its
    words' answers, `lexical`, say so: askedName), the first remedy among the intent_second signal's `reach` first
@@ -1348,6 +1374,7 @@ async function search(query, limit = 10, kind = null, language = null) {
   const lexical = hits;
   if (semantic) hits = fused(hits, semantic.similarities(question.query), question, wanted);
   hits = remedyFirst(levelFirst(hits, question, lexical), question, lexical);
+  hits = procedureRemedy(hits, question, wanted);
   hits = intentSecond(hits, question, lexical);
   if (long && tellsStory(question)) hits = broadSecond(hits, await paragraphsOf(), lexical);
   if (long) hits = generalFirst(hits);
