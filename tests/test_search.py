@@ -27,6 +27,7 @@ from pipeline.search.question import (
     QueryError,
     abbreviations,
     asked_words,
+    bound_meanings,
     cited_sections,
     closest_word,
     fold,
@@ -106,8 +107,10 @@ def test_situations_in_people_s_own_words_find_their_rule(kb):
 
 def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     """Every current infraction and Regular REL situation, said several ways (issue 35): on the frozen documents,
-    first for 177 of 194 (91%; 176 before a shortfall ("without enough mana") was a call, 175 before a call's words
-    of what someone let another do weighed as a story's, 174
+    first for 186 of 205 (91%; the 194 calls before the 11 of issue 35's mana and shuffling, 178: 177 before a
+    remedy holding less of a call than the game rule it broke gave way to the catch-all and "enough" meant
+    "sufficiently" only of shuffling, 176 before a shortfall ("without enough mana") was a call, 175 before a call's
+    words of what someone let another do weighed as a story's, 174
     before a question saying no intent had the infraction asking none before the one done on purpose, 173 before a question that remedies hold alike had their catch-all first, 172
     before a call that broke a tournament rule had the remedy citing it first,
     171 before a call that broke a game rule had its level's catch-all first, 170
@@ -129,13 +132,13 @@ def test_common_calls_are_answered_by_their_infraction_or_situation(kb):
     remedy before the game rule moved a remedy of the same words out; 190, 189 before what was let happen; 191, 190
     before the shortfall; 192, 191 before a procedure among a call's first answers brought its remedy), in the top 2
     for 191 (190 before the procedure's remedy, 189 before the shortfall, 188 before what was let happen, 187 before
-    the intent): no fewer."""
+    the intent; of 205 with the mana and shuffling calls: in the top 3 for 200, in the top 2 for 199): no fewer."""
     questions = read_questions(FIXTURES / "common-calls.tsv")
     quality = measure(answer_ids(kb), questions)
     print("\n".join([quality.line("rulekb search"), "missed:"] + quality.misses))
     second = [query for query, answers in questions if (answer_rank(answer_ids(kb)(query), answers) or 3) > 2]
-    assert len(questions) >= 190
-    assert quality.top1 >= 177 and quality.top3 >= 192 and len(questions) - len(second) >= 191, \
+    assert len(questions) >= 205
+    assert quality.top1 >= 186 and quality.top3 >= 200 and len(questions) - len(second) >= 199, \
         "\n".join([quality.line("common calls")] + quality.misses + ["below second:"] + second)
 
 
@@ -370,6 +373,9 @@ def test_a_call_reports_the_letting_not_the_error_let_happen(kb):
     ("lied about the life total", "ipg:3.7", "cr:119"),
     # a shortfall reported ("cast" is its own past): the rules of paying a cost broken, no tournament rule
     ("cast a spell without enough mana", "ipg:2.5", None),
+    # Slow Play holds "not enough" (of time), not "mana": it holds less of the call than the rule, and gives way
+    ("player did not have enough mana", "ipg:2.5", None), ("activated an ability without enough mana", "ipg:2.5", None),
+    ("at FNM a player cast a spell without enough mana", IN_GAME_ERROR, None),
 ])
 def test_a_call_is_answered_first_by_the_remedy_for_the_rule_it_broke(kb, query, first, rule):
     assert understand(query, kb).call
@@ -418,6 +424,77 @@ def test_remedy_for_broken_takes_the_level_s_catch_all_where_the_game_rules_hold
     assert broken(call, {0: 2, 1: 3, 4: 1}) == []                    # a tournament rule's words more, no remedy cites it
     assert broken(call, {0: 2, 4: 3}) == [4]                         # (the catch-alls' own aside)
     assert broken(understand("attack with a tapped creature", kb), {0: 3, 4: 3}) == []        # no call
+
+
+def test_remedy_for_broken_notes_the_remedies_holding_less_of_the_call_than_the_game_rule_it_broke(kb):
+    """Beside the catch-all, the remedies holding less of the call than a game rule are noted, but one the call names
+    (whole or in part) and the catch-alls; none where no catch-all answers (a tournament rule holds most of it)."""
+    rule, policy = Fact("cr", False, False, False), Fact("mtr", False, False, False)
+    remedy, named = Fact("ipg", False, False, False, True, True), Fact("ipg", False, False, False, True, True)
+    ipg = Fact("ipg", False, False, False, True, True, catch_all=True)
+    facts = [rule, policy, remedy, named, ipg, remedy]
+    coverage = {1: 0.25, 2: 0.5, 3: 1.0}
+    call = understand("attacked with a creature that was tapped", kb)
+    names = Names()
+    names.required = names.said = 0b11
+    names.note("aliases", [3], 0b10)             # the remedy at 3 is named in part
+
+    def lesser(held, given=names):
+        noted: set[int] = set()
+        return remedy_for_broken(call, None, held, coverage, facts, [], noted, given), noted
+
+    assert lesser({0: 3, 1: 2, 2: 2, 3: 2, 4: 1, 5: 3}) == ([4], {2})      # as much as the rule: not noted
+    assert lesser({0: 3, 2: 2, 3: 2, 4: 1}, None) == ([4], {2, 3})          # no names given: each
+    assert lesser({0: 2, 1: 3, 2: 1, 4: 1}) == ([], set())                  # a tournament rule holds most
+    assert lesser({0: 3, 2: 2}) == ([], set())                              # no catch-all holds a word of it
+
+
+def test_a_remedy_holding_less_of_a_call_than_the_rule_it_broke_does_not_lead_it(kb):
+    """Where the first answers' remedies hold less of the call than the game rule it broke (`lesser`), the remedy for
+    the rule broken (`caught`) comes first, as it does after a game rule; at a level, they do not lead."""
+    rule, remedy = Fact("cr", False, False, False), Fact("ipg", False, False, False, True, True)
+    catch = Fact("ipg", False, False, False, True, True, catch_all=True)
+    facts = [remedy, rule, rule, remedy, catch, remedy]
+    call = understand("player did not have enough mana", kb)
+    found = [(0, 9.0), (1, 8.0), (2, 7.0), (3, 6.0)]
+    assert remedy_first(found, facts, call, found, {4}) == found                           # a remedy first
+    assert remedy_first(found, facts, call, found, {4}, {0}) == [(4, 9.0)] + found         # it holds less
+    assert remedy_first(found + [(4, 1.0)], facts, call, found, {4}, {0})[0] == (4, 1.0)
+    assert remedy_first(found[1:], facts, call, found[1:], {4}, {3}) == [(4, 8.0)] + found[1:]
+    assert remedy_first([(1, 9.0), (5, 8.0)] + found, facts, call, None, {4}, {0})[0] == (5, 8.0)  # another leads
+    at_level = understand("at competitive REL a player did not have enough mana to cast his spell", kb)
+    assert at_level.level == "ipg" and at_level.call
+    assert [position for position, _ in level_first(found, facts, at_level, {0, 3})] == [0, 3, 1, 2]
+    assert level_first(found, facts, at_level, {0, 3}, {0, 3}) == found
+
+
+@pytest.mark.parametrize("query, has_meaning", [
+    ("did not shuffle enough", True), ("his deck was not shuffled enough", True),
+    ("did not randomize the deck enough", True),          # said by a judges' word meaning the documents' "shuffle"
+    ("player did not have enough mana", False), ("activated an ability without enough mana", False),
+])
+def test_enough_means_the_documents_sufficiently_only_of_shuffling(kb, query, has_meaning):
+    """A word saying how much means the documents' word only for what their passage says it of: Insufficient
+    Shuffling's "fails to sufficiently shuffle", not mana (judges_words.toml: `qualifies`)."""
+    words = {alternative.word for group in understand(query, kb).groups for alternative in group}
+    assert words & {"sufficiently", "insufficient", "inadequate"} == ({"sufficiently", "insufficient", "inadequate"}
+                                                                       if has_meaning else set())
+    assert "enough" in words
+
+
+@pytest.mark.parametrize("query, has_meaning", [
+    ("regular REL player has only 58 cards", True), ("player tapped too few lands", False),
+])
+def test_only_means_the_jar_s_insufficient_only_of_cards(kb, query, has_meaning):
+    words = {alternative.word for group in understand(query, kb).groups for alternative in group}
+    assert ("insufficient" in words) is has_meaning
+
+
+def test_a_bound_meaning_is_bound_only_where_no_entry_gives_it_free():
+    assert bound_meanings()["enough"] == {"sufficiently": ("shuffle",), "insufficient": ("shuffle",),
+                                          "inadequate": ("shuffling",)}
+    assert bound_meanings()["only"] == {"insufficient": ("cards", "deck")}
+    assert "barely shuffles" not in bound_meanings() and "late" not in bound_meanings()
 
 
 def test_remedy_for_broken_takes_the_remedy_citing_the_one_tournament_rule_holding_most_of_the_call(kb):
@@ -569,11 +646,12 @@ def test_a_call_at_a_level_is_led_by_answers_holding_an_uncommon_word_and_enough
 
 
 def test_a_call_at_a_level_has_the_level_s_answers_before_the_game_rules(kb):
-    """The level's infractions beside each other: Mulligan Procedure Error second, not after the CR's mulligan
+    """The level's infractions beside each other: Mulligan Procedure Error first (Looking at Extra Cards, holding
+    less of the call than the CR's mulligan rule and named by none of it, gives way), not after the CR's mulligan
     rules nearer in meaning."""
     query = "mulliganed to six and shuffled the cards back without putting one on the bottom at competitive REL"
     ids = [result.id for result in search(kb, query).results]
-    assert ids[1] == "ipg:2.4" and all(answer.startswith("ipg:") for answer in ids[:3]), ids
+    assert ids[0] == "ipg:2.4" and all(answer.startswith("ipg:") for answer in ids[:3]), ids
 
 
 def test_a_judges_phrase_is_read_with_and_without_its_contraction(kb):
@@ -668,6 +746,10 @@ def test_every_judges_word_cites_a_passage_that_says_its_meaning(frozen_corpus):
             for word in terms(meaning):
                 if word not in stems and word.rstrip("s") not in stems:
                     problems.append(f"{entry.said[0]}: {entry.cites} has no {word!r}")
+        passage = set(terms(fold(entry.passage).lower()))
+        for word in entry.qualifies:      # what the meaning is said of there ("sufficiently shuffle")
+            if word not in passage or not entry.means:
+                problems.append(f"{entry.said[0]}: qualifies {word!r}, not a word of its passage's meaning")
     assert not problems, "\n".join(problems)
 
 

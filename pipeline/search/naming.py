@@ -71,6 +71,10 @@ class Names:
         held = self.own.get(position, 0) | (0 if fact.infraction else self.titled.get(position, 0))
         return bool(held & self.required)
 
+    def calls(self, position: int, fact: Fact) -> bool:
+        """Whether the entry's name holds an uncommon word said, whole or in part (`named`, `named_in_part`)."""
+        return bool(self.named(position, fact) or self.named_in_part(position, fact))
+
     def named_as_asked(self, position: int) -> bool:
         """Whether the entry's own names hold an uncommon word of the sentences that ask ("Is this a missed
         trigger?": Missed Trigger), not of the story only."""

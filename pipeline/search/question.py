@@ -194,6 +194,7 @@ class JudgesWord:
     means: tuple[str, ...]
     cites: str
     passage: str
+    qualifies: tuple[str, ...] = ()     # the passage's words the meaning qualifies (`bound_meanings`)
     prefers: str = ""         # for a level: the kind that answers at it
     beside: tuple[str, ...] = ()      # for a level: the kinds answering at no level but beside it (level_beside)
     beside_stories: tuple[str, ...] = ()      # for a level: those beside it for a story told at it only
@@ -206,7 +207,8 @@ def judges_words() -> tuple[list[JudgesWord], list[JudgesWord]]:
     data = tomllib.loads(JUDGES_WORDS_FILE.read_text(encoding="utf-8"))
     def entries(name: str) -> list[JudgesWord]:
         return [JudgesWord(tuple(fold(said).lower() for said in item["said"]), tuple(item.get("means", ())),
-                           item["cites"], item["passage"], item.get("prefers", ""), tuple(item.get("beside", ())),
+                           item["cites"], item["passage"], tuple(item.get("qualifies", ())), item.get("prefers", ""),
+                           tuple(item.get("beside", ())),
                            tuple(item.get("beside_stories", ())))
                 for item in data.get(name, [])]
     return entries("words"), entries("levels")
@@ -222,6 +224,27 @@ def meanings() -> dict[str, tuple[str, ...]]:
                 known = found.setdefault(form, [])
                 known.extend(word for word in entry.means if word not in known)
     return {said: tuple(means) for said, means in found.items()}
+
+
+@lru_cache(maxsize=1)
+def bound_meanings() -> dict[str, dict[str, tuple[str, ...]]]:
+    """What people say -> its meanings that qualify another word of their passage -> those words (an entry's
+    `qualifies`): a word saying how much ("enough", "only") means the documents' word only for what the documents
+    say it of ("fails to sufficiently shuffle"): "did not shuffle enough" is Insufficient Shuffling, "did not have
+    enough mana" is not. A meaning another entry gives the same word unbound is not bound."""
+    bound: dict[str, dict[str, list[str]]] = {}
+    free: dict[str, set[str]] = {}
+    for entry in judges_words()[0]:
+        for said in entry.said:
+            for form in dict.fromkeys([said, uncontracted(said)]):
+                for meaning in entry.means:
+                    if entry.qualifies:
+                        known = bound.setdefault(form, {}).setdefault(meaning, [])
+                        known.extend(word for word in entry.qualifies if word not in known)
+                    else:
+                        free.setdefault(form, set()).add(meaning)
+    return {said: {meaning: tuple(words) for meaning, words in means.items() if meaning not in free.get(said, ())}
+            for said, means in bound.items()}
 
 
 def uncontracted(phrase: str) -> str:
@@ -413,6 +436,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
     asked = asked_words(query) if question.long else None
     let = let_happen(query) if reports(query, vocabulary) and not tells_story(question) else set()
     story = SIGNALS["story"].weight       # read here: the benchmark fits it (rulekb bench --only meaning)
+    said_stems = {vocabulary.stem(token) for piece, means in pieces for said in (piece, *means)    # (`qualified`)
+                  for token in terms(said)} - {None}
     for position, (piece, means) in enumerate(pieces):
         group: list[Alternative] = []
         if means:       # a judges' word: itself where the documents use it, never "corrected" into another
@@ -430,6 +455,8 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
                 corrected_words.append(shown)
                 group.extend(read)
         for phrase in means:      # a phrase ("slow play") is found where all its words are
+            if not qualified(piece, phrase, said_stems, vocabulary):
+                continue
             words_of = terms(phrase)
             stems = [vocabulary.stem(word) for word in words_of]
             stem = " ".join(stem or "" for stem in stems)
@@ -463,6 +490,13 @@ def understand(query: str, vocabulary: Vocabulary) -> Question:
                                             for group in question.groups for alternative in group)
     question.marks = corrected_words + meant + [word for phrase in expansions for word in terms(phrase)]
     return question
+
+
+def qualified(piece: str, meaning: str, said_stems: set, vocabulary: Vocabulary) -> bool:
+    """Whether a judges' word's meaning is the question's: unbound (`bound_meanings`), or the question says a word
+    it qualifies (as the documents write it, or by a judges' word meaning it: "randomized" is "shuffle")."""
+    wanted = bound_meanings().get(piece, {}).get(meaning)
+    return wanted is None or any(vocabulary.stem(word) in said_stems for word in wanted)
 
 
 def said_terms(piece: str, vocabulary: Vocabulary) -> list[str]:
@@ -775,6 +809,8 @@ def browser_rules() -> dict:
         "abbreviations": {key: list(value) for key, value in sorted(abbreviations().items())},
         "question_words": sorted(QUESTION_WORDS), "what_next": sorted(WHAT_NEXT),
         "meanings": {key: list(value) for key, value in sorted(meanings().items())},
+        "bound_meanings": {key: {meaning: list(words) for meaning, words in sorted(value.items())}
+                           for key, value in sorted(bound_meanings().items())},
         "levels": dict(sorted(levels().items())), "level_beside": {kind: list(beside) for kind, beside
                                                                    in sorted(level_beside().items())},
         "level_beside_stories": {kind: list(beside) for kind, beside in sorted(level_beside(story=True).items())},

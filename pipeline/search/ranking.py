@@ -67,16 +67,17 @@ def answer(index: PublishedIndex, query: str, limit: int = 10, kind: Optional[st
     leading: set[int] = set()            # (level_first)
     asked: set[int] = set()              # (broad_second, intent_second)
     caught: set[int] = set()             # (remedy_first)
-    ranked = scoring.ranked(index, question, wanted, best, leading, asked, caught)
+    lesser: set[int] = set()             # (level_first, remedy_first)
+    ranked = scoring.ranked(index, question, wanted, best, leading, asked, caught, lesser)
     if not ranked and question.kind and not kind:       # "mtr deathtouch": nothing of the MTR matches
         wanted = None
-        ranked = scoring.ranked(index, question, None, best, leading, asked, caught)
+        ranked = scoring.ranked(index, question, None, best, leading, asked, caught, lesser)
     lexical = ranked
     if meaning is not None and ranked:
         ranked = fused(ranked, meaning.similarities(question.query), index.facts(), glossary_weight(question), wanted,
                        question_words(question))
-    ranked = remedy_first(level_first(ranked, index.facts(), question, leading), index.facts(), question, lexical,
-                          caught)
+    ranked = remedy_first(level_first(ranked, index.facts(), question, leading, lesser), index.facts(), question,
+                          lexical, caught, lesser)
     ranked = procedure_remedy(ranked, index.facts(), question, index.cited(), wanted)
     ranked = intent_second(ranked, index.facts(), question, asked)
     ranked = general_first(broad_second(ranked, question, index, asked), index.facts(), question)

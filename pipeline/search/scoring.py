@@ -67,12 +67,13 @@ class Postings(Protocol):
 
 def ranked(source: Postings, question: Question, kind: Optional[str], best: Optional[int] = None,
            leading: Optional[set[int]] = None, asked: Optional[set[int]] = None,
-           caught: Optional[set[int]] = None) -> list[tuple[int, float]]:
+           caught: Optional[set[int]] = None, lesser: Optional[set[int]] = None) -> list[tuple[int, float]]:
     """(entry position, score) of the entries answering the question (in `kind`, if given), best first; the first
     `best` only, if given. `leading`, if given, receives those of the first MAX_RANKED that may lead a call at a
     level (`leaders`); `asked`, those whose own names hold an uncommon word of the sentences that ask
     (naming.Names.named_as_asked: `broad_second` and `intent_second` keep them first); `caught`, the remedy
-    answering a call for the rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member.
+    answering a call for the rule it broke (`remedy_for_broken`: `remedy_first` puts it first), its only member;
+    `lesser`, the remedies holding less of a call than the game rule it broke (`remedy_for_broken`).
 
     With `best`, only the entries that can be among them are scored. The entries holding the same words share
     their coverage, so an entry's score is at most its sum times its pattern's coverage cubed (times the largest
@@ -85,10 +86,12 @@ def ranked(source: Postings, question: Question, kind: Optional[str], best: Opti
         return []
     found, bits_of, coverage, named, names = matched
     facts = source.facts()
+    if lesser is not None:
+        lesser.clear()
     if caught is not None:
         caught.clear()
         caught.update(remedy_for_broken(question, kind, bits_of, coverage, facts,
-                                        source.cited() if question.call else []))
+                                        source.cited() if question.call else [], lesser, names))
     definition = glossary_weight(question)
     call_share = called_share(question, coverage)
     told = told_in(question, bits_of, facts)
@@ -161,7 +164,8 @@ def leaders(answered: list[tuple[int, float]], question: Question, bits_of: dict
 
 
 def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, coverage: dict, facts,
-                      cited: list[tuple[int, int, int]]) -> list[int]:
+                      cited: list[tuple[int, int, int]], lesser: Optional[set[int]] = None,
+                      names: Optional[Names] = None) -> list[int]:
     """The remedy answering a call for the rule it broke, as a list of none or one; in `kind`, if given, and of the
     document answering at the call's level, if it names one. Where the current game rules (kinds.game_rules) hold as
     much of the call's words as any current section of the tournament documents but the catch-alls ("attacked with a
@@ -171,7 +175,11 @@ def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, co
     any). Where one tournament section holds more of it than any other and prescribes nothing ("lied about the life
     total": the MTR's "answer completely and honestly"), the first current remedy citing it or a section it is
     under, or naming its chapter (`cited`: index.cited_runs; Communication Policy Violation cites the MTR's section
-    4)."""
+    4). Beside that catch-all, `lesser` (if given) receives the other remedies holding less of the call than a game
+    rule does whose names (`names`: naming.Names) hold no uncommon word of it: they answer something else the call's
+    words touch ("player did not have enough mana": Slow Play holds "not enough" of time, not mana), not the rule
+    broken (`remedy_first`, `level_first`); one the call names in part answers it ("kept a hand then mulliganed":
+    Mulligan Procedure Error, though the game's mulligan rule holds more of it)."""
     if not question.call:
         return []
     game = game_rules()
@@ -194,6 +202,10 @@ def remedy_for_broken(question: Question, kind: Optional[str], bits_of: dict, co
     if played and policy <= played:
         held = [(coverage[bits_of[position]], -position) for position, fact in enumerate(facts)
                 if fact.catch_all and position in bits_of and wanted(position)]
+        if held and lesser is not None:
+            lesser.update(position for position, bits in bits_of.items()
+                          if facts[position].remedy and not facts[position].catch_all and coverage[bits] < played
+                          and not (names is not None and names.calls(position, facts[position])))
         return [-max(held)[1]] if held else []
     if alone is None or facts[alone].remedy:
         return []
@@ -273,13 +285,15 @@ def answers(kb: Postings, question: Question, kind: Optional[str]) -> list[tuple
     leading: set[int] = set()
     asked: set[int] = set()
     caught: set[int] = set()
-    lexical = ranked(kb, question, kind, MAX_RANKED, leading, asked, caught)     # (only those that can be first)
+    lesser: set[int] = set()
+    lexical = ranked(kb, question, kind, MAX_RANKED, leading, asked, caught, lesser)   # (only those that can be first)
     found = lexical
     meaning = kb.semantic() if question.long and found else None
     if meaning is not None:
         found = fused(found, meaning.similarities(question.query), kb.facts(), glossary_weight(question), kind,
                       question_words(question))
-    found = remedy_first(level_first(found, kb.facts(), question, leading), kb.facts(), question, lexical, caught)
+    found = remedy_first(level_first(found, kb.facts(), question, leading, lesser), kb.facts(), question, lexical,
+                         caught, lesser)
     found = procedure_remedy(found, kb.facts(), question, kb.cited(), kind)
     found = intent_second(found, kb.facts(), question, asked)
     return general_first(broad_second(found, question, kb, asked), kb.facts(), question)
@@ -331,26 +345,33 @@ def broad_second(found: list[tuple[int, float]], question: Question, source: Pos
 
 def remedy_first(found: list[tuple[int, float]], facts, question: Question,
                  lexical: Optional[list[tuple[int, float]]] = None,
-                 caught: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
+                 caught: frozenset[int] | set[int] = frozenset(),
+                 lesser: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
     """A call answered first by what to do: where its first answer prescribes no penalty or fix (the rule broken),
     the first that does among the "remedy_first" signal's `reach` first answers, else among the `reach` first
     answers of its words alone (`lexical`, before the meaning re-ordered them: "passed the draft pack the wrong
     way" finds Limited Procedure Violation third by its words, the draft's game rules nearer in meaning), else,
     where that first answer is a game rule, the remedy for the rule broken (`caught`: `remedy_for_broken`; at the
     first answer's score where its words did not find it), then the others in their order, a remedy among the first
-    `reach` kept before the rules its words put after it (`remedies_kept`). A question that is no call has the
-    catch-all its first answers hold alike first (`caught`: `alike_catch_all`)."""
+    `reach` kept before the rules its words put after it (`remedies_kept`). A remedy holding less of the call than
+    the game rule it broke (`lesser`: `remedy_for_broken`) is passed over as that rule is: where it is first, the
+    remedy for the rule broken comes before it. A question that is no call has the catch-all its first answers hold
+    alike first (`caught`: `alike_catch_all`)."""
     if not question.call:           # a question naming no section that remedies answer alike: their catch-all
         lead = next((item for item in found if item[0] in caught), None)
         return found if lead is None else [lead] + [item for item in found if item is not lead]
     reach = SIGNALS["remedy_first"].reach
-    if not found or facts[found[0][0]].remedy:
+
+    def answering(position: int) -> bool:
+        return facts[position].remedy and position not in lesser
+
+    if not found or answering(found[0][0]):
         return remedies_kept(found, facts, lexical, reach)
-    lead = next((item for item in found[:reach] if facts[item[0]].remedy), None)
+    lead = next((item for item in found[:reach] if answering(item[0])), None)
     if lead is None and lexical:
-        position = next((position for position, _ in lexical[:reach] if facts[position].remedy), None)
+        position = next((position for position, _ in lexical[:reach] if answering(position)), None)
         lead = next((item for item in found if item[0] == position), None)
-    if lead is None and caught and facts[found[0][0]].kind in game_rules():
+    if lead is None and caught and (facts[found[0][0]].kind in game_rules() or found[0][0] in lesser):
         position = next(iter(caught))
         lead = next((item for item in found if item[0] == position), (position, found[0][1]))
     return remedies_kept(found if lead is None else [lead] + [item for item in found if item is not lead], facts,
@@ -406,7 +427,8 @@ def called_share(question: Question, coverage: dict[int, float]) -> float:
 
 
 def level_first(found: list[tuple[int, float]], facts, question: Question,
-                leading: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
+                leading: frozenset[int] | set[int] = frozenset(),
+                lesser: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, float]]:
     """A question at a level ("drew an extra card at FNM": a level named, no story told) answered first by the best
     answer of the document answering at that level (the JAR at Regular REL, the IPG at Competitive REL), then the
     others in their order: what to do at that level, before the game rule that was broken. A call (`is_call`: it
@@ -416,12 +438,13 @@ def level_first(found: list[tuple[int, float]], facts, question: Question,
     themselves ("mulliganed to six and shuffled the cards back without putting one on the bottom at competitive
     REL": Mulligan Procedure Error second, after Looking at Extra Cards, not sixth after the CR's mulligan rules); a
     question reporting nothing ("split second at competitive REL") may ask a game rule, which only the level's best
-    answer comes before."""
+    answer comes before. A remedy holding less of the call than the game rule it broke (`lesser`: `remedy_for_broken`)
+    does not lead (`remedy_first` has the level's remedy for the rule broken first)."""
     if not question.level or tells_story(question):
         return found
     reach = SIGNALS["level_first"].reach if question.call else 1
     leads = [item for item in found if facts[item[0]].kind == question.level
-             and (not question.call or item[0] in leading and facts[item[0]].remedy)][:reach]
+             and (not question.call or item[0] in leading and facts[item[0]].remedy and item[0] not in lesser)][:reach]
     chosen = {position for position, _ in leads}
     return leads + [item for item in found if item[0] not in chosen]
 

@@ -261,6 +261,15 @@ function sameGroup(a, b) {
   return a.length === b.length && a.every((x, i) => x.stem === b[i].stem && x.word === b[i].word && x.weight === b[i].weight);
 }
 
+/* Whether a judges' word's meaning is the question's (question.qualified): unbound (rules.bound_meanings), or the
+   question says a word it qualifies (as the documents write it, or by a judges' word meaning it). */
+async function qualified(piece, meaning, saidStems) {
+  const bound = Object.prototype.hasOwnProperty.call(rules.bound_meanings, piece) ? rules.bound_meanings[piece] : {};
+  if (!Object.prototype.hasOwnProperty.call(bound, meaning)) return true;
+  for (const word of bound[meaning]) if (saidStems.has(await stemOf(word))) return true;
+  return false;
+}
+
 /* The documents' words of one first letter: Map word -> [count, term]. */
 const vocabularies = new Map();
 const keptWords = new Map();       // letter -> the English words left as typed (isKept)
@@ -508,7 +517,7 @@ async function understand(query) {
   const typedLength = length(query || "");
   query = clean(searched);
   const question = {query, number: null, kind: null, level: null, groups: [], boosts: [], suggestion: null, marks: [],
-                    incidental: [], asksMeaning: false, cites: [],
+                    incidental: [], asksMeaning: false, cites: [], lesser: new Set(),      // (lesser: filled by match)
                     shortened: typedLength > rules.max_query ? typedLength : 0};
   const number = asNumber(query);
   if (number) {
@@ -542,6 +551,13 @@ async function understand(query) {
   const letters = new Set(pieces.flatMap(([piece, means]) => [piece, ...means]).concat(expansions)
     .flatMap((word) => terms(word)).map((token) => token[0]));
   await Promise.all([...letters].map((letter) => wordsStarting(letter)));      // fetched together, not in turn
+  const saidStems = new Set();     // the stems of every word said and meant (question.understand: said_stems)
+  for (const [piece, means] of pieces) {
+    for (const token of [piece, ...means].flatMap((said) => terms(said))) {
+      const stem = await stemOf(token);
+      if (stem) saidStems.add(stem);
+    }
+  }
   for (let position = 0; position < pieces.length; position++) {
     const [piece, means] = pieces[position];
     const group = [];
@@ -567,6 +583,7 @@ async function understand(query) {
       }
     }
     for (const phrase of means) {      // a phrase ("slow play") is found where all its words are
+      if (!(await qualified(piece, phrase, saidStems))) continue;
       const wordsOf = terms(phrase);
       const stems = [];
       for (const word of wordsOf) stems.push(await stemOf(word));
@@ -838,7 +855,11 @@ async function match(question, kind) {
   let most = 0;                    // the coverage of the entries holding most of the question (scoring.called_share)
   for (const held of matched.values()) most = Math.max(most, coverageOf(held));
   const callShare = question.call ? most * rules.signals.call.within : 1;
-  question.remedyForBroken = remedyForBroken(question, kind, matched, coverageOf);
+  const callsByName = (entry) => Boolean(namedAs(entry, ownName, titled, required, said)
+    || required.some((g) => (ownName.get(entry) || NONE).has(g)
+                     || (!inRuns(entry, "infractions") && (titled.get(entry) || NONE).has(g))));
+  question.lesser = new Set();     // remedies holding less of a call than the rule it broke (remedyForBroken)
+  question.remedyForBroken = remedyForBroken(question, kind, matched, coverageOf, callsByName);
   const told = long && tellsStory(question) ? (question.level ? "tournament" : toldIn(matched)) : "";
   const sayings = paragraphs ? sayingsOf(groups) : null;
   const hits = [];
@@ -901,9 +922,10 @@ function toldIn(matched) {
 /* The remedy answering a call for the rule it broke, or null (scoring.remedy_for_broken); in `kind`, if given, and
    of the level's document, if one is named: where the current game rules hold as much of the call's words as any
    current section of the tournament documents but the catch-alls, the current catch-all holding most of them (the
-   first of equals) among those holding one; where one tournament section holds more of it than any other and
+   first of equals), and in question.lesser the other remedies holding less of it than a game rule that it does
+   not name (`callsByName`: naming.Names.calls); where one tournament section holds more of it than any other and
    prescribes nothing, the first current remedy citing it or a section it is under (manifest.cited). */
-function remedyForBroken(question, kind, matched, coverageOf) {
+function remedyForBroken(question, kind, matched, coverageOf, callsByName) {
   if (!question.call) return null;
   let played = 0;
   let policy = 0;
@@ -938,6 +960,12 @@ function remedyForBroken(question, kind, matched, coverageOf) {
       if (share > most) {
         best = entry;
         most = share;
+      }
+    }
+    if (best !== null) {
+      for (const [entry, held] of matched) {
+        if (inRuns(entry, "remedies") && !inRuns(entry, "catch_alls") && coverageOf(held) < played
+            && !callsByName(entry)) question.lesser.add(entry);
       }
     }
     return best;
@@ -989,7 +1017,8 @@ function levelFirst(hits, question, lexical) {
   if (!question.level || tellsStory(question)) return hits;
   const leading = new Set(lexical.filter((hit) => hit.leads).map((hit) => hit.entry));
   const leads = hits.filter((hit) => (documentOf(hit.entry) || {}).kind === question.level
-                            && (!question.call || (leading.has(hit.entry) && inRuns(hit.entry, "remedies"))))
+                            && (!question.call || (leading.has(hit.entry) && inRuns(hit.entry, "remedies")
+                                                   && !question.lesser.has(hit.entry))))
     .slice(0, question.call ? rules.signals.level_first.reach : 1);
   return leads.concat(hits.filter((hit) => !leads.includes(hit)));
 }
@@ -1009,15 +1038,18 @@ function remedyFirst(hits, question, lexical) {
     const lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
     return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
   }
-  if (!hits.length || inRuns(hits[0].entry, "remedies")) return remediesKept(hits, lexical, reach);
-  let lead = hits.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
+  // a remedy holding less of the call than the rule it broke is passed over, as the rule is (question.lesser)
+  const answering = (hit) => inRuns(hit.entry, "remedies") && !question.lesser.has(hit.entry);
+  if (!hits.length || answering(hits[0])) return remediesKept(hits, lexical, reach);
+  let lead = hits.slice(0, reach).find(answering);
   if (!lead && lexical) {
-    const found = lexical.slice(0, reach).find((hit) => inRuns(hit.entry, "remedies"));
+    const found = lexical.slice(0, reach).find(answering);
     lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
   }
   const first = documentOf(hits[0].entry) || {};
   const broken = question.remedyForBroken;
-  if (!lead && typeof broken === "number" && rules.game_kinds.includes(first.kind)) {
+  if (!lead && typeof broken === "number"
+      && (rules.game_kinds.includes(first.kind) || question.lesser.has(hits[0].entry))) {
     lead = hits.find((hit) => hit.entry === broken) || {entry: broken, score: hits[0].score};
   }
   return remediesKept(lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits, lexical, reach);
