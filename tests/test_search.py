@@ -490,10 +490,27 @@ def test_only_means_the_jar_s_insufficient_only_of_cards(kb, query, has_meaning)
     assert ("insufficient" in words) is has_meaning
 
 
+@pytest.mark.parametrize("query, has_meaning", [
+    ("paid him to concede", True), ("he paid me 20 dollars to drop", True),     # dollars: bribery whatever is said
+    ("paying his opponent to split the prizes", True),
+    ("competitive player activated an ability without paying its cost", False),
+    ("player forgot to pay the additional cost of a spell", False),
+])
+def test_paying_means_bribery_only_for_a_result(kb, query, has_meaning):
+    """Paying is bribery where the question says what the documents say it of (conceding, a match's results,
+    dropping, prizes), not a cost of the game."""
+    words = {alternative.word for group in understand(query, kb).groups for alternative in group}
+    assert ("bribery" in words) is has_meaning
+
+
 def test_a_bound_meaning_is_bound_only_where_no_entry_gives_it_free():
     assert bound_meanings()["enough"] == {"sufficiently": ("shuffle",), "insufficient": ("shuffle",),
                                           "inadequate": ("shuffling",)}
     assert bound_meanings()["only"] == {"insufficient": ("cards", "deck")}
+    assert bound_meanings()["paid"] == {"bribery": ("conceding", "match", "results", "prizes", "exchange", "dropping"),
+                                        "incentive": ("conceding", "match", "results", "prizes", "exchange",
+                                                      "dropping")}
+    assert "offered" not in bound_meanings()         # given free: "offered a card to concede" or a prize split
     assert "barely shuffles" not in bound_meanings() and "late" not in bound_meanings()
 
 
