@@ -84,6 +84,12 @@ def run(args) -> None:
           f"(over every question; last key to results over the first set, typed at 80 ms a key)")
 
 
+def _typing_time(query: str, delay: int) -> int:
+    """Milliseconds typing `query` at `delay` a key may take: a long story (400 characters at 80 ms a key) takes
+    longer than the 30 s an action waits by default."""
+    return 30000 + len(query) * (delay + 20)
+
+
 def _typed(browser, url: str, questions, delay: int) -> dict[str, tuple[list[str], float, float]]:
     """query -> (result ids, the worker's ms for the last answer, ms from the last key to the results)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block", is_mobile=True,
@@ -95,7 +101,7 @@ def _typed(browser, url: str, questions, delay: int) -> dict[str, tuple[list[str
     found = {}
     for query, _ in questions:
         box.fill("")
-        box.press_sequentially(query[:-1], delay=delay, timeout=30000 + len(query) * (delay + 20))   # a long story too
+        box.press_sequentially(query[:-1], delay=delay, timeout=_typing_time(query, delay))
         started = time.perf_counter()
         box.press(query[-1])
         page.wait_for_function("q => document.querySelector('.rk-search__results').getAttribute('data-query') === q",
@@ -122,7 +128,7 @@ def _first_search_bytes(browser, url: str, query: str) -> dict:
     page.wait_for_load_state("networkidle")
     sizes.clear()
     page.locator(".rk-search-open").click()
-    page.locator(".rk-search__input").press_sequentially(query, delay=80)
+    page.locator(".rk-search__input").press_sequentially(query, delay=80, timeout=_typing_time(query, 80))
     page.wait_for_function("q => document.querySelector('.rk-search__results').getAttribute('data-query') === q",
                            arg=" ".join(query.split()), timeout=30000)
     page.wait_for_load_state("networkidle")
