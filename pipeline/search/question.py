@@ -91,7 +91,7 @@ PAST = ("ed", "d")                      # a regular verb's past ending ("passed"
 WHAT_NEXT = frozenset(["now", "next", "then"])
 NEGATED_PAST = frozenset(["didn't", "didnt"])     # "didn't notice": what someone did not do
 # Two words saying something fell short of what a rule requires ("cast a spell without enough mana", "too few cards"):
-# a failure reported, whatever the verb's tense ("cast" is its own past: "cast a creature at instant speed" asks a
+# a failure reported, whatever the verb's tense ("cast" is its own past: "can I cast a sorcery in my upkeep" asks a
 # rule).
 SHORTFALLS = frozenset(["not enough", "without enough", "too few", "too little"])
 # A call saying someone let another act ("I let my opponent attack with a tapped creature and did not say anything")
