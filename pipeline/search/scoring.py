@@ -310,7 +310,7 @@ def intent_second(found: list[tuple[int, float]], facts, question: Question,
         return found
     reach = SIGNALS["intent_second"].reach
     lead = next((item for item in found[:reach] if facts[item[0]].remedy and not facts[item[0]].intended), None)
-    return found if lead is None else [lead] + [item for item in found if item is not lead]
+    return lead_first(found, lead)
 
 
 def general_first(found: list[tuple[int, float]], facts, question: Question) -> list[tuple[int, float]]:
@@ -324,7 +324,7 @@ def general_first(found: list[tuple[int, float]], facts, question: Question) -> 
     lead = min((item for item in found[:SIGNALS["general_first"].reach]
                 if all(facts[position].subrule for position in range(min(first, item[0]), max(first, item[0]) + 1))),
                key=lambda item: item[0])
-    return found if lead[0] == first else [lead] + [item for item in found if item is not lead]
+    return found if lead[0] == first else lead_first(found, lead)
 
 
 def broad_second(found: list[tuple[int, float]], question: Question, source: Postings,
@@ -359,7 +359,7 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     alike first (`caught`: `alike_catch_all`)."""
     if not question.call:           # a question naming no section that remedies answer alike: their catch-all
         lead = next((item for item in found if item[0] in caught), None)
-        return found if lead is None else [lead] + [item for item in found if item is not lead]
+        return lead_first(found, lead)
     reach = SIGNALS["remedy_first"].reach
 
     def answering(position: int) -> bool:
@@ -374,8 +374,7 @@ def remedy_first(found: list[tuple[int, float]], facts, question: Question,
     if lead is None and caught and (facts[found[0][0]].kind in game_rules() or found[0][0] in lesser):
         position = next(iter(caught))
         lead = next((item for item in found if item[0] == position), (position, found[0][1]))
-    return remedies_kept(found if lead is None else [lead] + [item for item in found if item is not lead], facts,
-                         lexical, reach)
+    return remedies_kept(lead_first(found, lead), facts, lexical, reach)
 
 
 def procedure_remedy(found: list[tuple[int, float]], facts, question: Question, cited: list[tuple[int, int, int]],
@@ -401,6 +400,11 @@ def procedure_remedy(found: list[tuple[int, float]], facts, question: Question, 
         return rest[:at] + [(remedy, score)] + rest[at:]
     return found
 
+
+
+def lead_first(found: list[tuple[int, float]], lead: Optional[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The answers with `lead` (one of them, or a new one) first and the others in their order; unchanged if None."""
+    return found if lead is None else [lead] + [item for item in found if item is not lead]
 
 def remedies_kept(found: list[tuple[int, float]], facts, lexical: Optional[list[tuple[int, float]]],
                   reach: int) -> list[tuple[int, float]]:

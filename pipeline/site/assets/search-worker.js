@@ -1036,7 +1036,7 @@ function remedyFirst(hits, question, lexical) {
     const found = first.length === reach && first.every((hit) => hit.alike)
       ? first.find((hit) => inRuns(hit.entry, "catch_alls")) : undefined;
     const lead = found ? hits.find((hit) => hit.entry === found.entry) : undefined;
-    return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
+    return leadFirst(hits, lead);
   }
   // a remedy holding less of the call than the rule it broke is passed over, as the rule is (question.lesser)
   const answering = (hit) => inRuns(hit.entry, "remedies") && !question.lesser.has(hit.entry);
@@ -1052,7 +1052,7 @@ function remedyFirst(hits, question, lexical) {
       && (rules.game_kinds.includes(first.kind) || question.lesser.has(hits[0].entry))) {
     lead = hits.find((hit) => hit.entry === broken) || {entry: broken, score: hits[0].score};
   }
-  return remediesKept(lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits, lexical, reach);
+  return remediesKept(leadFirst(hits, lead), lexical, reach);
 }
 
 /* A call's first answers with the remedy of a procedure among them just before it (scoring.procedure_remedy): the
@@ -1088,6 +1088,12 @@ function intentSecond(hits, question, lexical) {
   if (lexical.some((hit) => hit.entry === hits[0].entry && hit.askedName)) return hits;
   const lead = hits.slice(0, rules.signals.intent_second.reach)
     .find((hit) => inRuns(hit.entry, "remedies") && !inRuns(hit.entry, "intended"));
+  return leadFirst(hits, lead);
+}
+
+/* The hits with `lead` (one of them, or a new one) first and the others in their order; unchanged if none
+   (scoring.lead_first). */
+function leadFirst(hits, lead) {
   return lead ? [lead].concat(hits.filter((hit) => hit !== lead)) : hits;
 }
 
@@ -1138,7 +1144,7 @@ function generalFirst(hits) {
   for (const hit of hits.slice(0, rules.signals.general_first.reach)) {
     if (hit.entry < lead.entry && ofOneRule(hit.entry)) lead = hit;
   }
-  return lead === hits[0] ? hits : [lead].concat(hits.filter((hit) => hit !== lead));
+  return lead === hits[0] ? hits : leadFirst(hits, lead);
 }
 
 /* A fused signal's weight for a question of `words` words (signals.fused_weight). */
@@ -1253,7 +1259,7 @@ async function citedFirst(hits, question) {
     (numbers[kind] || []).filter(([n]) => n === number).map(([, entry]) => entry)));
   const lead = hits.slice(0, rules.signals.cited_first.reach)
     .find((hit) => cited.has(hit.entry) && !(documentOf(hit.entry) || {}).archived);
-  return !lead || lead === hits[0] ? hits : [lead].concat(hits.filter((hit) => hit !== lead));
+  return !lead || lead === hits[0] ? hits : leadFirst(hits, lead);
 }
 
 async function answerNumber(question, answer, kind, limit) {
